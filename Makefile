@@ -1,0 +1,43 @@
+# Two entry points: `make report` (build + main job) and `make test` (build + tests).
+# Everything installs into a local virtual environment; nothing is needed beforehand
+# but Python 3.11, gcc and make.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+KERNEL_SRC := src/_fastdeal.pyx $(wildcard src/*.pxd src/*.pxi)
+REPORT_DIR ?= report
+JOBS ?= 2
+
+.PHONY: all build test test-fast report bench clean
+
+all: build
+
+$(STAMP): pyproject.toml setup.py
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet "setuptools>=68" wheel "Cython>=3.0.10" "numpy>=2.0"
+	$(PY) -m pip install --quiet --no-build-isolation -e ".[test,dev]"
+	touch $(STAMP)
+
+# Rebuild the kernel in place whenever its sources change.
+src/thousand/.kernel-built: $(STAMP) $(KERNEL_SRC) setup.py
+	$(PY) setup.py -q build_ext --inplace
+	touch $@
+
+build: src/thousand/.kernel-built
+
+test: build
+	$(PY) -m pytest -n $(JOBS) -q
+
+test-fast: build
+	$(PY) -m pytest -n $(JOBS) -q -m "not slow"
+
+report: build
+	$(VENV)/bin/thousand report --out $(REPORT_DIR)
+
+bench: build
+	$(PY) benchmarks/run_all.py
+
+clean:
+	rm -rf build src/thousand/_fastdeal*.so src/_fastdeal.c src/thousand/.kernel-built

@@ -1,0 +1,3 @@
+from thousand.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,213 @@
+"""Cards, card sets as 24-bit masks, and the hand notation.
+
+The layout users and Parquet files see
+--------------------------------------
+A card is an integer ``0..23``: ``card = 6 * suit + rank``.
+
+* suits, in ascending marriage value: ``0`` spades (40), ``1`` clubs (60),
+  ``2`` diamonds (80), ``3`` hearts (100);
+* ranks, in trick order: ``0`` nine, ``1`` jack, ``2`` queen, ``3`` king, ``4`` ten,
+  ``5`` ace -- so within a suit a higher card number beats a lower one.
+
+A set of cards is a 24-bit mask with bit ``card`` set for each card held.  Suit ``s``
+occupies bits ``6s .. 6s+5``; a rank plane (all aces, say) is ``RANK_PLANE[rank]``.
+
+>>> parse_card("10H"), parse_card("9s"), parse_card("A♣")
+(22, 0, 11)
+>>> format_hand(parse_hand("AH TH KH QH 9S JC AD"))
+'9♠ J♣ A♦ Q♥ K♥ 10♥ A♥'
+>>> card_points(parse_hand("AH TH KH QH 9S JC AD"))
+41
+>>> held_marriages(parse_hand("KH QH KS QS 9D"))
+[0, 3]
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+__all__ = [
+    "SUITS", "RANKS", "SUIT_LETTERS", "SUIT_SYMBOLS", "RANK_NAMES", "RANK_POINTS",
+    "MARRIAGE_VALUES", "FULL_DECK", "RANK_PLANE", "SUIT_MASK", "N_CARDS",
+    "NINE", "JACK", "QUEEN", "KING", "TEN", "ACE", "SPADES", "CLUBS", "DIAMONDS", "HEARTS",
+    "CardError", "card", "suit_of", "rank_of", "card_name", "parse_card", "parse_hand",
+    "parse_cards", "format_hand", "format_cards", "mask_of", "cards_of", "popcount",
+    "card_points", "held_marriages", "marriage_points", "count_rank", "hand_features",
+]
+
+N_CARDS = 24
+SPADES, CLUBS, DIAMONDS, HEARTS = 0, 1, 2, 3
+NINE, JACK, QUEEN, KING, TEN, ACE = 0, 1, 2, 3, 4, 5
+
+SUITS = ("spades", "clubs", "diamonds", "hearts")
+RANKS = ("nine", "jack", "queen", "king", "ten", "ace")
+SUIT_LETTERS = "SCDH"
+SUIT_SYMBOLS = "♠♣♦♥"
+RANK_NAMES = ("9", "J", "Q", "K", "10", "A")
+RANK_POINTS = (0, 2, 3, 4, 10, 11)
+MARRIAGE_VALUES = (40, 60, 80, 100)
+
+FULL_DECK = (1 << N_CARDS) - 1
+SUIT_MASK = tuple(0x3F << (6 * s) for s in range(4))
+RANK_PLANE = tuple(sum(1 << (6 * s + r) for s in range(4)) for r in range(6))
+
+_SYMBOL_TO_SUIT = {ch: i for i, ch in enumerate(SUIT_SYMBOLS)}
+_SYMBOL_TO_SUIT.update({"♤": 0, "♧": 1, "♢": 2, "♡": 3})
+_LETTER_TO_SUIT = {ch: i for i, ch in enumerate(SUIT_LETTERS)}
+_RANK_TOKENS = {"9": NINE, "J": JACK, "Q": QUEEN, "K": KING, "10": TEN, "T": TEN, "A": ACE}
+_TOKEN_SPLIT = re.compile(r"[\s,;]+")
+
+
+class CardError(ValueError):
+    """A card, hand or card set that cannot be read; the message names the token."""
+
+
+def card(rank: int, suit: int) -> int:
+    """Card number of ``rank`` (0 nine .. 5 ace) in ``suit`` (0 spades .. 3 hearts)."""
+    return 6 * suit + rank
+
+
+def suit_of(c: int) -> int:
+    return c // 6
+
+
+def rank_of(c: int) -> int:
+    return c % 6
+
+
+def card_name(c: int, symbols: bool = True) -> str:
+    """``'10♥'`` (or ``'10H'`` with ``symbols=False``) for card number ``c``."""
+    if not 0 <= c < N_CARDS:
+        raise CardError(f"card number {c} is outside 0..23")
+    suit = SUIT_SYMBOLS[suit_of(c)] if symbols else SUIT_LETTERS[suit_of(c)]
+    return RANK_NAMES[rank_of(c)] + suit
+
+
+def parse_card(token: str) -> int:
+    """Read one card: rank ``9 J Q K 10 T A`` then suit ``S C D H`` or ``♠♣♦♥``, any case."""
+    tok = token.strip()
+    if len(tok) < 2:
+        raise CardError(f"bad card {token!r}: expected a rank (9 J Q K 10 A) and a suit (S C D H)")
+    suit_ch = tok[-1]
+    rank_tok = tok[:-1].upper()
+    if suit_ch in _SYMBOL_TO_SUIT:
+        suit = _SYMBOL_TO_SUIT[suit_ch]
+    elif suit_ch.upper() in _LETTER_TO_SUIT:
+        suit = _LETTER_TO_SUIT[suit_ch.upper()]
+    else:
+        raise CardError(f"bad card {token!r}: unknown suit {suit_ch!r} (use S C D H or ♠ ♣ ♦ ♥)")
+    if rank_tok not in _RANK_TOKENS:
+        raise CardError(f"bad card {token!r}: unknown rank {tok[:-1]!r} (use 9 J Q K 10 A)")
+    return card(_RANK_TOKENS[rank_tok], suit)
+
+
+def _tokens(text: str) -> list[str]:
+    return [t for t in _TOKEN_SPLIT.split(text.strip()) if t]
+
+
+def parse_cards(text: str | Iterable[str]) -> list[int]:
+    """Card numbers in the order written; rejects bad tokens and duplicates."""
+    tokens = _tokens(text) if isinstance(text, str) else [t for t in text]
+    out: list[int] = []
+    seen: dict[int, str] = {}
+    for tok in tokens:
+        c = parse_card(tok)
+        if c in seen:
+            raise CardError(f"duplicate card {tok!r} (already given as {seen[c]!r})")
+        seen[c] = tok
+        out.append(c)
+    return out
+
+
+def parse_hand(text: str | Iterable[str], n: int | None = None) -> int:
+    """Mask of the cards written in ``text``; with ``n``, exactly ``n`` cards are required.
+
+    >>> hex(parse_hand("9S, JS"))
+    '0x3'
+    >>> parse_hand("AH AH")  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    ...
+    thousand.cards.CardError: duplicate card 'AH' (already given as 'AH')
+    """
+    cards = parse_cards(text)
+    if n is not None and len(cards) != n:
+        raise CardError(f"a hand needs {n} cards, got {len(cards)}: {' '.join(_tokens(text) if isinstance(text, str) else text)!r}")
+    return mask_of(cards)
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        if not 0 <= c < N_CARDS:
+            raise CardError(f"card number {c} is outside 0..23")
+        m |= 1 << c
+    return m
+
+
+def cards_of(mask: int) -> list[int]:
+    """Card numbers in ``mask``, ascending (suit by suit, low to high)."""
+    if mask < 0 or mask > FULL_DECK:
+        raise CardError(f"card mask {mask:#x} has bits outside the 24-card deck")
+    return [c for c in range(N_CARDS) if mask >> c & 1]
+
+
+def iter_cards(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def format_cards(cards: Iterable[int], symbols: bool = True) -> str:
+    return " ".join(card_name(c, symbols) for c in cards)
+
+
+def format_hand(mask: int, symbols: bool = True) -> str:
+    """The cards of ``mask`` written suit by suit, low to high."""
+    return format_cards(cards_of(mask), symbols)
+
+
+def popcount(mask: int) -> int:
+    return int(mask).bit_count()
+
+
+def card_points(mask: int) -> int:
+    """Card points in ``mask`` (A 11, 10 10, K 4, Q 3, J 2, 9 0)."""
+    return sum(RANK_POINTS[r] * popcount(mask & RANK_PLANE[r]) for r in range(6))
+
+
+def count_rank(mask: int, rank: int) -> int:
+    return popcount(mask & RANK_PLANE[rank])
+
+
+def held_marriages(mask: int) -> list[int]:
+    """Suits in which ``mask`` holds both king and queen."""
+    both = (mask >> QUEEN) & (mask >> KING)
+    return [s for s in range(4) if both >> (6 * s) & 1]
+
+
+def marriage_points(mask: int) -> int:
+    """Total value of the marriages held in ``mask``."""
+    return sum(MARRIAGE_VALUES[s] for s in held_marriages(mask))
+
+
+def hand_features(mask: int) -> dict[str, int]:
+    """Features a bidder looks at: points, marriages, and counts of key ranks.
+
+    >>> hand_features(parse_hand("AH TH KH QH 9S JC AD"))["marriage_points"]
+    100
+    """
+    aces = mask & RANK_PLANE[ACE]
+    tens = mask & RANK_PLANE[TEN]
+    return {
+        "cards": popcount(mask),
+        "points": card_points(mask),
+        "marriages": len(held_marriages(mask)),
+        "marriage_points": marriage_points(mask),
+        "aces": popcount(aces),
+        "tens": popcount(tens),
+        "aces_with_ten": popcount(aces & (tens << 1)),
+        "nines": count_rank(mask, NINE),
+        "jacks": count_rank(mask, JACK),
+        "longest_suit": max(popcount(mask & SUIT_MASK[s]) for s in range(4)),
+    }

@@ -1,0 +1,83 @@
+"""The ``thousand`` command line.
+
+Each subcommand lives in ``thousand.commands.<module>`` and exposes ``NAME``, ``HELP``
+(one line), ``DESCRIPTION`` (the ``--help`` text, with an example), ``add_arguments(parser)``
+and ``run(args) -> int``.  User errors print one line and exit 2; Ctrl-C exits 130.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from thousand import __version__
+from thousand.errors import USER_ERRORS
+
+# Order shown in `thousand --help`.
+COMMAND_MODULES = [
+    "rules_cmd", "explain", "simulate_cmd", "games_cmd", "bid", "compare", "report",
+]
+
+EPILOG = """examples:
+  thousand rules classic                    every option of a preset with its meaning
+  thousand explain --seed 7                 one deal played out, decision by decision
+  thousand bid "AH TH KH QH AD 9S JC"       how high can this hand bid?
+  thousand simulate --deals 1000000 --out runs/classic
+  thousand compare --rules classic --rules classic:bolts=off --games 20000
+  thousand report --out report              the full report (what `make report` runs)
+
+Rule sets are named as a preset (classic, russian, polish), a preset with overrides
+(classic:bolts=off,barrel_at=900) or a TOML file; `--set name=value` overrides further.
+"""
+
+
+def _load_commands() -> list:
+    mods = []
+    for name in COMMAND_MODULES:
+        try:
+            mods.append(importlib.import_module(f"thousand.commands.{name}"))
+        except ModuleNotFoundError as e:
+            if e.name != f"thousand.commands.{name}":
+                raise
+    return mods
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="thousand",
+        description="Simulator and strategy lab for the card game Thousand (1000, Tysiąc, Тысяча).",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"thousand {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for mod in _load_commands():
+        p = sub.add_parser(
+            mod.NAME, help=mod.HELP, description=mod.DESCRIPTION,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return 0
+    try:
+        return int(args._run(args) or 0)
+    except USER_ERRORS as e:
+        print(f"thousand {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"thousand {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

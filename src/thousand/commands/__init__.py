@@ -1,0 +1,1 @@
+"""Subcommands of the ``thousand`` CLI, one module each (see ``thousand.cli``)."""

@@ -1,0 +1,26 @@
+"""Argument helpers shared by subcommands, so every command names rules and seeds alike."""
+from __future__ import annotations
+
+import argparse
+
+from thousand.rules import Rules, parse_rules_spec
+
+
+def add_rules_arguments(p: argparse.ArgumentParser, multiple: bool = False) -> None:
+    if multiple:
+        p.add_argument("--rules", action="append", metavar="SPEC",
+                       help="a rule set: preset, preset:k=v,... or a TOML file (repeat to compare)")
+    else:
+        p.add_argument("--rules", default="classic", metavar="SPEC",
+                       help="rule set: classic, russian, polish, classic:bolts=off,..., or FILE.toml (default classic)")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", dest="overrides",
+                   help="override one rule option, e.g. --set bolts=off (repeatable)")
+
+
+def rules_from_args(args: argparse.Namespace, spec: str | None = None) -> Rules:
+    return parse_rules_spec(spec if spec is not None else args.rules, args.overrides)
+
+
+def add_seed_argument(p: argparse.ArgumentParser, default: int | None = 1) -> None:
+    p.add_argument("--seed", type=int, default=default, metavar="S",
+                   help=f"root seed; the same seed gives the same result (default {default})")

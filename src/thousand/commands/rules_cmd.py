@@ -1,0 +1,49 @@
+"""``thousand rules``: list the presets, print a rule set, or write it as TOML."""
+from __future__ import annotations
+
+import argparse
+from dataclasses import fields
+
+from thousand.commands.common import add_rules_arguments, rules_from_args
+from thousand.rules import PRESET_NOTES, PRESETS, Rules, format_value
+
+NAME = "rules"
+HELP = "list the rule presets, show every option of one, or print it as TOML"
+DESCRIPTION = """Show house rules.
+
+Without an argument, lists the presets. With a rule set (a preset, a preset with
+overrides, or a TOML file) prints every option, its value and what it means.
+
+examples:
+  thousand rules                                   the presets
+  thousand rules classic                           every option of classic
+  thousand rules classic:bolts=off --set blind=on  a variant
+  thousand rules russian --toml > mine.toml        edit it, then --rules mine.toml
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("spec", nargs="?", metavar="SPEC", help="preset, preset:k=v,... or FILE.toml")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", dest="overrides",
+                   help="override one option (repeatable)")
+    p.add_argument("--toml", action="store_true", help="print the rule set as a TOML file that loads back unchanged")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.spec is None and not args.overrides:
+        if args.toml:
+            print(PRESETS["classic"].to_toml("thousand rules: classic"), end="")
+            return 0
+        print("presets (use one with --rules NAME, or `thousand rules NAME` for its options):")
+        for name, rules in PRESETS.items():
+            print(f"  {name:<8} {rules.hash}  {PRESET_NOTES[name]}")
+        return 0
+    rules = rules_from_args(args, args.spec or "classic")
+    if args.toml:
+        print(rules.to_toml(f"thousand rules: {rules.describe()} (hash {rules.hash})"), end="")
+        return 0
+    print(f"rule set {rules.describe()}  (hash {rules.hash})")
+    width = max(len(f.name) for f in fields(Rules))
+    for f in fields(Rules):
+        print(f"  {f.name:<{width}}  {format_value(getattr(rules, f.name)):<12}  {f.metadata['doc']}")
+    return 0

@@ -1,0 +1,330 @@
+"""House rules as data: one frozen dataclass, three presets, and the ways users name them.
+
+A rule set is named wherever the tool takes one as a *spec*:
+
+* a preset: ``classic``, ``russian``, ``polish``;
+* a preset with overrides: ``classic:bolts=off,barrel_at=900``;
+* a TOML file: ``myrules.toml`` (optionally ``myrules.toml:blind=on``).
+
+>>> r = parse_rules_spec("classic:bolts=off,barrel_at=900")
+>>> r.bolts, r.barrel_at, r.target
+('off', 900, 1000)
+
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import tomllib
+from dataclasses import dataclass, field, fields
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "Rules", "RulesError", "CLASSIC", "RUSSIAN", "POLISH", "PRESETS", "parse_rules_spec",
+    "parse_overrides", "load_rules_toml", "RuleField", "CHOICES", "rules_hash",
+]
+
+
+class RulesError(ValueError):
+    """A rule set that cannot be built; the message names the option and what is allowed."""
+
+
+# Text values of the enumerated options, in the order of their kernel codes.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "bid_cap": ("none", "marriages"),
+    "redeal_talon_by": ("declarer", "obligation"),
+    "resign": ("none", "half_bid", "sixty", "sixty_two_free"),
+    "bolts": ("off", "always", "not_on_barrel"),
+    "bolt_when": ("no_tricks", "zero_points"),
+    "dealer_scores": ("talon_points", "aces_40"),
+}
+
+
+def _opt(default: Any, doc: str, **meta: Any) -> Any:
+    return field(default=default, metadata={"doc": doc, **meta})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """Every house rule of Thousand the project knows; see ``docs/rules.md`` for details.
+
+    Optional numbers use ``None`` for "off" (written ``none``).  Construct variants with
+    :func:`dataclasses.replace` or :meth:`with_overrides`.
+    """
+
+    players: int = _opt(3, "table size: 3, or 2 (10 cards, two talons) or 4 (dealer sits out)", lo=2, hi=4)
+    target: int = _opt(1000, "score that wins the game", lo=100, hi=100000)
+    max_deals: int = _opt(1000, "safety cap on deals per simulated game (then no winner)", lo=1, hi=1000000)
+    bid_step: int = _opt(5, "auction and raise step", lo=1, hi=50)
+    bid_cap: str = _opt("marriages", "marriages: no bid over 120 without a marriage, nor over 120 + marriages held; none: no cap")
+    talon_face_down_on_obligation: bool = _opt(True, "the talon of the forced-100 player is not shown to the others")
+    redeal_hand_points_max: int | None = _opt(13, "a hand worth this many points or less may demand a redeal", lo=0, hi=120)
+    redeal_hand_nines: int | None = _opt(3, "a hand with this many nines or more may demand a redeal (3 or 4)", lo=1, hi=4)
+    redeal_hand_jacks: int | None = _opt(4, "a hand with this many jacks or more may demand a redeal", lo=1, hi=4)
+    redeal_talon_points_max: int | None = _opt(5, "a talon worth this many points or less allows a redeal", lo=0, hi=120)
+    redeal_talon_nines: int | None = _opt(2, "a talon with this many nines or more allows a redeal", lo=1, hi=3)
+    redeal_talon_jacks: int | None = _opt(3, "a talon with this many jacks or more allows a redeal", lo=1, hi=3)
+    redeal_talon_by: str = _opt("declarer", "who may demand a talon redeal: declarer, or obligation (only the forced-100 player)")
+    redeal_four_nines_after_exchange: bool = _opt(False, "after the hand-off a player holding four nines may demand a redeal")
+    resign: str = _opt("half_bid", "resigning: half_bid (opponents +half, rounded up to 5), sixty (+60 each), sixty_two_free, none")
+    must_trump: bool = _opt(True, "a player void in the led suit must trump if he can")
+    must_beat: bool = _opt(False, "a player following suit must beat the best card so far if he can")
+    marriage_first_trick: bool = _opt(False, "a marriage may be declared on the first trick of the deal")
+    ace_marriage: int | None = _opt(None, "value of the four-ace marriage (e.g. 200), none for no ace marriage", lo=1, hi=1000)
+    ace_marriage_sets_trump: bool = _opt(True, "the ace marriage makes the led ace's suit trump")
+    last_trick_bonus: int = _opt(0, "points for the winner of the last trick", lo=0, hi=100)
+    round_defenders: bool = _opt(True, "defenders' points are rounded to the nearest 5")
+    bolts: str = _opt("always", "bolts counted: always, off, not_on_barrel")
+    bolt_when: str = _opt("no_tricks", "a bolt is a deal with no_tricks, or with zero_points")
+    bolt_penalty: int = _opt(120, "cost of every third bolt", lo=0, hi=10000)
+    barrel_at: int | None = _opt(880, "score that puts a player on the barrel (880, 900), none for no barrel", lo=1, hi=100000)
+    barrel_deals: int = _opt(3, "deals a player may sit on the barrel", lo=1, hi=100)
+    barrel_target: int = _opt(120, "points the sitter must make as declarer to come off the barrel (120; 121)", lo=100, hi=1000)
+    barrel_penalty: int = _opt(120, "cost of falling off the barrel (and of being knocked off)", lo=0, hi=10000)
+    barrel_bid_min: int | None = _opt(None, "the sitter may bid only from this value (120), none for no limit", lo=100, hi=1000)
+    barrel_takes_talon: bool = _opt(False, "the sitter takes the talon without an auction")
+    barrel_third_reset: bool = _opt(False, "failing a third barrel resets the score to 0 instead of the penalty")
+    samozval_555: bool = _opt(False, "a total of exactly +555 or -555 after a deal becomes 0")
+    blind: bool = _opt(False, "the forehand may play blind: contract 120 scored +-240, others' card points doubled")
+    golden_kon: bool = _opt(False, "the first three deals are forced blind 120s, one per player in turn")
+    cut_nine_penalty: bool = _opt(False, "a nine at the bottom forces a re-cut; the third in a row costs the cutter 120")
+    dealer_scores: str = _opt("talon_points", "with 4 players, what the sitting-out dealer scores: talon_points or aces_40")
+
+    # ----------------------------------------------------------------- validation
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            _check_field(f, getattr(self, f.name))
+        if self.players not in (2, 3, 4):
+            raise RulesError(f"players: must be 2, 3 or 4, got {self.players}")
+        if self.redeal_hand_nines is not None and self.redeal_hand_nines not in (3, 4):
+            raise RulesError(f"redeal_hand_nines: must be 3, 4 or none, got {self.redeal_hand_nines}")
+        if self.target % 5:
+            raise RulesError(f"target: must be a multiple of 5, got {self.target}")
+        if self.barrel_at is not None:
+            if self.barrel_at >= self.target:
+                raise RulesError(f"barrel_at: must be below target ({self.target}), got {self.barrel_at}")
+            if self.barrel_at + self.barrel_target < self.target:
+                raise RulesError(
+                    f"barrel_target: a sitter at barrel_at={self.barrel_at} making {self.barrel_target} "
+                    f"cannot reach target={self.target}; raise barrel_at or barrel_target")
+        if self.bid_step % 5 and self.bid_step not in (1, 2):
+            raise RulesError(f"bid_step: must be 1, 2 or a multiple of 5, got {self.bid_step}")
+        if self.barrel_bid_min is not None and self.barrel_bid_min % self.bid_step:
+            raise RulesError(f"barrel_bid_min: must be a multiple of bid_step ({self.bid_step}), got {self.barrel_bid_min}")
+        if self.players == 2 and self.redeal_talon_nines is not None and self.redeal_talon_nines > 2:
+            raise RulesError("redeal_talon_nines: a 2-player talon holds 2 cards; use 1, 2 or none")
+        if self.players == 2 and self.redeal_talon_jacks is not None and self.redeal_talon_jacks > 2:
+            raise RulesError("redeal_talon_jacks: a 2-player talon holds 2 cards; use 1, 2 or none")
+
+    # ----------------------------------------------------------------- variants
+    def with_overrides(self, overrides: dict[str, Any] | str) -> "Rules":
+        """A copy with options changed; values may be text as typed on the command line."""
+        if isinstance(overrides, str):
+            overrides = parse_overrides(overrides)
+        return dataclasses.replace(self, **{k: coerce_option(k, v) for k, v in overrides.items()})
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def diff(self, other: "Rules") -> dict[str, Any]:
+        """Options of ``self`` that differ from ``other``."""
+        return {k: v for k, v in self.as_dict().items() if getattr(other, k) != v}
+
+    @property
+    def hash(self) -> str:
+        return rules_hash(self)
+
+    def describe(self) -> str:
+        """A compact label: the nearest preset and the differences, e.g. ``classic:bolts=off``."""
+        best = min(PRESETS, key=lambda n: len(self.diff(PRESETS[n])))
+        d = self.diff(PRESETS[best])
+        return best if not d else best + ":" + ",".join(f"{k}={format_value(v)}" for k, v in d.items())
+
+    def to_toml(self, header: str | None = None) -> str:
+        """TOML text that :func:`load_rules_toml` reads back to an equal rule set."""
+        lines = [f"# {header}"] if header else []
+        for f in fields(self):
+            lines.append(f"# {f.metadata['doc']}")
+            lines.append(f"{f.name} = {_toml_value(getattr(self, f.name))}")
+        return "\n".join(lines) + "\n"
+
+    def to_kernel(self) -> np.ndarray:
+        """The rules flattened to ``int32`` for the kernel, indexed by :class:`RuleField`."""
+        out = np.full(len(RuleField), -1, dtype=np.int32)
+        for rf in RuleField:
+            v = getattr(self, rf.name.lower())
+            if v is None:
+                continue
+            if isinstance(v, str):
+                v = CHOICES[rf.name.lower()].index(v)
+            out[rf] = int(v)
+        return out
+
+
+# Order of the kernel's rules array; the kernel's constants mirror these (a test checks).
+RuleField = IntEnum("RuleField", [f.name.upper() for f in fields(Rules)], start=0)
+
+
+def _check_field(f: dataclasses.Field, v: Any) -> None:
+    name = f.name
+    if name in CHOICES:
+        if v not in CHOICES[name]:
+            raise RulesError(f"{name}: must be one of {', '.join(CHOICES[name])}; got {v!r}")
+        return
+    if f.type == "bool":
+        if not isinstance(v, bool):
+            raise RulesError(f"{name}: must be on or off, got {v!r}")
+        return
+    optional = "None" in str(f.type)
+    if v is None:
+        if not optional:
+            raise RulesError(f"{name}: must be a whole number, not none")
+        return
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise RulesError(f"{name}: must be a whole number{' or none' if optional else ''}, got {v!r}")
+    lo, hi = f.metadata.get("lo"), f.metadata.get("hi")
+    if lo is not None and not lo <= v <= hi:
+        raise RulesError(f"{name}: must be between {lo} and {hi}{' or none' if optional else ''}, got {v}")
+
+
+_FIELDS = {f.name: f for f in fields(Rules)}
+_TRUE = {"on", "true", "yes", "1"}
+_FALSE = {"off", "false", "no", "0"}
+
+
+def coerce_option(name: str, value: Any) -> Any:
+    """Convert a typed value (``'on'``, ``'none'``, ``'900'``...) to the option's type."""
+    if name not in _FIELDS:
+        import difflib
+        near = difflib.get_close_matches(name, _FIELDS, n=1)
+        hint = f" (did you mean {near[0]}?)" if near else " (see `thousand rules classic`)"
+        raise RulesError(f"unknown rule option {name!r}{hint}")
+    f = _FIELDS[name]
+    if not isinstance(value, str):
+        if f.type == "bool" and value in (0, 1) and not isinstance(value, bool):
+            return bool(value)
+        return value
+    text = value.strip().lower()
+    if name in CHOICES:
+        if text not in CHOICES[name]:
+            raise RulesError(f"{name}: must be one of {', '.join(CHOICES[name])}; got {value!r}")
+        return text
+    if f.type == "bool":
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise RulesError(f"{name}: must be on or off, got {value!r}")
+    optional = "None" in str(f.type)
+    if text in ("none", "off") and optional:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise RulesError(f"{name}: must be a whole number{' or none' if optional else ''}, got {value!r}") from None
+
+
+def format_value(v: Any) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "on" if v else "off"
+    return str(v)
+
+
+def _toml_value(v: Any) -> str:
+    if v is None:
+        return '"none"'
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    return json.dumps(v)
+
+
+def parse_overrides(text: str) -> dict[str, str]:
+    """``'bolts=off,barrel_at=900'`` -> ``{'bolts': 'off', 'barrel_at': '900'}``."""
+    out: dict[str, str] = {}
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if "=" not in part:
+            raise RulesError(f"bad rule override {part!r}: write name=value, e.g. bolts=off")
+        k, v = part.split("=", 1)
+        k = k.strip()
+        coerce_option(k, v)  # validates the name and the value early
+        out[k] = v.strip()
+    return out
+
+
+CLASSIC = Rules()
+RUSSIAN = dataclasses.replace(
+    CLASSIC, round_defenders=False, barrel_takes_talon=True, barrel_target=121, resign="sixty",
+    redeal_talon_points_max=4, redeal_talon_by="obligation", samozval_555=True,
+    bolt_when="zero_points", last_trick_bonus=0)
+POLISH = dataclasses.replace(
+    CLASSIC, resign="sixty_two_free", redeal_four_nines_after_exchange=True,
+    redeal_hand_points_max=None, redeal_hand_nines=None, redeal_hand_jacks=None,
+    redeal_talon_points_max=None, redeal_talon_nines=None, redeal_talon_jacks=None,
+    bolt_when="zero_points")
+PRESETS: dict[str, Rules] = {"classic": CLASSIC, "russian": RUSSIAN, "polish": POLISH}
+PRESET_NOTES = {
+    "classic": "the online rules (000_*): barrel at 880, bolts, half-bid resign, hand and talon redeals",
+    "russian": "Russian house rules (003_*): barrel takes the talon and needs 121, exact defenders, 555 reset",
+    "polish": "Polish rules (002_*): two free resignations, four-nines redeal after the hand-off, no other redeals",
+}
+
+
+def load_rules_toml(path: str | os.PathLike) -> Rules:
+    """Read a rule set from TOML: flat ``name = value`` keys, or a ``[rules]`` table.
+
+    A ``preset = "russian"`` key starts from that preset instead of ``classic``.
+    """
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        raise RulesError(f"rules file {os.fspath(path)!r} not found") from None
+    except tomllib.TOMLDecodeError as e:
+        raise RulesError(f"rules file {os.fspath(path)!r} is not valid TOML: {e}") from None
+    if "rules" in data and isinstance(data["rules"], dict):
+        data = data["rules"]
+    base_name = data.pop("preset", "classic")
+    if base_name not in PRESETS:
+        raise RulesError(f"preset: must be one of {', '.join(PRESETS)}; got {base_name!r}")
+    values = {}
+    for k, v in data.items():
+        values[k] = coerce_option(k, v if not isinstance(v, str) else v)
+    return dataclasses.replace(PRESETS[base_name], **values)
+
+
+def parse_rules_spec(spec: str | Rules | None, overrides: list[str] | None = None) -> Rules:
+    """Build a rule set from a spec (preset, ``preset:k=v,...``, or TOML path) and ``--set`` items."""
+    if isinstance(spec, Rules):
+        rules = spec
+    else:
+        spec = (spec or "classic").strip()
+        base, _, extra = spec.partition(":")
+        if base.lower() in PRESETS:
+            rules = PRESETS[base.lower()]
+        elif base.endswith(".toml") or os.path.sep in base or os.path.exists(base):
+            rules = load_rules_toml(base)
+        else:
+            raise RulesError(f"unknown rule set {base!r}: use classic, russian, polish or a .toml file")
+        if extra:
+            rules = rules.with_overrides(extra)
+    for item in overrides or []:
+        rules = rules.with_overrides(item)
+    return rules
+
+
+def rules_hash(rules: Rules) -> str:
+    """A short stable label of a rule set: the first 10 hex digits of a SHA-256."""
+    payload = json.dumps(rules.as_dict(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(payload.encode()).hexdigest()[:10]
