@@ -1,0 +1,70 @@
+"""The command line as a user meets it: help that teaches, one-line errors, exit codes."""
+import subprocess
+import sys
+
+import pytest
+
+from thousand import cli
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "thousand", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_top_level_help_lists_commands_and_examples():
+    out = run_cli("--help")
+    assert out.returncode == 0
+    for mod in cli._load_commands():
+        assert mod.NAME in out.stdout
+    assert "examples:" in out.stdout
+
+
+@pytest.mark.parametrize("mod", cli._load_commands(), ids=lambda m: m.NAME)
+def test_every_command_has_teaching_help(mod):
+    assert "example" in mod.DESCRIPTION.lower(), f"{mod.NAME} --help shows no example"
+    parser = cli.build_parser()
+    with pytest.raises(SystemExit) as e:
+        parser.parse_args([mod.NAME, "--help"])
+    assert e.value.code == 0
+
+
+def test_rules_lists_presets_and_prints_options():
+    out = run_cli("rules")
+    assert out.returncode == 0 and "classic" in out.stdout and "russian" in out.stdout
+    out = run_cli("rules", "classic:bolts=off", "--set", "barrel_at=900")
+    assert out.returncode == 0
+    assert any(line.split()[:2] == ["bolts", "off"] for line in out.stdout.splitlines())
+    assert any(line.split()[:2] == ["barrel_at", "900"] for line in out.stdout.splitlines())
+
+
+def test_rules_toml_loads_back(tmp_path):
+    from thousand.rules import load_rules_toml, parse_rules_spec
+    out = run_cli("rules", "russian:blind=on", "--toml")
+    path = tmp_path / "r.toml"
+    path.write_text(out.stdout)
+    assert load_rules_toml(path) == parse_rules_spec("russian:blind=on")
+    out = run_cli("rules", str(path))
+    assert out.returncode == 0
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("rules", "classic:bolts=sometimes"), "bolts"),
+    (("rules", "classic:bolt=off"), "bolt"),
+    (("rules", "nosuchpreset"), "nosuchpreset"),
+    (("rules", "classic", "--set", "barrel_at=1200"), "barrel_at"),
+    (("rules", "classic", "--set", "players"), "players"),
+])
+def test_bad_rules_give_one_line_error(args, needle):
+    out = run_cli(*args)
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    assert needle in lines[0] and "Traceback" not in out.stderr
+
+
+def test_broken_toml_is_one_line_error(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("bolts = = off\n")
+    out = run_cli("rules", str(bad))
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
+    assert "bad.toml" in out.stderr
