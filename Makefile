@@ -16,7 +16,7 @@ all: build
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet "setuptools>=68" wheel "Cython>=3.0.10" "numpy>=2.0"
+	$(PY) -m pip install --quiet "setuptools>=77" wheel "Cython>=3.0.10" "numpy>=2.0"
 	$(PY) -m pip install --quiet --no-build-isolation -e ".[test,dev]"
 	touch $(STAMP)
 
