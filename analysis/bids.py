@@ -1,0 +1,598 @@
+"""How high can a hand bid?  The safe bid and the expected score of every bid.
+
+The question ``thousand bid`` answers: a player holds seven given cards; if he becomes
+the declarer at contract ``b``, how likely is he to make it, and what does bidding ``b``
+win or lose on average?  The answer comes from *forced-declarer* deals: the hand is made
+declarer at its seat (the auction skipped), the 17 unseen cards are dealt to the talon
+and the two opponents -- sampled uniformly, or every one of the
+``C(17,3) * C(14,7) = 2,333,760`` completions -- and the kernel's strategies play the
+talon, the hand-off and the eight tricks.
+
+The boundary with the kernel is :class:`Completions`: one entry per completion, the
+talon and the declarer's deal points when the deal is played out.  Everything below it
+is plain numpy/Polars and is tested on hand-made arrays; :func:`simulate_hand` is the one
+function that calls the kernel.
+
+What the numbers mean (``docs/bids.md`` has the long version)
+-------------------------------------------------------------
+``p_make(b)``
+    P(declarer points >= b): the share of completions in which the hand, played out by
+    the strategies, reaches ``b``.  It does not depend on the contract, because the
+    play does not.  Sampled: a 95% Wilson interval; exact: the exact fraction.
+``ev_play(b)``
+    Expected score change of playing ``b`` out whatever the talon: ``b (2 p - 1)``.
+``ev_resign(b)``
+    The score change of resigning (writing the hand) at ``b`` under the ``resign`` rule.
+``ev(b)``
+    Expected score change of *bidding* ``b`` and then, having seen the talon, doing the
+    better of playing and resigning (and of demanding a talon redeal when the talon
+    allows one, worth 0): the real choice a declarer has after the talon.  Sampled runs
+    estimate the per-talon decision on one half of the samples and score it on the
+    other (two-fold cross-fitting), so the figure is not flattered by chance.
+Passing is worth 0 to the bidder's own score.
+
+>>> wilson_interval(8, 10)  # doctest: +ELLIPSIS
+(0.4901..., 0.9433...)
+>>> bid_cap(0, CLASSIC_RULES)  # no marriage: 120
+120
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Sequence
+
+import numpy as np
+import polars as pl
+
+from thousand.cards import (
+    ACE, KING, QUEEN, RANK_PLANE, card_points, format_hand, marriage_points, popcount,
+)
+from thousand.errors import ThousandError
+from thousand.rules import CLASSIC as CLASSIC_RULES
+from thousand.rules import Rules
+
+__all__ = [
+    "ROLES", "N_COMPLETIONS", "Completions", "BidEstimate",
+    "wilson_interval", "bid_cap", "bids_for_hand", "make_counts", "resign_score",
+    "talon_redeal_allowed", "bid_table", "safe_bid", "best_ev_bid", "estimate_from_completions",
+    "simulate_hand", "estimate_bid", "format_bid_table", "bid_estimate_json", "plot_bid_chart",
+]
+
+ROLES = ("forehand", "middle", "rear")
+#: Completions of a 7-card hand: talon C(17,3) times the next opponent's 7 of 14, C(14,7).
+N_COMPLETIONS = math.comb(17, 3) * math.comb(14, 7)
+Z95 = 1.959963984540054
+
+
+# --------------------------------------------------------------------- statistics
+def wilson_interval(successes: Any, n: Any, confidence: float = 0.95) -> tuple[Any, Any]:
+    """Wilson score interval for a binomial proportion ``successes / n``.
+
+    Works elementwise on arrays.  Chosen over the normal interval because it stays inside
+    ``[0, 1]`` and keeps its coverage near 0 and 1, where safe bids live.
+
+    >>> lo, hi = wilson_interval(0, 20)
+    >>> lo, round(hi, 4)
+    (0.0, 0.1611)
+    """
+    from statistics import NormalDist
+
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    k = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    if np.any(n <= 0):
+        raise ValueError("wilson_interval needs n > 0")
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    lo, hi = np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+    # Exact ends: 0 successes cannot have a lower bound above 0 (rounding aside).
+    lo = np.where(k == 0, 0.0, lo)
+    hi = np.where(k == n, 1.0, hi)
+    if lo.ndim == 0:
+        return float(lo), float(hi)
+    return lo, hi
+
+
+# --------------------------------------------------------------------- the rules
+def bid_cap(hand: int, rules: Rules) -> int:
+    """Highest bid the rules allow for the 7-card ``hand`` (``docs/rules.md``, auction).
+
+    ``bid_cap = marriages``: 120 plus the marriages held (just 120 without one);
+    ``none``: 120 + 280 + the ace marriage + the last-trick bonus (no more can be made).
+    The four-ace marriage counts as a marriage held when ``ace_marriage`` is set.
+
+    >>> from thousand.cards import parse_hand
+    >>> bid_cap(parse_hand("AH TH KH QH AD 9S JC"), CLASSIC_RULES)
+    220
+    """
+    if rules.bid_cap == "none":
+        return 120 + 280 + (rules.ace_marriage or 0) + rules.last_trick_bonus
+    held = marriage_points(hand)
+    if rules.ace_marriage and popcount(hand & RANK_PLANE[ACE]) == 4:
+        held += rules.ace_marriage
+    return 120 + held
+
+
+def bids_for_hand(hand: int, rules: Rules) -> np.ndarray:
+    """Every bid from 100 to :func:`bid_cap` in steps of ``bid_step``."""
+    return np.arange(100, bid_cap(hand, rules) + 1, rules.bid_step, dtype=np.int64)
+
+
+def resign_score(bid: Any, rules: Rules, free_resignation: bool = True) -> Any:
+    """The declarer's score change when he resigns at ``bid``; ``None`` if he may not.
+
+    ``half_bid`` and ``sixty``: ``-bid``.  ``sixty_two_free``: 0 while one of his two
+    free resignations is left (``free_resignation``), else -120.
+    """
+    b = np.asarray(bid, dtype=float)
+    if rules.resign == "none":
+        return None
+    if rules.resign == "sixty_two_free":
+        return np.zeros_like(b) if free_resignation else np.full_like(b, -120.0)
+    return -b
+
+
+def talon_redeal_allowed(talon: np.ndarray, rules: Rules, obligation: bool = False) -> np.ndarray:
+    """Per talon mask, whether the declarer may demand a talon redeal (worth 0 to him).
+
+    ``redeal_talon_by = obligation`` allows it only to the player on the forced 100
+    (``obligation``: the forehand whom nobody outbid).
+    """
+    talon = np.asarray(talon, dtype=np.int64)
+    if rules.redeal_talon_by == "obligation" and not obligation:
+        return np.zeros(talon.shape, dtype=bool)
+    allowed = np.zeros(talon.shape, dtype=bool)
+    if rules.redeal_talon_points_max is not None:
+        pts = np.zeros(talon.shape, dtype=np.int64)
+        from thousand.cards import RANK_POINTS
+        for r in range(6):
+            pts += RANK_POINTS[r] * _popcount(talon & RANK_PLANE[r])
+        allowed |= pts <= rules.redeal_talon_points_max
+    if rules.redeal_talon_nines is not None:
+        allowed |= _popcount(talon & RANK_PLANE[0]) >= rules.redeal_talon_nines
+    if rules.redeal_talon_jacks is not None:
+        allowed |= _popcount(talon & RANK_PLANE[1]) >= rules.redeal_talon_jacks
+    return allowed
+
+
+def _popcount(a: np.ndarray) -> np.ndarray:
+    return np.bitwise_count(np.asarray(a, dtype=np.uint64)).astype(np.int64)
+
+
+# --------------------------------------------------------------------- the boundary
+@dataclass(frozen=True)
+class Completions:
+    """Outcomes of one hand made declarer, one entry per completion of the deal.
+
+    Attributes
+    ----------
+    hand : int
+        The declarer's seven cards (mask).
+    role : str
+        ``forehand``, ``middle`` or ``rear``.
+    points : ndarray of int
+        Declarer's deal points (cards + declared marriages + bonus) when the deal is
+        played out after the talon and the hand-off, whatever he would have decided.
+    talon : ndarray of uint32
+        The talon of each completion (mask).
+    exact : bool
+        ``True`` when the entries are every completion (each equally likely), ``False``
+        for a uniform sample.
+    weight : ndarray of int or None
+        Multiplicity of each entry when an exact enumeration merges equal outcomes;
+        ``None`` means 1 each.
+    """
+
+    hand: int
+    role: str
+    points: np.ndarray
+    talon: np.ndarray
+    exact: bool = False
+    weight: np.ndarray | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.role not in ROLES:
+            raise ThousandError(f"position must be one of {', '.join(ROLES)}, got {self.role!r}")
+        if len(self.points) != len(self.talon):
+            raise ValueError("points and talon must have one entry per completion")
+        if self.weight is not None and len(self.weight) != len(self.points):
+            raise ValueError("weight must have one entry per completion")
+        if len(self.points) == 0:
+            raise ValueError("no completions")
+
+    @property
+    def weights(self) -> np.ndarray:
+        return np.ones(len(self.points), dtype=np.int64) if self.weight is None else np.asarray(self.weight, dtype=np.int64)
+
+    @property
+    def n(self) -> int:
+        """Number of completions (sum of weights)."""
+        return int(self.weights.sum())
+
+
+def make_counts(points: np.ndarray, bids: Sequence[int], weight: np.ndarray | None = None) -> np.ndarray:
+    """How many completions reach each bid: ``sum(weight[points >= b])`` for ``b`` in ``bids``.
+
+    >>> make_counts(np.array([90, 100, 105, 130]), [100, 105, 110]).tolist()
+    [3, 2, 1]
+    """
+    pts = np.asarray(points, dtype=np.int64)
+    w = np.ones(len(pts), dtype=np.int64) if weight is None else np.asarray(weight, dtype=np.int64)
+    order = np.argsort(pts, kind="stable")
+    sorted_pts = pts[order]
+    tail = np.concatenate([np.cumsum(w[order][::-1])[::-1], [0]])  # tail[i] = weight of sorted_pts[i:]
+    idx = np.searchsorted(sorted_pts, np.asarray(bids, dtype=np.int64), side="left")
+    return tail[idx]
+
+
+def _choice_scores(c: Completions, bids: np.ndarray, rules: Rules, free_resignation: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Per-bid mean and standard error of the talon-informed choice (play / resign / redeal).
+
+    For each talon the declarer compares the expected score of playing ``b`` given that
+    talon with resigning (and with a redeal, 0, where the talon allows one).  Exact runs
+    use every completion of the talon; sampled runs decide on one half and score the
+    other (and vice versa), so the estimate carries no selection bias.
+    """
+    pts = np.asarray(c.points, dtype=np.int64)
+    w = c.weights.astype(float)
+    talon_ids, talon_idx = np.unique(np.asarray(c.talon, dtype=np.int64), return_inverse=True)
+    n_talons = len(talon_ids)
+    resign = resign_score(bids, rules, free_resignation)
+    redeal_ok = talon_redeal_allowed(talon_ids, rules, obligation=(c.role == "forehand"))
+    play = np.where(pts[:, None] >= bids[None, :], bids[None, :], -bids[None, :]).astype(float)  # (n, k)
+
+    def best_alternative(folds_mask: np.ndarray) -> np.ndarray:
+        """Per talon and bid, the value of the best non-play choice, and whether to play."""
+        ww = w * folds_mask
+        sums = np.zeros((n_talons, len(bids)))
+        np.add.at(sums, talon_idx, play * ww[:, None])
+        cnt = np.bincount(talon_idx, weights=ww, minlength=n_talons)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean_play = sums / cnt[:, None]
+        alt = np.full((n_talons, len(bids)), -np.inf)
+        if resign is not None:
+            alt = np.maximum(alt, resign[None, :])
+        alt = np.where(redeal_ok[:, None], np.maximum(alt, 0.0), alt)
+        # A talon never seen in the deciding half: play (the default of the game).
+        return np.where(cnt[:, None] > 0, mean_play >= alt, True), alt
+
+    if c.exact:
+        play_it, alt = best_alternative(np.ones(len(pts)))
+        scores = np.where(play_it[talon_idx], play, alt[talon_idx])
+    else:
+        fold = np.arange(len(pts)) % 2
+        scores = np.empty_like(play)
+        for f in (0, 1):
+            play_it, alt = best_alternative((fold != f).astype(float))
+            rows = fold == f
+            scores[rows] = np.where(play_it[talon_idx[rows]], play[rows], alt[talon_idx[rows]])
+    total = w.sum()
+    mean = (scores * w[:, None]).sum(axis=0) / total
+    if c.exact:
+        se = np.zeros(len(bids))
+    else:
+        var = ((scores - mean) ** 2 * w[:, None]).sum(axis=0) / max(total - 1, 1)
+        se = np.sqrt(var / total)
+    return mean, se
+
+
+def bid_table(c: Completions, rules: Rules, bids: Sequence[int] | None = None,
+              free_resignation: bool = True, confidence_level: float = 0.95) -> pl.DataFrame:
+    """One row per bid: made, n, p_make, ci_low, ci_high, ev_play, ev_resign, ev, ev_ci_low, ev_ci_high.
+
+    Parameters
+    ----------
+    c : Completions
+        The forced-declarer outcomes of the hand.
+    rules : Rules
+        Needed for the resign rule, talon redeals and the bid range.
+    bids : sequence of int, optional
+        Bids to evaluate; default every bid from 100 to :func:`bid_cap`.
+    free_resignation : bool
+        Under ``sixty_two_free``, whether a free resignation is left (then resigning is 0).
+    confidence_level : float
+        Of the intervals (0.95).  Exact runs give zero-width intervals.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``p_make`` is ``made / n``; ``ev`` the expected score change of bidding the bid
+        and choosing after the talon (see the module docstring).
+    """
+    b = bids_for_hand(c.hand, rules) if bids is None else np.asarray(bids, dtype=np.int64)
+    w = c.weights
+    n = int(w.sum())
+    made = make_counts(c.points, b, w)
+    p = made / n
+    if c.exact:
+        lo, hi = p.copy(), p.copy()
+    else:
+        lo, hi = wilson_interval(made, np.full(len(b), n), confidence_level)
+    from statistics import NormalDist
+    z = NormalDist().inv_cdf(0.5 + confidence_level / 2)
+    ev_play = b * (2 * p - 1)
+    # Play-out score is +-b, so its standard error is 2 b sqrt(p(1-p)/n).
+    ev_play_se = np.zeros(len(b)) if c.exact else 2 * b * np.sqrt(p * (1 - p) / n)
+    resign = resign_score(b, rules, free_resignation)
+    ev, ev_se = _choice_scores(c, b, rules, free_resignation)
+    return pl.DataFrame({
+        "bid": b,
+        "made": made.astype(np.int64),
+        "n": np.full(len(b), n, dtype=np.int64),
+        "p_make": p,
+        "ci_low": np.asarray(lo, dtype=float),
+        "ci_high": np.asarray(hi, dtype=float),
+        "ev_play": ev_play.astype(float),
+        "ev_play_ci_low": ev_play - z * ev_play_se,
+        "ev_play_ci_high": ev_play + z * ev_play_se,
+        "ev_resign": (np.full(len(b), np.nan) if resign is None else resign).astype(float),
+        "ev": ev,
+        "ev_ci_low": ev - z * ev_se,
+        "ev_ci_high": ev + z * ev_se,
+    }).with_columns(pl.col("ev_resign").fill_nan(None))
+
+
+def safe_bid(table: pl.DataFrame, confidence: float) -> int | None:
+    """Highest bid whose ``p_make`` is at least ``confidence``; ``None`` when even the lowest is below.
+
+    >>> t = pl.DataFrame({"bid": [100, 105, 110], "p_make": [0.9, 0.8, 0.79]})
+    >>> safe_bid(t, 0.8), safe_bid(t, 0.95)
+    (105, None)
+    """
+    if not 0 < confidence <= 1:
+        raise ThousandError(f"--confidence must be in (0, 1], got {confidence}")
+    ok = table.filter(pl.col("p_make") >= confidence)
+    return None if ok.is_empty() else int(ok["bid"].max())
+
+
+def best_ev_bid(table: pl.DataFrame, column: str = "ev") -> int | None:
+    """Bid with the highest expected score change (the lowest such bid on a tie).
+
+    >>> best_ev_bid(pl.DataFrame({"bid": [100, 105, 110], "ev": [20.0, 31.5, 31.5]}))
+    105
+    """
+    if table.is_empty():
+        return None
+    best = table[column].max()
+    return int(table.filter(pl.col(column) == best)["bid"].min())
+
+
+# --------------------------------------------------------------------- the whole estimate
+@dataclass(frozen=True)
+class BidEstimate:
+    """Everything ``thousand bid`` shows for one hand."""
+
+    hand: int
+    role: str
+    rules: Rules
+    samples: int
+    exact: bool
+    table: pl.DataFrame
+    confidence: float
+    safe_bid: int | None
+    best_ev_bid: int | None
+    points_mean: float
+    points_quantiles: dict[str, float]
+    strategies: str = "standard"
+    seed: int | None = None
+    seconds: float | None = None
+
+    def exact_fraction(self, bid: int) -> Fraction:
+        """P(make ``bid``) as an exact fraction (meaningful for exact runs)."""
+        row = self.table.filter(pl.col("bid") == bid)
+        if row.is_empty():
+            raise ThousandError(f"bid {bid} is not in the table")
+        return Fraction(int(row["made"][0]), int(row["n"][0]))
+
+
+def estimate_from_completions(c: Completions, rules: Rules, confidence: float = 0.8,
+                              free_resignation: bool = True, **info: Any) -> BidEstimate:
+    """Bid table and the two recommendations from forced-declarer outcomes."""
+    table = bid_table(c, rules, free_resignation=free_resignation)
+    pts = np.asarray(c.points, dtype=float)
+    w = c.weights.astype(float)
+    order = np.argsort(pts, kind="stable")
+    cum = np.cumsum(w[order]) / w.sum()
+    quant = {f"q{int(q * 100):02d}": float(pts[order][min(np.searchsorted(cum, q), len(pts) - 1)])
+             for q in (0.1, 0.25, 0.5, 0.75, 0.9)}
+    return BidEstimate(
+        hand=c.hand, role=c.role, rules=rules, samples=c.n, exact=c.exact, table=table,
+        confidence=confidence, safe_bid=safe_bid(table, confidence), best_ev_bid=best_ev_bid(table),
+        points_mean=float((pts * w).sum() / w.sum()), points_quantiles=quant, **info)
+
+
+def simulate_hand(hand: int, rules: Rules, role: str = "forehand", strategies: Sequence[str] | str | None = None,
+                  samples: int = 100_000, exact: bool = False, seed: int | None = 1) -> Completions:
+    """Forced-declarer outcomes of ``hand`` from the kernel (``thousand.kernel.play_forced_declarer``).
+
+    The only function here that calls the simulator.  ``samples`` uniform completions
+    from ``PCG64(SeedSequence(seed))``, or all 2,333,760 with ``exact``.
+    """
+    if role not in ROLES:
+        raise ThousandError(f"position must be one of {', '.join(ROLES)}, got {role!r}")
+    if popcount(hand) != 7:
+        raise ThousandError(f"a hand needs 7 cards, got {popcount(hand)}")
+    if not exact and samples < 2:
+        raise ThousandError(f"--samples must be at least 2, got {samples}")
+    if rules.players != 3:
+        raise ThousandError(f"thousand bid analyses the 3-player game; the rules say players={rules.players}")
+    try:
+        from thousand import kernel
+        play = kernel.play_forced_declarer
+    except (ImportError, AttributeError):
+        raise ThousandError("the kernel's forced-declarer mode (thousand.kernel.play_forced_declarer) "
+                            "is not built yet") from None
+    out = _call_kernel(play, hand, rules, role, strategies, samples, exact, seed)
+    return out
+
+
+def _call_kernel(play: Any, hand: int, rules: Rules, role: str, strategies: Any, samples: int,
+                 exact: bool, seed: int | None) -> Completions:
+    """Adapter to the kernel's forced-declarer entry point (one place to follow its API)."""
+    bitgen = np.random.PCG64(np.random.SeedSequence(seed))
+    res = play(bitgen, rules, strategies, None, hand, role, samples, exact=exact)
+    get = (lambda k: res[k]) if isinstance(res, dict) else (lambda k: getattr(res, k))
+    return Completions(hand=hand, role=role, points=np.asarray(get("declarer_points")),
+                       talon=np.asarray(get("talon")), exact=exact)
+
+
+def estimate_bid(hand: int, rules: Rules, role: str = "forehand", strategies: Sequence[str] | str | None = None,
+                 samples: int = 100_000, exact: bool = False, seed: int | None = 1,
+                 confidence: float = 0.8, free_resignation: bool = True) -> BidEstimate:
+    """Simulate ``hand`` as declarer and return its bid table and recommendations."""
+    import time
+
+    if not 0 < confidence <= 1:
+        raise ThousandError(f"--confidence must be in (0, 1], got {confidence}")
+    t0 = time.perf_counter()
+    c = simulate_hand(hand, rules, role, strategies, samples, exact, seed)
+    est = estimate_from_completions(c, rules, confidence, free_resignation,
+                                    strategies=_strategy_label(strategies), seed=None if exact else seed)
+    return _with_seconds(est, time.perf_counter() - t0)
+
+
+def _with_seconds(est: BidEstimate, seconds: float) -> BidEstimate:
+    import dataclasses
+    return dataclasses.replace(est, seconds=seconds)
+
+
+def _strategy_label(strategies: Sequence[str] | str | None) -> str:
+    if strategies is None:
+        return "standard"
+    if isinstance(strategies, str):
+        return strategies
+    return ",".join(strategies) if strategies else "standard"
+
+
+# --------------------------------------------------------------------- output
+def bid_estimate_json(est: BidEstimate) -> dict[str, Any]:
+    """The ``--json`` object: hand, samples, exact, bids (bid, p_make, ci_low, ci_high, ev, ...), recommendations."""
+    def num(x: Any) -> Any:
+        if x is None or (isinstance(x, float) and math.isnan(x)):
+            return None
+        return round(float(x), 6)
+
+    bids = []
+    for row in est.table.iter_rows(named=True):
+        bids.append({
+            "bid": int(row["bid"]), "p_make": num(row["p_make"]), "ci_low": num(row["ci_low"]),
+            "ci_high": num(row["ci_high"]), "ev": num(row["ev"]),
+            "ev_ci_low": num(row["ev_ci_low"]), "ev_ci_high": num(row["ev_ci_high"]),
+            "ev_play": num(row["ev_play"]), "ev_resign": num(row["ev_resign"]),
+            "made": int(row["made"]), "n": int(row["n"]),
+        })
+    return {
+        "hand": format_hand(est.hand, symbols=False),
+        "position": est.role,
+        "rules": est.rules.describe(),
+        "rules_hash": est.rules.hash,
+        "strategies": est.strategies,
+        "samples": est.samples,
+        "exact": est.exact,
+        "seed": est.seed,
+        "confidence": est.confidence,
+        "points_mean": num(est.points_mean),
+        "points_quantiles": {k: num(v) for k, v in est.points_quantiles.items()},
+        "pass_ev": 0.0,
+        "bids": bids,
+        "safe_bid": est.safe_bid,
+        "best_ev_bid": est.best_ev_bid,
+    }
+
+
+def format_bid_table(est: BidEstimate) -> str:
+    """The terminal report: header, one line per bid, the two recommendations."""
+    hand_txt = format_hand(est.hand)
+    pts, marr = card_points(est.hand), marriage_points(est.hand)
+    mode = "exact: all %s completions" % f"{est.samples:,}" if est.exact else f"{est.samples:,} sampled completions, seed {est.seed}"
+    lines = [
+        f"hand {hand_txt}  ({pts} card points, marriages {marr}) as {est.role} declarer",
+        f"rules {est.rules.describe()}, strategies {est.strategies}; {mode}",
+        f"declarer points: mean {est.points_mean:.1f}, median {est.points_quantiles['q50']:.0f}, "
+        f"10-90% {est.points_quantiles['q10']:.0f}-{est.points_quantiles['q90']:.0f}",
+        "",
+    ]
+    ci_head = "P(make)" if est.exact else "P(make) [95% CI]"
+    lines.append(f"{'bid':>5}  {ci_head:<22} {'EV bid':>16}  {'EV play out':>11}  {'EV resign':>9}")
+    for row in est.table.iter_rows(named=True):
+        if est.exact:
+            p_txt = f"{row['p_make']:.4f} ({row['made']}/{row['n']})"
+            ev_txt = f"{row['ev']:+.1f}"
+        else:
+            p_txt = f"{row['p_make']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
+            ev_txt = f"{row['ev']:+.1f} ±{(row['ev_ci_high'] - row['ev']):.1f}"
+        res = "-" if row["ev_resign"] is None else f"{row['ev_resign']:+.0f}"
+        flags = []
+        if row["bid"] == est.safe_bid:
+            flags.append("safe")
+        if row["bid"] == est.best_ev_bid:
+            flags.append("best EV")
+        lines.append(f"{row['bid']:>5}  {p_txt:<22} {ev_txt:>16}  {row['ev_play']:>+11.1f}  {res:>9}"
+                     + (f"  <- {', '.join(flags)}" if flags else ""))
+    lines.append("")
+    conf = f"{est.confidence:.0%}"
+    lines.append(f"safe bid (made with >= {conf}): {est.safe_bid if est.safe_bid is not None else 'none (even 100 is below)'}")
+    best_row = est.table.filter(pl.col("bid") == est.best_ev_bid) if est.best_ev_bid is not None else None
+    if best_row is not None and not best_row.is_empty():
+        best_ev = float(best_row["ev"][0])
+        note = "" if best_ev >= 0 else "  (below 0: passing, worth 0, is better if you may pass)"
+        lines.append(f"best expected score: bid {est.best_ev_bid}, EV {best_ev:+.1f}{note}")
+    lines.append("EV bid = bid, then after the talon play or resign, whichever is better for that talon; "
+                 "passing = 0.")
+    if est.seconds is not None:
+        lines.append(f"({est.seconds:.2f} s)")
+    return "\n".join(lines)
+
+
+def plot_bid_chart(est: BidEstimate, path: Any) -> None:
+    """Two panels over the bids: P(make) with its 95% band and the confidence line; EV by bid."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    t = est.table
+    b = t["bid"].to_numpy()
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(8, 7), sharex=True, constrained_layout=True)
+    ax1.plot(b, t["p_make"].to_numpy(), marker="o", ms=3, color="C0", label="P(make)")
+    if not est.exact:
+        ax1.fill_between(b, t["ci_low"].to_numpy(), t["ci_high"].to_numpy(), color="C0", alpha=0.25,
+                         label="95% Wilson interval")
+    ax1.axhline(est.confidence, color="grey", ls="--", lw=1, label=f"confidence {est.confidence:.0%}")
+    if est.safe_bid is not None:
+        ax1.axvline(est.safe_bid, color="C2", ls=":", lw=1.5, label=f"safe bid {est.safe_bid}")
+    ax1.set_ylabel("probability of making the bid")
+    ax1.set_ylim(-0.02, 1.02)
+    ax1.legend(loc="upper right", fontsize=8)
+    ax1.grid(alpha=0.3)
+    mode = "exact enumeration" if est.exact else f"{est.samples:,} samples"
+    ax1.set_title(f"{format_hand(est.hand)} as {est.role} declarer ({est.rules.describe()}, {mode})")
+
+    ev = t["ev"].to_numpy()
+    ax2.plot(b, ev, marker="o", ms=3, color="C1", label="bid, then play or resign after the talon")
+    if not est.exact:
+        ax2.fill_between(b, t["ev_ci_low"].to_numpy(), t["ev_ci_high"].to_numpy(), color="C1", alpha=0.25,
+                         label="95% interval")
+    ax2.plot(b, t["ev_play"].to_numpy(), color="C3", lw=1, ls="--", label="always play out")
+    res = t["ev_resign"].to_numpy()
+    if not np.all(np.isnan(res.astype(float))):
+        ax2.plot(b, res, color="grey", lw=1, ls=":", label="resign")
+    ax2.axhline(0, color="black", lw=0.8, label="pass (0)")
+    if est.best_ev_bid is not None:
+        ax2.axvline(est.best_ev_bid, color="C1", ls=":", lw=1.5, label=f"best EV bid {est.best_ev_bid}")
+    ax2.set_xlabel("bid (contract, points)")
+    ax2.set_ylabel("expected score change (points)")
+    ax2.set_title("Expected score change of each bid")
+    ax2.legend(loc="lower left", fontsize=8)
+    ax2.grid(alpha=0.3)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def dumps(est: BidEstimate) -> str:
+    return json.dumps(bid_estimate_json(est))

@@ -1,0 +1,88 @@
+"""``thousand bid``: how likely a hand makes each bid, and what each bid is worth."""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+
+from thousand.cards import parse_hand
+from thousand.commands.common import add_rules_arguments, add_seed_argument, rules_from_args
+from thousand.errors import ThousandError
+
+NAME = "bid"
+HELP = "safe bid for a hand: P(make) with 95% intervals and expected score of every bid"
+DESCRIPTION = """How high can this hand bid?
+
+The seven cards are made declarer at the given position (the auction skipped); the 17
+unseen cards are dealt to the talon and the opponents (sampled, or with --exact every
+one of the 2,333,760 completions) and the strategies play the talon, the hand-off and
+the tricks.  For every bid from 100 to the cap the rules allow for this hand it prints
+the probability of making it (95% Wilson interval; none needed with --exact) and the
+expected score change of bidding it (then playing or resigning, whichever is better
+once the talon is seen), next to always playing out, resigning, and passing (0).
+
+Two recommendations: the safe bid (the highest made with at least --confidence) and
+the bid with the best expected score.
+
+examples:
+  thousand bid "AH TH KH QH AD 9S JC"
+  thousand bid "AH TH KH QH AD 9S JC" --position rear --confidence 0.9 --plot bid.png
+  thousand bid "A♠ 10♠ K♣ Q♣ A♦ 9♦ J♥" --exact --json
+  thousand bid "AH TH KH QH AD 9S JC" --rules russian --samples 20000 --seed 3
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("hand", metavar="HAND", help='seven cards, e.g. "AH TH KH QH AD 9S JC" (10 or T for tens, suit letters S C D H or symbols)')
+    p.add_argument("--position", default="forehand", choices=("forehand", "middle", "rear"),
+                   help="seat of the declarer: forehand (after the dealer), middle, rear (the dealer) (default forehand)")
+    add_rules_arguments(p)
+    p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
+                   help="strategy of all seats, or repeat three times for declarer, next, other (default standard)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--samples", type=int, default=100_000, metavar="N",
+                      help="completions to sample (default 100000)")
+    mode.add_argument("--exact", action="store_true", help="enumerate all 2,333,760 completions: exact probabilities")
+    p.add_argument("--confidence", type=float, default=0.8, metavar="P",
+                   help="probability of making it that the safe bid needs (default 0.8)")
+    add_seed_argument(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    p.add_argument("--plot", metavar="FILE", help="write a chart: P(make) with its band, and EV, by bid (PNG, SVG, PDF)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from thousand.analysis import bids
+
+    hand = parse_hand(args.hand, n=7)
+    rules = rules_from_args(args)
+    if not (0 < args.confidence <= 1) or math.isnan(args.confidence):
+        raise ThousandError(f"--confidence must be in (0, 1], got {args.confidence}")
+    if not args.exact and args.samples < 2:
+        raise ThousandError(f"--samples must be at least 2, got {args.samples}")
+    if args.strategy is not None and len(args.strategy) not in (1, 3):
+        raise ThousandError(f"--strategy: give one (all seats) or three (declarer, next, other), got {len(args.strategy)}")
+    if args.plot:
+        _check_plot_path(args.plot)
+    est = bids.estimate_bid(hand, rules, role=args.position, strategies=args.strategy,
+                            samples=args.samples, exact=args.exact, seed=args.seed,
+                            confidence=args.confidence)
+    if args.plot:
+        bids.plot_bid_chart(est, args.plot)
+    if args.json:
+        print(json.dumps(bids.bid_estimate_json(est)))
+    else:
+        print(bids.format_bid_table(est))
+        if args.plot:
+            print(f"chart written to {args.plot}")
+    return 0
+
+
+def _check_plot_path(path: str) -> None:
+    import os
+
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in (".png", ".svg", ".pdf"):
+        raise ThousandError(f"--plot {path!r}: use a .png, .svg or .pdf file name")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ThousandError(f"--plot {path!r}: folder {folder!r} does not exist")
