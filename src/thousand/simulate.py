@@ -1,0 +1,554 @@
+"""Run many deals or games in parallel and stream them to a Parquet dataset.
+
+The work is cut into chunks of a fixed size that does not depend on the number of
+workers.  Chunk ``k`` draws from ``PCG64(SeedSequence(seed).spawn(n_chunks)[k])`` and is
+written, by the worker that computed it, to its own file ``chunk-<k>.parquet`` (first
+under a temporary name, then renamed, so a file that exists is complete).  The run's
+``metadata.json`` records everything that determines the data (rules, strategies, seed,
+chunk size, kernel version), so an interrupted run can be continued with ``resume=True``
+and the result is the same dataset, byte for byte, whatever the number of workers or
+the backend (``loky`` processes, ``threads``, or a ``dask`` cluster).
+
+>>> lf = simulate(30_000, "classic", seed=7, jobs=1)          # doctest: +SKIP
+>>> lf.select(pl.col("made").mean()).collect()                 # doctest: +SKIP
+
+A finished dataset is read back lazily with :func:`load`.
+"""
+from __future__ import annotations
+
+import atexit
+import importlib
+import json
+import math
+import os
+import shutil
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from thousand import __version__, schema
+from thousand.errors import ThousandError
+from thousand.rules import Rules, parse_rules_spec
+
+__all__ = [
+    "simulate", "simulate_games", "run", "load", "read_metadata", "RunResult",
+    "chunk_seed", "chunk_bounds", "BACKENDS", "DEFAULT_CHUNK_DEALS", "DEFAULT_CHUNK_GAMES",
+]
+
+BACKENDS = ("loky", "threads", "dask")
+# Chunks large enough that starting a task and opening a file cost little next to the
+# kernel's work (about a quarter of a second of one core), small enough that a worker
+# holds only a few tens of megabytes at a time.
+DEFAULT_CHUNK_DEALS = 250_000
+DEFAULT_CHUNK_GAMES = 10_000
+# lz4 writes several times faster than zstd for a few percent more disk; the runner must
+# keep up with a kernel producing a million rows per second per core.
+PARQUET_COMPRESSION = "lz4"
+METADATA_FILE = "metadata.json"
+FORMAT_VERSION = 1
+# Metadata keys that must agree before a run may be resumed: they determine the data.
+_RESUME_KEYS = ("kind", "n", "chunk_size", "seed", "rules_hash", "strategies", "kernel_version",
+                "with_deals", "format")
+_KERNEL_MODULE = "thousand.kernel"
+DASK_CONNECT_TIMEOUT = "10s"
+
+
+# --------------------------------------------------------------------------- seeding
+def chunk_seed(seed: int, k: int) -> np.random.SeedSequence:
+    """The seed sequence of chunk ``k``: ``SeedSequence(seed).spawn(n_chunks)[k]``.
+
+    Built directly from its spawn key, so it needs neither ``n_chunks`` nor the ``k``
+    siblings before it.
+
+    >>> a = chunk_seed(42, 3).generate_state(2)
+    >>> b = np.random.SeedSequence(42).spawn(10)[3].generate_state(2)
+    >>> bool((a == b).all())
+    True
+    """
+    return np.random.SeedSequence(seed, spawn_key=(k,))
+
+
+def chunk_bounds(n: int, chunk_size: int) -> list[tuple[int, int]]:
+    """``(start, size)`` of every chunk of a run of ``n`` items.
+
+    >>> chunk_bounds(10, 4)
+    [(0, 4), (4, 4), (8, 2)]
+    """
+    return [(start, min(chunk_size, n - start)) for start in range(0, n, chunk_size)]
+
+
+def chunk_file(k: int) -> str:
+    return f"chunk-{k:06d}.parquet"
+
+
+# --------------------------------------------------------------------------- a chunk
+@dataclass(frozen=True)
+class ChunkTask:
+    """Everything a worker needs to compute and write one chunk (small and picklable)."""
+
+    kind: str            # "deals" or "games"
+    index: int
+    start: int
+    size: int
+    seed: int
+    rules: np.ndarray    # int32, Rules.to_kernel()
+    players: int
+    strategies: tuple[str, ...]
+    out: str
+    deals_out: str | None
+    compression: str
+    kernel_module: str
+
+
+def _kernel(module: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:  # pragma: no cover - only before the kernel is built
+        raise ThousandError(f"the compiled kernel is not available ({e}); run `make build`") from None
+
+
+def _frame(columns: dict[str, np.ndarray], names: Iterable[str]) -> pl.DataFrame:
+    """The kernel's numpy columns as a frame in schema order (no copy for numeric arrays)."""
+    return pl.DataFrame({name: columns[name] for name in names})
+
+
+def _write_atomic(frame: pl.DataFrame, path: Path, compression: str) -> None:
+    """Write ``frame`` so that ``path`` either does not exist or holds the whole chunk."""
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        # One row group per chunk: chunks are already a sensible read unit.
+        frame.write_parquet(tmp, compression=compression, statistics=True,
+                            row_group_size=max(frame.height, 1))
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def run_chunk(task: ChunkTask) -> tuple[int, int, int]:
+    """Compute chunk ``task.index`` and write its file(s); returns ``(index, items, rows)``.
+
+    Runs in a worker; the written file is the only result that matters, the return value
+    only feeds the progress bar and the summary.
+    """
+    kernel = _kernel(task.kernel_module)
+    bitgen = np.random.PCG64(chunk_seed(task.seed, task.index))
+    chunk_col = np.int32(task.index)
+    if task.kind == "deals":
+        cols = kernel.play_deals(bitgen, task.rules, list(task.strategies), task.size)
+        cols["chunk"] = np.full(len(cols["deal_id"]), chunk_col, dtype=np.int32)
+        frame = _frame(cols, schema.deal_columns(task.players))
+        _write_atomic(frame, Path(task.out) / chunk_file(task.index), task.compression)
+        return task.index, task.size, frame.height
+    games, deals = kernel.play_games(bitgen, task.rules, list(task.strategies), task.size,
+                                     deal_rows=task.deals_out is not None)
+    # Game ids are run-wide: chunk k holds games start .. start+size-1.
+    games["game_id"] = games["game_id"].astype(np.int64) + task.start
+    games["chunk"] = np.full(task.size, chunk_col, dtype=np.int32)
+    if task.deals_out is not None:
+        deals["game_id"] = deals["game_id"].astype(np.int64) + task.start
+        deals["chunk"] = np.full(len(deals["deal_id"]), chunk_col, dtype=np.int32)
+        # The deals file goes first: a chunk counts as done when its games file exists.
+        _write_atomic(_frame(deals, schema.deal_columns(task.players)),
+                      Path(task.deals_out) / chunk_file(task.index), task.compression)
+    frame = _frame(games, schema.game_columns(task.players))
+    _write_atomic(frame, Path(task.out) / chunk_file(task.index), task.compression)
+    return task.index, task.size, frame.height
+
+
+# --------------------------------------------------------------------------- strategies
+def normalize_strategies(strategies: str | Sequence[str] | None, players: int) -> tuple[str, ...]:
+    """One strategy spec per seat: none -> all ``standard``; one -> every seat; else one each."""
+    if strategies is None:
+        strategies = ["standard"]
+    elif isinstance(strategies, str):
+        strategies = [strategies]
+    strategies = [s.strip() for s in strategies]
+    if len(strategies) == 1:
+        strategies = strategies * players
+    if len(strategies) != players:
+        raise ThousandError(
+            f"--strategy: give one for every seat or exactly {players} (one per seat), got {len(strategies)}")
+    try:
+        from thousand import strategies as strategy_module
+    except ImportError:  # pragma: no cover - before the strategies module lands
+        return tuple(strategies)
+    canon = getattr(strategy_module, "canonical", None)
+    return tuple(canon(s) if canon else s for s in strategies)
+
+
+# --------------------------------------------------------------------------- metadata
+def read_metadata(path: str | os.PathLike) -> dict[str, Any]:
+    """The ``metadata.json`` of a dataset directory."""
+    meta_path = Path(path) / METADATA_FILE
+    try:
+        return json.loads(meta_path.read_text())
+    except FileNotFoundError:
+        raise ThousandError(f"{os.fspath(path)!r} is not a thousand dataset (no {METADATA_FILE})") from None
+    except (OSError, json.JSONDecodeError) as e:
+        raise ThousandError(f"cannot read {meta_path}: {e}") from None
+
+
+def _write_json_atomic(path: Path, data: dict[str, Any]) -> None:
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n")
+    os.replace(tmp, path)
+
+
+def _kernel_version(module: str) -> Any:
+    try:
+        return getattr(_kernel(module), "KERNEL_VERSION", None)
+    except ThousandError:
+        return None
+
+
+def _metadata(kind: str, n: int, chunk_size: int, seed: int, rules: Rules,
+              strategies: tuple[str, ...], compression: str, kernel_module: str,
+              with_deals: bool, rows_of: str) -> dict[str, Any]:
+    columns = schema.deal_columns(rules.players) if rows_of == "deals" else schema.game_columns(rules.players)
+    return {
+        "format": FORMAT_VERSION,
+        "kind": kind,
+        "rows": rows_of,
+        "n": n,
+        "chunk_size": chunk_size,
+        "n_chunks": math.ceil(n / chunk_size),
+        "seed": seed,
+        "rules": rules.as_dict(),
+        "rules_hash": rules.hash,
+        "rules_description": rules.describe(),
+        "players": rules.players,
+        "strategies": list(strategies),
+        "with_deals": with_deals,
+        "version": __version__,
+        "kernel_version": _kernel_version(kernel_module),
+        "compression": compression,
+        "schema": {name: np.dtype(dtype).name for name, (dtype, _) in columns.items()},
+        "status": "running",
+    }
+
+
+def _prepare_dir(path: Path, meta: dict[str, Any], resume: bool) -> set[int]:
+    """Create or check a dataset directory; returns the chunks already written."""
+    meta_path = path / METADATA_FILE
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ThousandError(f"cannot create output directory {os.fspath(path)!r}: {e.strerror}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise ThousandError(f"output directory {os.fspath(path)!r} is not writable")
+    if meta_path.exists():
+        if not resume:
+            raise ThousandError(
+                f"{os.fspath(path)!r} already holds a run; use --resume to continue it or choose another --out")
+        old = read_metadata(path)
+        for key in _RESUME_KEYS:
+            if old.get(key) != meta.get(key):
+                raise ThousandError(
+                    f"cannot resume {os.fspath(path)!r}: it was run with {key}={_short(old.get(key))}, "
+                    f"not {_short(meta.get(key))}")
+    else:
+        if any(p for p in path.iterdir() if not p.name.startswith(".")):
+            raise ThousandError(f"output directory {os.fspath(path)!r} is not empty and holds no run")
+    # Leftovers of writes that were interrupted before their rename.
+    for tmp in path.glob(".*.tmp"):
+        tmp.unlink(missing_ok=True)
+    if not meta_path.exists():
+        _write_json_atomic(meta_path, meta)
+    n_chunks = meta["n_chunks"]
+    return {k for k in range(n_chunks) if (path / chunk_file(k)).exists()}
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else value
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# --------------------------------------------------------------------------- execution
+@dataclass
+class RunResult:
+    """What a run did: where the data is, how much was computed and how fast."""
+
+    path: Path
+    kind: str
+    n: int
+    computed: int           # items computed by this call (less than n on a resume)
+    rows: int               # rows written by this call
+    seconds: float
+    deals_path: Path | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    temporary: bool = False  # written to a temporary directory removed at exit
+
+    @property
+    def rate(self) -> float:
+        return self.computed / self.seconds if self.seconds > 0 else float("inf")
+
+    def summary(self) -> str:
+        """The final line: items, seconds, items per second."""
+        unit = self.kind
+        done = f"{self.computed:,} {unit}"
+        if self.computed != self.n:
+            done += f" (of {self.n:,}; the rest were already written)"
+        return f"{done} in {self.seconds:.2f} s: {self.rate:,.0f} {unit}/s -> {self.path}"
+
+    def frame(self) -> pl.LazyFrame:
+        return load(self.path)
+
+    def deals_frame(self) -> pl.LazyFrame:
+        if self.deals_path is None:
+            raise ThousandError("this games run wrote no deal rows (give deals_out)")
+        return load(self.deals_path)
+
+
+def _dask_client(scheduler: str | None, jobs: int) -> tuple[Any, Callable[[], None]]:
+    """A ``distributed.Client`` for ``scheduler``, or on a new LocalCluster; and its closer."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise ThousandError("the dask backend needs dask[distributed]: pip install 'thousand[dask]'") from None
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, ValueError) as e:
+            raise ThousandError(f"cannot reach the Dask scheduler at {scheduler!r}: {e}") from None
+        return client, client.close
+    cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                           dashboard_address=":0")
+    client = Client(cluster)
+
+    def close() -> None:
+        client.close()
+        cluster.close()
+    return client, close
+
+
+def _execute(tasks: list[ChunkTask], backend: str, jobs: int, scheduler: str | None) -> Iterator[tuple[int, int, int]]:
+    """Run the tasks; yields each chunk's result as it finishes (in any order)."""
+    from joblib import Parallel, delayed, parallel_config
+
+    calls = (delayed(run_chunk)(t) for t in tasks)
+    if backend == "dask":
+        client, close = _dask_client(scheduler, jobs)
+        try:
+            with parallel_config(backend="dask"):
+                yield from Parallel(n_jobs=-1, return_as="generator_unordered")(calls)
+        finally:
+            close()
+        return
+    joblib_backend = "threading" if backend == "threads" else "loky"
+    yield from Parallel(n_jobs=jobs, backend=joblib_backend, return_as="generator_unordered")(calls)
+
+
+def _progress_bar(total: int, initial: int, unit: str, progress: bool | None) -> Any:
+    """A tqdm bar on a terminal; ``None`` when stderr is not a terminal (or disabled)."""
+    if progress is None:
+        progress = sys.stderr.isatty()
+    if not progress:
+        return None
+    from tqdm import tqdm
+    return tqdm(total=total, initial=initial, unit=unit[:-1], unit_scale=True, dynamic_ncols=True,
+                smoothing=0.1, file=sys.stderr)
+
+
+_TEMP_DIRS: list[str] = []
+
+
+def _temp_out() -> Path:
+    """A temporary dataset directory, removed when the interpreter exits."""
+    if not _TEMP_DIRS:
+        atexit.register(lambda: [shutil.rmtree(d, ignore_errors=True) for d in _TEMP_DIRS])
+    d = tempfile.mkdtemp(prefix="thousand-run-")
+    _TEMP_DIRS.append(d)
+    return Path(d)
+
+
+def _check_run_args(kind: str, n: int, jobs: int, backend: str, chunk_size: int) -> None:
+    unit = kind
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ThousandError(f"number of {unit} must be a positive whole number, got {n!r}")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
+        raise ThousandError(f"chunk size must be a positive whole number, got {chunk_size!r}")
+    if backend not in BACKENDS:
+        raise ThousandError(f"unknown backend {backend!r}: use {', '.join(BACKENDS)}")
+    if not isinstance(jobs, (int, np.integer)) or jobs == 0 or jobs < -1:
+        raise ThousandError(f"jobs must be a positive number of workers or -1 for all cores, got {jobs!r}")
+
+
+def run(kind: str, n: int, rules: Rules | str | None = "classic",
+        strategies: str | Sequence[str] | None = None, seed: int | None = 1, jobs: int = 1,
+        backend: str = "loky", scheduler: str | None = None, out: str | os.PathLike | None = None,
+        chunk_size: int | None = None, resume: bool = False, progress: bool | None = None,
+        deals_out: str | os.PathLike | None = None, compression: str = PARQUET_COMPRESSION,
+        _kernel_module: str | None = None) -> RunResult:
+    """Simulate ``n`` deals or games and write them; see :func:`simulate` for the arguments.
+
+    Returns a :class:`RunResult` (path, counts, timing); :func:`simulate` and
+    :func:`simulate_games` wrap this and return the LazyFrame.
+    """
+    _kernel_module = _kernel_module or _KERNEL_MODULE
+    if kind not in ("deals", "games"):
+        raise ThousandError(f"kind must be deals or games, got {kind!r}")
+    if chunk_size is None:
+        chunk_size = DEFAULT_CHUNK_DEALS if kind == "deals" else DEFAULT_CHUNK_GAMES
+    _check_run_args(kind, n, jobs, backend, chunk_size)
+    if kind == "deals" and deals_out is not None:
+        raise ThousandError("deals_out is for games runs; a deals run writes its deals to out")
+    if backend == "dask" and scheduler is None and jobs == -1:
+        jobs = os.cpu_count() or 1
+    if scheduler is not None and backend != "dask":
+        raise ThousandError("--scheduler needs --backend dask")
+    rules = parse_rules_spec(rules)
+    strategies = normalize_strategies(strategies, rules.players)
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy)  # recorded, so the run can be repeated
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ThousandError(f"seed must be a non-negative whole number, got {seed!r}")
+    seed, n, chunk_size = int(seed), int(n), int(chunk_size)
+
+    out_path = Path(out) if out is not None else _temp_out()
+    if out is None and resume:
+        raise ThousandError("--resume needs --out: the directory of the run to continue")
+    deals_path = Path(deals_out) if deals_out is not None else None
+    with_deals = deals_path is not None
+    meta = _metadata(kind, n, chunk_size, seed, rules, strategies, compression, _kernel_module,
+                     with_deals, rows_of=kind)
+    done = _prepare_dir(out_path, meta, resume)
+    if deals_path is not None:
+        if deals_path.resolve() == out_path.resolve():
+            raise ThousandError("--deals-out must be a different directory from --out")
+        deal_meta = _metadata(kind, n, chunk_size, seed, rules, strategies, compression, _kernel_module,
+                              with_deals, rows_of="deals")
+        # A games chunk is done only when its deal rows were written too.
+        done &= _prepare_dir(deals_path, deal_meta, resume)
+
+    bounds = chunk_bounds(n, chunk_size)
+    rules_array = rules.to_kernel()
+    tasks = [
+        ChunkTask(kind, k, start, size, seed, rules_array, rules.players, strategies, os.fspath(out_path),
+                  os.fspath(deals_path) if deals_path else None, compression, _kernel_module)
+        for k, (start, size) in enumerate(bounds) if k not in done
+    ]
+    already = sum(bounds[k][1] for k in done)
+    bar = _progress_bar(n, already, kind, progress)
+    computed = rows = 0
+    started = time.perf_counter()
+    try:
+        for _, size, nrows in _execute(tasks, backend, jobs, scheduler):
+            computed += size
+            rows += nrows
+            if bar is not None:
+                bar.update(size)
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+            bar = None
+        left = sum(1 for k in range(len(bounds)) if not (out_path / chunk_file(k)).exists())
+        print(f"interrupted: {len(bounds) - left} of {len(bounds)} chunks are written in {out_path}; "
+              f"run the same command with --resume to finish", file=sys.stderr)
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    seconds = time.perf_counter() - started
+
+    for path, m in ((out_path, meta), (deals_path, None)):
+        if path is None:
+            continue
+        m = read_metadata(path)
+        m["status"] = "complete"
+        _write_json_atomic(path / METADATA_FILE, m)
+    return RunResult(out_path, kind, n, computed, rows, seconds, deals_path, read_metadata(out_path),
+                     temporary=out is None)
+
+
+def simulate(n_deals: int, rules: Rules | str | None = "classic",
+             strategies: str | Sequence[str] | None = None, seed: int | None = 1, jobs: int = 1,
+             backend: str = "loky", scheduler: str | None = None, out: str | os.PathLike | None = None,
+             chunk_size: int = DEFAULT_CHUNK_DEALS, resume: bool = False,
+             progress: bool | None = None) -> pl.LazyFrame:
+    """Play ``n_deals`` deals and return a LazyFrame over the written Parquet dataset.
+
+    Parameters
+    ----------
+    n_deals
+        Deals to play.  A redeal is recorded as a row of its own (flagged in ``redeal``),
+        so the dataset holds at least ``n_deals`` rows.
+    rules
+        A :class:`~thousand.rules.Rules` or a spec (``"classic"``, ``"classic:bolts=off"``,
+        a TOML path).
+    strategies
+        Strategy spec(s) (``"standard"``, ``"standard:margin=10"``): one for every seat, or
+        one per seat.  Default: ``standard`` everywhere.
+    seed
+        Root seed.  ``None`` draws one from the OS and records it in the metadata.
+    jobs
+        Workers (``-1``: all cores).  Does not change the output.
+    backend
+        ``"loky"`` (processes), ``"threads"`` or ``"dask"``.  Does not change the output.
+    scheduler
+        Address of a ``dask.distributed`` scheduler (backend ``dask``); without one a
+        LocalCluster of ``jobs`` workers is started for the run.
+    out
+        Dataset directory.  ``None`` writes to a temporary directory removed at exit.
+    chunk_size
+        Deals per chunk (and per file).  Part of what determines the data.
+    resume
+        Continue an interrupted run in ``out``: keep the chunks written, compute the rest.
+    progress
+        Show a progress bar; default: only when stderr is a terminal.
+
+    Returns
+    -------
+    polars.LazyFrame
+        One row per dealt deal, columns of :func:`thousand.schema.deal_columns`.
+    """
+    return run("deals", n_deals, rules, strategies, seed, jobs, backend, scheduler, out, chunk_size,
+               resume, progress).frame()
+
+
+def simulate_games(n_games: int, rules: Rules | str | None = "classic",
+                   strategies: str | Sequence[str] | None = None, seed: int | None = 1, jobs: int = 1,
+                   backend: str = "loky", scheduler: str | None = None, out: str | os.PathLike | None = None,
+                   chunk_size: int = DEFAULT_CHUNK_GAMES, resume: bool = False,
+                   progress: bool | None = None, deals_out: str | os.PathLike | None = None) -> pl.LazyFrame:
+    """Play ``n_games`` whole games; a LazyFrame with one row per game.
+
+    Arguments as for :func:`simulate`; with ``deals_out`` the deals of the games are written
+    there too (read them with ``load(deals_out)``).
+    """
+    return run("games", n_games, rules, strategies, seed, jobs, backend, scheduler, out, chunk_size,
+               resume, progress, deals_out).frame()
+
+
+# --------------------------------------------------------------------------- reading
+def load(path: str | os.PathLike, allow_partial: bool = False) -> pl.LazyFrame:
+    """A LazyFrame over a dataset written by :func:`simulate` or :func:`simulate_games`.
+
+    Chunks are read in order.  In deal rows ``deal_id`` is made run-wide here: on disk it
+    counts the rows of its chunk (a worker cannot know how many redeals the chunks before
+    it hold), and the LazyFrame numbers all rows of the run ``0, 1, 2, ...``.
+
+    An unfinished run raises unless ``allow_partial`` (then only the written chunks show).
+    """
+    path = Path(path)
+    meta = read_metadata(path)
+    files = [path / chunk_file(k) for k in range(meta["n_chunks"])]
+    present = [f for f in files if f.exists()]
+    if len(present) < len(files) and not allow_partial:
+        raise ThousandError(
+            f"the run in {os.fspath(path)!r} is unfinished ({len(present)} of {len(files)} chunks); "
+            "finish it with --resume")
+    if not present:
+        raise ThousandError(f"the run in {os.fspath(path)!r} has no chunk written yet")
+    if meta["rows"] == "games":
+        return pl.scan_parquet(present)
+    lf = pl.scan_parquet(present, row_index_name="__row")
+    return lf.with_columns(pl.col("__row").cast(pl.Int64).alias("deal_id")).drop("__row")

@@ -1,0 +1,265 @@
+"""The simulation runner: chunking and seeding, identical output on any backend, files, resume."""
+from __future__ import annotations
+
+import json
+import os
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from thousand import schema
+from thousand import simulate as sim
+from thousand.errors import ThousandError
+from thousand.rules import parse_rules_spec
+
+FAKE = "test_simulate_fake_kernel"
+
+
+@pytest.fixture(autouse=True)
+def fake_kernel(monkeypatch):
+    monkeypatch.setattr(sim, "_KERNEL_MODULE", FAKE)
+
+
+def files_of(path: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(path.glob("chunk-*.parquet"))}
+
+
+# --------------------------------------------------------------------------- seeding
+def test_chunk_seed_is_the_kth_spawned_child():
+    children = np.random.SeedSequence(2024).spawn(7)
+    for k, child in enumerate(children):
+        assert (sim.chunk_seed(2024, k).generate_state(4) == child.generate_state(4)).all()
+
+
+def test_chunk_bounds_cover_every_item_once():
+    for n, c in [(1, 5), (10, 5), (11, 5), (1000, 7)]:
+        bounds = sim.chunk_bounds(n, c)
+        assert sum(size for _, size in bounds) == n
+        assert [start for start, _ in bounds] == list(range(0, n, c))
+        assert all(1 <= size <= c for _, size in bounds)
+
+
+def test_same_seed_same_frame_for_any_jobs_and_backend(tmp_path):
+    runs = {}
+    for backend, jobs in [("loky", 1), ("loky", 2), ("threads", 2), ("threads", 3)]:
+        out = tmp_path / f"{backend}{jobs}"
+        lf = sim.simulate(20_000, "classic", seed=11, jobs=jobs, backend=backend, out=out, chunk_size=3_000)
+        runs[(backend, jobs)] = (lf.collect(), files_of(out))
+    (first, first_files), *rest = runs.values()
+    assert first.height >= 20_000
+    for frame, files in rest:
+        assert_frame_equal(frame, first)
+        assert files == first_files  # byte for byte
+
+
+def test_chunks_differ_and_seeds_differ(tmp_path):
+    a = sim.simulate(6_000, seed=1, chunk_size=2_000, out=tmp_path / "a").collect()
+    b = sim.simulate(6_000, seed=2, chunk_size=2_000, out=tmp_path / "b").collect()
+    chunks = a.partition_by("chunk", as_dict=True)
+    assert len(chunks) == 3
+    hands = [c["hand0"].to_list()[:50] for c in chunks.values()]
+    assert hands[0] != hands[1] != hands[2]
+    assert a["hand0"].to_list()[:50] != b["hand0"].to_list()[:50]
+
+
+def test_rows_follow_the_schema_and_ids_are_run_wide(tmp_path):
+    lf = sim.simulate(5_000, "classic", seed=3, chunk_size=1_000, out=tmp_path / "d")
+    df = lf.collect()
+    expected = schema.deal_columns(3)
+    assert df.columns == list(expected)
+    for name, (dtype, _) in expected.items():
+        assert df.schema[name] == pl.from_numpy(np.zeros(1, dtype=dtype)).dtypes[0], name
+    assert df["deal_id"].to_list() == list(range(df.height))
+    assert df["chunk"].to_list() == sorted(df["chunk"].to_list())
+    assert set(df["chunk"].unique()) == set(range(5))
+
+
+def test_metadata_records_what_determines_the_data(tmp_path):
+    rules = parse_rules_spec("russian:bolts=off")
+    sim.simulate(2_500, rules, strategies=["standard", "random", "greedy"], seed=5, chunk_size=1_000,
+                 out=tmp_path / "m")
+    meta = json.loads((tmp_path / "m" / "metadata.json").read_text())
+    assert meta["kind"] == "deals" and meta["n"] == 2_500 and meta["chunk_size"] == 1_000
+    assert meta["n_chunks"] == 3 and meta["seed"] == 5 and meta["status"] == "complete"
+    assert meta["rules"] == rules.as_dict() and meta["rules_hash"] == rules.hash
+    assert meta["rules_description"] == "russian:bolts=off"
+    assert len(meta["strategies"]) == 3 and meta["strategies"][1].startswith("random")
+    assert list(meta["schema"]) == list(schema.deal_columns(3))
+    assert meta["version"] and "kernel_version" in meta
+    assert sorted(p.name for p in (tmp_path / "m").iterdir()) == [
+        "chunk-000000.parquet", "chunk-000001.parquet", "chunk-000002.parquet", "metadata.json"]
+
+
+def test_seed_none_is_drawn_and_recorded(tmp_path):
+    sim.simulate(1_000, seed=None, out=tmp_path / "a", chunk_size=500)
+    meta = sim.read_metadata(tmp_path / "a")
+    assert isinstance(meta["seed"], int)
+    again = sim.simulate(1_000, seed=meta["seed"], out=tmp_path / "b", chunk_size=500)
+    assert_frame_equal(again.collect(), sim.load(tmp_path / "a").collect())
+
+
+# --------------------------------------------------------------------------- games
+def test_games_rows_and_their_deals(tmp_path):
+    lf = sim.simulate_games(250, seed=4, chunk_size=100, out=tmp_path / "g", deals_out=tmp_path / "gd",
+                            jobs=2, backend="threads")
+    games = lf.collect()
+    assert games.columns == list(schema.game_columns(3))
+    assert games["game_id"].to_list() == list(range(250))
+    assert games["chunk"].to_list() == [0] * 100 + [1] * 100 + [2] * 50
+    deals = sim.load(tmp_path / "gd").collect()
+    assert deals.columns == list(schema.deal_columns(3))
+    assert set(deals["game_id"].unique()) <= set(range(250))
+    assert sim.read_metadata(tmp_path / "gd")["rows"] == "deals"
+    again = sim.simulate_games(250, seed=4, chunk_size=100, out=tmp_path / "g2", deals_out=tmp_path / "gd2")
+    assert_frame_equal(again.collect(), games)
+    assert_frame_equal(sim.load(tmp_path / "gd2").collect(), deals)
+
+
+# --------------------------------------------------------------------------- resume
+def test_resume_after_lost_chunks_gives_the_same_dataset(tmp_path):
+    full = tmp_path / "full"
+    sim.simulate(9_000, seed=8, chunk_size=1_000, out=full)
+    cut = tmp_path / "cut"
+    sim.simulate(9_000, seed=8, chunk_size=1_000, out=cut)
+    # What an interruption leaves: some chunk files, a half-written temp file, status running.
+    for k in (2, 5, 8):
+        (cut / sim.chunk_file(k)).unlink()
+    (cut / ".chunk-000002.parquet.deadbeef.tmp").write_bytes(b"PAR1 half a file")
+    meta = json.loads((cut / "metadata.json").read_text())
+    meta["status"] = "running"
+    (cut / "metadata.json").write_text(json.dumps(meta))
+    with pytest.raises(ThousandError, match="unfinished"):
+        sim.load(cut)
+    assert sim.load(cut, allow_partial=True).collect()["chunk"].n_unique() == 6
+
+    result = sim.run("deals", 9_000, seed=8, chunk_size=1_000, out=cut, resume=True, jobs=2)
+    assert result.computed == 3_000
+    assert files_of(cut) == files_of(full)
+    assert not list(cut.glob(".*"))
+    assert sim.read_metadata(cut)["status"] == "complete"
+    assert_frame_equal(sim.load(cut).collect(), sim.load(full).collect())
+
+
+def test_resume_of_a_finished_run_computes_nothing(tmp_path):
+    sim.simulate(3_000, seed=8, chunk_size=1_000, out=tmp_path / "r")
+    before = files_of(tmp_path / "r")
+    result = sim.run("deals", 3_000, seed=8, chunk_size=1_000, out=tmp_path / "r", resume=True)
+    assert result.computed == 0 and files_of(tmp_path / "r") == before
+
+
+def test_interrupted_run_resumes_to_the_uninterrupted_dataset(tmp_path, monkeypatch):
+    full = tmp_path / "full"
+    sim.simulate(8_000, seed=9, chunk_size=1_000, out=full)
+    real_run_chunk = sim.run_chunk
+
+    def run_chunk_then_interrupt(task):
+        if task.index == 5:
+            raise KeyboardInterrupt
+        return real_run_chunk(task)
+    monkeypatch.setattr(sim, "run_chunk", run_chunk_then_interrupt)
+    cut = tmp_path / "cut"
+    with pytest.raises(KeyboardInterrupt):
+        sim.simulate(8_000, seed=9, chunk_size=1_000, out=cut, backend="threads", jobs=1)
+    written = files_of(cut)
+    assert 0 < len(written) < 8 and sim.chunk_file(5) not in written
+    monkeypatch.setattr(sim, "run_chunk", real_run_chunk)
+    sim.simulate(8_000, seed=9, chunk_size=1_000, out=cut, resume=True)
+    assert files_of(cut) == files_of(full)
+
+
+def test_games_resume_recomputes_a_chunk_whose_deals_are_missing(tmp_path):
+    kw = dict(seed=6, chunk_size=50, out=tmp_path / "g", deals_out=tmp_path / "d")
+    sim.simulate_games(200, **kw)
+    games, deals = files_of(tmp_path / "g"), files_of(tmp_path / "d")
+    (tmp_path / "d" / sim.chunk_file(1)).unlink()
+    (tmp_path / "g" / sim.chunk_file(3)).unlink()
+    result = sim.run("games", 200, resume=True, **kw)
+    assert result.computed == 100
+    assert files_of(tmp_path / "g") == games and files_of(tmp_path / "d") == deals
+
+
+@pytest.mark.parametrize("change, key", [
+    (dict(seed=2), "seed"),
+    (dict(rules="classic:bolts=off"), "rules_hash"),
+    (dict(strategies="random"), "strategies"),
+    (dict(chunk_size=500), "chunk_size"),
+    (dict(n_deals=5_000), "n"),
+])
+def test_resume_with_other_settings_is_a_clear_error(tmp_path, change, key):
+    base = dict(n_deals=2_000, rules="classic", strategies=None, seed=1, chunk_size=1_000)
+    sim.simulate(**base, out=tmp_path / "r")
+    with pytest.raises(ThousandError) as e:
+        sim.simulate(**{**base, **change}, out=tmp_path / "r", resume=True)
+    msg = str(e.value)
+    assert "\n" not in msg and "cannot resume" in msg and f"{key}=" in msg
+
+
+def test_existing_run_is_not_overwritten_without_resume(tmp_path):
+    sim.simulate(1_000, out=tmp_path / "r", chunk_size=500)
+    with pytest.raises(ThousandError, match="--resume"):
+        sim.simulate(1_000, out=tmp_path / "r", chunk_size=500)
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    with pytest.raises(ThousandError, match="not empty"):
+        sim.simulate(1_000, out=tmp_path / "other", chunk_size=500)
+
+
+# --------------------------------------------------------------------------- bad input
+@pytest.mark.parametrize("kwargs, needle", [
+    (dict(n_deals=-5), "positive"),
+    (dict(n_deals=0), "positive"),
+    (dict(backend="spark"), "unknown backend"),
+    (dict(jobs=0), "jobs"),
+    (dict(chunk_size=0), "chunk size"),
+    (dict(strategies=["standard", "random"]), "one per seat"),
+    (dict(seed=-1), "seed"),
+    (dict(scheduler="tcp://127.0.0.1:9"), "--backend dask"),
+    (dict(resume=True), "--resume needs --out"),
+])
+def test_bad_arguments_are_one_line_errors(kwargs, needle):
+    args = {"n_deals": 1_000, "chunk_size": 500, **kwargs}
+    with pytest.raises(ThousandError) as e:
+        sim.simulate(**args)
+    assert needle in str(e.value) and "\n" not in str(e.value)
+
+
+def test_unwritable_output_is_an_error(tmp_path):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("x")
+    with pytest.raises(ThousandError, match="cannot create output directory"):
+        sim.simulate(1_000, out=blocker / "run", chunk_size=500)
+
+
+def test_unreachable_scheduler_is_an_error(monkeypatch):
+    monkeypatch.setattr(sim, "DASK_CONNECT_TIMEOUT", "1s")
+    with pytest.raises(ThousandError, match="cannot reach the Dask scheduler"):
+        sim.simulate(1_000, backend="dask", scheduler="tcp://127.0.0.1:9", chunk_size=500)
+
+
+def test_load_rejects_a_directory_without_a_run(tmp_path):
+    with pytest.raises(ThousandError, match="not a thousand dataset"):
+        sim.load(tmp_path)
+
+
+# --------------------------------------------------------------------------- progress, memory
+def test_progress_bar_only_when_asked_or_on_a_terminal(tmp_path, capsys):
+    sim.simulate(2_000, chunk_size=500, out=tmp_path / "a")  # stderr is captured: not a terminal
+    assert capsys.readouterr().err == ""
+    sim.simulate(2_000, chunk_size=500, out=tmp_path / "b", progress=True)
+    err = capsys.readouterr().err
+    assert "2.00k/2.00k" in err or "2000/2000" in err
+
+
+def test_memory_stays_flat_as_the_run_grows(tmp_path):
+    def peak(n: int, name: str) -> int:
+        tracemalloc.start()
+        sim.simulate(n, chunk_size=2_000, out=tmp_path / name, backend="threads", jobs=1)
+        _, top = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        return top
+    small, large = peak(4_000, "s"), peak(40_000, "l")
+    assert large < 1.5 * small + 1_000_000, (small, large)

@@ -1,0 +1,58 @@
+"""The Dask backend on a real dask.distributed cluster gives the same dataset as loky."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from thousand import simulate as sim
+
+distributed = pytest.importorskip("distributed")
+FAKE = "test_simulate_fake_kernel"
+
+
+@pytest.fixture(autouse=True)
+def fake_kernel(monkeypatch):
+    monkeypatch.setattr(sim, "_KERNEL_MODULE", FAKE)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    # Two worker processes: the chunks really run elsewhere and come back only as files.
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as c:
+        yield c
+
+
+def files_of(path: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(path.glob("chunk-*.parquet"))}
+
+
+def test_dask_cluster_gives_the_same_files_as_loky(tmp_path, cluster):
+    kw = dict(seed=21, chunk_size=2_000)
+    sim.simulate(11_000, jobs=1, backend="loky", out=tmp_path / "loky", **kw)
+    result = sim.run("deals", 11_000, backend="dask", scheduler=cluster.scheduler_address,
+                     out=tmp_path / "dask", **kw)
+    assert result.computed == 11_000
+    assert files_of(tmp_path / "dask") == files_of(tmp_path / "loky")
+    # The chunks were computed by the cluster's workers, not by this process.
+    assert any("run_chunk" in prefix for prefix in cluster.scheduler.task_prefixes)
+
+
+def test_dask_games_and_resume_on_the_cluster(tmp_path, cluster):
+    kw = dict(seed=22, chunk_size=40)
+    sim.simulate_games(150, out=tmp_path / "ref", deals_out=tmp_path / "refd", **kw)
+    sim.simulate_games(150, out=tmp_path / "g", deals_out=tmp_path / "gd", backend="dask",
+                       scheduler=cluster.scheduler_address, **kw)
+    (tmp_path / "g" / sim.chunk_file(2)).unlink()
+    sim.simulate_games(150, out=tmp_path / "g", deals_out=tmp_path / "gd", backend="dask",
+                       scheduler=cluster.scheduler_address, resume=True, **kw)
+    assert files_of(tmp_path / "g") == files_of(tmp_path / "ref")
+    assert files_of(tmp_path / "gd") == files_of(tmp_path / "refd")
+
+
+def test_dask_without_a_scheduler_starts_a_local_cluster(tmp_path):
+    kw = dict(seed=23, chunk_size=1_000)
+    sim.simulate(3_000, out=tmp_path / "ref", **kw)
+    sim.simulate(3_000, backend="dask", jobs=1, out=tmp_path / "d", **kw)
+    assert files_of(tmp_path / "d") == files_of(tmp_path / "ref")
