@@ -1,0 +1,157 @@
+"""The small rules every decision is checked against: caps, legal cards, declarations.
+
+These functions are the rules as code; strategies, the interactive table and the kernel's
+tests reuse them.
+
+>>> from thousand.cards import parse_hand, parse_card
+>>> from thousand.rules import CLASSIC
+>>> bid_cap(CLASSIC, parse_hand("KH QH AS TS 9C JC 9D"))
+220
+>>> bid_cap(CLASSIC, parse_hand("AH AS TS 9C JC 9D QD"))
+120
+>>> hand = parse_hand("9H AH 9S KS AD")
+>>> format_hand(legal_plays(CLASSIC, hand, [parse_card("QH")], trump=-1))
+'9♥ A♥'
+>>> format_hand(legal_plays(CLASSIC, hand, [parse_card("QC")], trump=2))
+'A♦'
+"""
+from __future__ import annotations
+
+from thousand.cards import (ACE, JACK, KING, MARRIAGE_VALUES, NINE, QUEEN, SUIT_MASK,
+                            card_points, count_rank, format_hand, held_marriages, marriage_points,
+                            rank_of, suit_of)
+from thousand.rules import Rules
+
+__all__ = ["bid_cap", "no_cap", "legal_plays", "can_declare", "declaration_value", "trick_winner",
+           "hand_redeal_allowed", "talon_redeal_allowed", "round_defender", "dealer_talon_score",
+           "half_bid", "format_hand"]
+
+
+def no_cap(rules: Rules) -> int:
+    """The most a declarer could ever make: ``120 + 280 + ace marriage + last-trick bonus``."""
+    return 120 + sum(MARRIAGE_VALUES) + (rules.ace_marriage or 0) + rules.last_trick_bonus
+
+
+def bid_cap(rules: Rules, hand: int) -> int:
+    """Highest bid (or raise) allowed with ``hand``.
+
+    ``bid_cap = marriages``: 120 without a marriage, else 120 + the marriages held.
+    ``bid_cap = none``: :func:`no_cap`.
+    """
+    if rules.bid_cap == "none":
+        return no_cap(rules)
+    return 120 + marriage_points(hand)
+
+
+def legal_plays(rules: Rules, hand: int, trick: list[int], trump: int) -> int:
+    """Mask of the cards of ``hand`` that may be played to ``trick`` (cards in play order).
+
+    Follow suit; with ``must_beat``, beat the best card of the led suit if it is still the
+    best card of the trick and you can.  Void: with a trump set and ``must_trump``, play a
+    trump if you hold one.  Otherwise anything.
+    """
+    if not trick:
+        return hand
+    led = suit_of(trick[0])
+    in_suit = hand & SUIT_MASK[led]
+    if in_suit:
+        if rules.must_beat:
+            best = _best_card(trick, trump)
+            if suit_of(best) == led:
+                higher = in_suit & ~((2 << best) - 1)
+                if higher:
+                    return higher
+        return in_suit
+    if trump >= 0 and rules.must_trump and hand & SUIT_MASK[trump]:
+        return hand & SUIT_MASK[trump]
+    return hand
+
+
+def _best_card(trick: list[int], trump: int) -> int:
+    best = trick[0]
+    for c in trick[1:]:
+        if suit_of(c) == suit_of(best):
+            if c > best:  # same suit: the higher card number is the higher rank
+                best = c
+        elif suit_of(c) == trump:  # a trump beats a card of any other suit
+            best = c
+        # any other card (a third suit, or the led suit under a trump) never wins
+    return best
+
+
+def trick_winner(trick: list[tuple[int, int]], trump: int) -> int:
+    """Seat that wins ``trick`` (``[(seat, card), ...]`` in play order): highest trump, else
+    highest card of the led suit."""
+    cards = [c for _, c in trick]
+    best = _best_card(cards, trump)
+    return trick[cards.index(best)][0]
+
+
+def declaration_value(rules: Rules, hand: int, card: int) -> int:
+    """Value scored by leading ``card`` from ``hand`` with a declaration (0: nothing to declare).
+
+    A queen or king whose partner is in ``hand`` declares its marriage; with
+    ``ace_marriage`` an ace led while holding all four aces declares the ace marriage.
+    """
+    r, s = rank_of(card), suit_of(card)
+    if r in (QUEEN, KING) and s in held_marriages(hand):
+        return MARRIAGE_VALUES[s]
+    if r == ACE and rules.ace_marriage and count_rank(hand, ACE) == 4:
+        return rules.ace_marriage
+    return 0
+
+
+def can_declare(rules: Rules, hand: int, card: int, trick_index: int, leading: bool) -> bool:
+    """May the player holding ``hand`` declare when playing ``card``?
+
+    Only the leader, only from trick 1 on (or trick 0 with ``marriage_first_trick``), only
+    a card that completes a marriage in his hand (or the ace marriage).
+    """
+    if not leading or not hand >> card & 1:
+        return False
+    if trick_index == 0 and not rules.marriage_first_trick:
+        return False
+    return declaration_value(rules, hand, card) > 0
+
+
+def hand_redeal_allowed(rules: Rules, hand: int) -> bool:
+    """Does ``hand`` meet an enabled hand-redeal condition (points, nines, jacks)?"""
+    return _meets(hand, rules.redeal_hand_points_max, rules.redeal_hand_nines, rules.redeal_hand_jacks)
+
+
+def talon_redeal_allowed(rules: Rules, talon: int) -> bool:
+    """Does ``talon`` meet an enabled talon-redeal condition (points, nines, jacks)?"""
+    return _meets(talon, rules.redeal_talon_points_max, rules.redeal_talon_nines, rules.redeal_talon_jacks)
+
+
+def _meets(cards: int, points_max: int | None, nines: int | None, jacks: int | None) -> bool:
+    return ((points_max is not None and card_points(cards) <= points_max)
+            or (nines is not None and count_rank(cards, NINE) >= nines)
+            or (jacks is not None and count_rank(cards, JACK) >= jacks))
+
+
+def round_defender(points: int) -> int:
+    """Nearest multiple of 5: last digit 1, 2, 6, 7 rounds down; 3, 4, 8, 9 up.
+
+    >>> [round_defender(p) for p in (41, 42, 43, 44, 45, 46, 47, 48, 49)]
+    [40, 40, 45, 45, 45, 45, 45, 50, 50]
+    """
+    r = points % 5
+    return points - r if r <= 2 else points + 5 - r
+
+
+def half_bid(contract: int) -> int:
+    """Half the contract rounded up to a multiple of 5 (what each opponent gets on a resign).
+
+    >>> half_bid(100), half_bid(105), half_bid(120)
+    (50, 55, 60)
+    """
+    return -(-contract // 10) * 5
+
+
+def dealer_talon_score(rules: Rules, talon: int) -> int:
+    """What a sitting-out 4-player dealer scores for ``talon``."""
+    if rules.dealer_scores == "aces_40":
+        return 40 * count_rank(talon, ACE) + marriage_points(talon)
+    return card_points(talon) + marriage_points(talon)
+
