@@ -1,0 +1,77 @@
+"""The shared statistics helpers: published values, edge cases, and coverage."""
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+
+from thousand.analysis.stats import (
+    Z95, mean_diff_interval, mean_interval, proportion_diff_interval, wilson_exprs,
+    wilson_interval, z_for,
+)
+
+
+def test_wilson_matches_published_values():
+    # Newcombe (1998), Table I: 81/263 -> 0.2553 .. 0.3662; 15/148 -> 0.0624 .. 0.1605.
+    lo, hi = wilson_interval([81, 15], [263, 148])
+    assert np.round(lo, 4).tolist() == [0.2553, 0.0624]
+    assert np.round(hi, 4).tolist() == [0.3662, 0.1605]
+
+
+def test_wilson_edges():
+    lo, hi = wilson_interval([0, 10, 3], [10, 10, 0])
+    assert lo[0] == 0.0 and hi[1] == 1.0
+    assert math.isclose(hi[0], Z95 ** 2 / (10 + Z95 ** 2))  # closed form at k = 0
+    assert np.isnan(lo[2]) and np.isnan(hi[2])
+
+
+def test_wilson_exprs_equal_numpy_version():
+    rng = np.random.default_rng(5)
+    n = rng.integers(1, 5000, 200)
+    k = rng.integers(0, n + 1)
+    k[:3] = [0, n[1], 0]
+    lo, hi = wilson_interval(k, n)
+    elo, ehi = wilson_exprs("k", "n")
+    out = pl.DataFrame({"k": k, "n": n}).select(elo.alias("lo"), ehi.alias("hi"))
+    np.testing.assert_allclose(out["lo"].to_numpy(), lo, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(out["hi"].to_numpy(), hi, rtol=1e-12, atol=1e-15)
+    empty = pl.DataFrame({"k": [0], "n": [0]}).select(elo.alias("lo"))
+    assert empty["lo"][0] is None
+
+
+def test_wilson_coverage_is_close_to_95_percent():
+    # 4000 binomial draws at p = 0.03, n = 500: coverage 0.95 +- 4 standard errors.
+    rng = np.random.default_rng(11)
+    p, n, reps = 0.03, 500, 4000
+    k = rng.binomial(n, p, reps)
+    lo, hi = wilson_interval(k, n)
+    cover = np.mean((lo <= p) & (p <= hi))
+    assert abs(cover - 0.95) < 4 * math.sqrt(0.95 * 0.05 / reps)
+
+
+def test_newcombe_difference_published_example():
+    # Newcombe (1998), Table II example (e): 56/70 vs 48/80 -> 0.0524 .. 0.3339.
+    d, lo, hi = proportion_diff_interval(56, 70, 48, 80)
+    assert (round(float(d), 4), round(float(lo), 4), round(float(hi), 4)) == (0.2, 0.0524, 0.3339)
+
+
+def test_mean_interval_uses_t_for_small_samples():
+    lo, hi = mean_interval(0.0, 1.0, 5)  # t(4) = 2.776
+    assert math.isclose(float(hi), 2.776 / math.sqrt(5), rel_tol=1e-9)
+    lo, hi = mean_interval(0.0, 1.0, 10_000)
+    assert math.isclose(float(hi), Z95 / 100, rel_tol=1e-12)
+    lo, hi = mean_interval(3.0, 1.0, 1)
+    assert np.isnan(lo) and np.isnan(hi)
+
+
+def test_mean_diff_interval_is_welch():
+    d, lo, hi = mean_diff_interval(5.0, 2.0, 50, 4.0, 1.0, 200)
+    se = math.sqrt(4 / 50 + 1 / 200)
+    assert math.isclose(float(d), 1.0)
+    assert math.isclose(float(lo), 1.0 - Z95 * se) and math.isclose(float(hi), 1.0 + Z95 * se)
+
+
+def test_z_for():
+    assert math.isclose(z_for(0.95), Z95, rel_tol=1e-9)
+    with pytest.raises(ValueError):
+        z_for(1.5)
