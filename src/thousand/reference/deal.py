@@ -90,6 +90,7 @@ class DealResult:
     blind: bool = False
     golden: bool = False
     bids: list[int] = field(default_factory=list)
+    bid_log: list[tuple[int, int]] = field(default_factory=list)  # (seat, value), forced opening first
     n_bids: int = 0
     declarer: int = -1
     obligation: bool = False
@@ -622,7 +623,7 @@ class _Deal:
             rules=r,
             trace=DealTrace(dealer=self.dealer, hands=tuple(self.dealt), talons=self.talons, events=list(self.events)),
             dealer=self.dealer, active=self.active, hands=list(self.dealt), talon=talon, talon2=talon2,
-            redeal=redeal, redeal_by=redeal_by, blind=self.blind, golden=self.golden, bids=bid_cols,
+            redeal=redeal, redeal_by=redeal_by, blind=self.blind, golden=self.golden, bids=bid_cols, bid_log=list(self.bids),
             n_bids=sum(1 for e in self.events if e.kind == EventKind.BID),
             declarer=self.declarer, obligation=self.obligation, winning_bid=self.winning_bid,
             contract=self.contract, resigned=self.resigned,

@@ -26,7 +26,8 @@ from thousand.trace import REDEAL_KINDS, Event, EventKind
 from .legal import can_declare
 from .rng import Stream
 
-__all__ = ["View", "TrickRecord", "Player", "RandomPlayer", "TracePlayer", "TraceCursor", "PassivePlayer"]
+__all__ = ["View", "TrickRecord", "Player", "RandomPlayer", "TracePlayer", "TraceCursor", "PassivePlayer",
+           "PLAYER_FACTORIES", "register_player", "make_player"]
 
 
 @dataclass(frozen=True)
@@ -233,3 +234,39 @@ class TracePlayer:
     def play(self, view: View, legal: int) -> tuple[int, bool]:
         ev = self.cursor.take(EventKind.PLAY, self.seat)
         return ev.a, ev.b
+
+
+# --------------------------------------------------------------------------- strategy hook
+# name -> factory(rules, seat, stream, params) -> Player.  The kernel owner registers the
+# kernel's strategies here (``register_player("standard", factory)``) so that
+# ``thousand explain --strategy standard`` plays them through this engine.
+PLAYER_FACTORIES: dict[str, "object"] = {
+    "random": lambda rules, seat, stream, params: RandomPlayer(stream),
+    "passive": lambda rules, seat, stream, params: PassivePlayer(),
+}
+
+
+def register_player(name: str, factory: "object") -> None:
+    """Make ``factory(rules, seat, stream, params) -> Player`` available as ``name``."""
+    PLAYER_FACTORIES[name] = factory
+
+
+def make_player(spec: str, rules: Rules, seat: int, stream: Stream) -> Player:
+    """A player from ``NAME[:k=v,...]``; tries this registry, then ``thousand.strategies``.
+
+    ``thousand.strategies`` (the kernel's strategies) may provide
+    ``reference_player(name, rules, seat, stream, params) -> Player``.
+    """
+    from thousand.errors import ThousandError
+    name, _, rest = spec.partition(":")
+    params = dict(item.split("=", 1) for item in rest.split(",") if "=" in item)
+    if name in PLAYER_FACTORIES:
+        return PLAYER_FACTORIES[name](rules, seat, stream, params)  # type: ignore[operator]
+    try:
+        from thousand import strategies  # type: ignore[attr-defined]
+        hook = getattr(strategies, "reference_player", None)
+    except ImportError:
+        hook = None
+    if hook is not None:
+        return hook(name, rules, seat, stream, params)
+    raise ThousandError(f"unknown player {name!r}: use {', '.join(sorted(PLAYER_FACTORIES))}")

@@ -1,0 +1,102 @@
+"""``thousand explain``: one deal (or a whole game) played out and written down readably."""
+from __future__ import annotations
+
+import argparse
+import json
+
+from thousand.commands.common import add_rules_arguments, add_seed_argument, rules_from_args
+from thousand.errors import ThousandError
+
+NAME = "explain"
+HELP = "play one deal from a seed and print it decision by decision"
+DESCRIPTION = """Deal one deal from a seed, play it, and print every step: the hands, the
+auction, the talon, the hand-off, the contract, each trick with its winner and any
+marriage declared, the points, the score changes and bolts.  Redeals are shown and
+dealt again until a deal is played.  The same seed always gives the same deal.
+
+Players are random (uniform legal choices) unless --strategy names another player
+(`random`, `passive`, or a kernel strategy once registered); give --strategy once for
+every seat or once per seat.  --game plays a whole game instead of one deal.
+--replay FILE.json reads a recorded deal (or game) trace, checks every decision and
+prints it; --json prints the trace (which --replay reads back).
+
+examples:
+  thousand explain --seed 7
+  thousand explain --seed 7 --rules russian --set blind=on
+  thousand explain --seed 3 --set players=4 --strategy passive
+  thousand explain --seed 1 --game --set max_deals=5
+  thousand explain --seed 7 --json > deal.json && thousand explain --replay deal.json
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_seed_argument(p, default=1)
+    add_rules_arguments(p)
+    p.add_argument("--players-random", action="store_true",
+                   help="every seat plays uniformly random legal moves (the default)")
+    p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
+                   help="player for every seat (once) or each seat (once per seat): random, passive, ...")
+    p.add_argument("--dealer", type=int, default=None, metavar="SEAT",
+                   help="dealer seat (default: drawn from the seed, as a game's first dealer)")
+    p.add_argument("--game", action="store_true", help="play a whole game (to target or max_deals)")
+    p.add_argument("--replay", default=None, metavar="FILE.json", help="replay a recorded deal or game trace")
+    p.add_argument("--json", action="store_true", help="print the trace as JSON instead of the playthrough")
+
+
+def run(args: argparse.Namespace) -> int:
+    from thousand.reference import Stream, play_deal, replay_deal
+    from thousand.reference.game import play_game, replay_game
+    from thousand.reference.players import make_player
+    from thousand.reference.playthrough import format_deal, format_game
+    from thousand.trace import DealTrace, GameTrace
+
+    rules = rules_from_args(args)
+    n = rules.players
+    if args.replay:
+        try:
+            with open(args.replay, encoding="utf-8") as fh:
+                data = json.load(fh)
+        except (OSError, json.JSONDecodeError) as e:
+            raise ThousandError(f"cannot read trace {args.replay!r}: {e}") from None
+        try:
+            if "first_dealer" in data:
+                game_trace = GameTrace.from_dict(data)
+                game = replay_game(game_trace.rules, game_trace)
+                print(game.trace.to_json(indent=1) if args.json else format_game(game))
+            else:
+                if "rules" in data:  # a trace written by --json carries its rules
+                    rules = GameTrace.from_dict({"rules": data["rules"], "first_dealer": 0, "deals": []}).rules
+                deal = replay_deal(rules, DealTrace.from_dict(data))
+                print(deal.trace.to_json(indent=1) if args.json else format_deal(deal))
+        except (ValueError, KeyError, TypeError) as e:
+            raise ThousandError(f"trace {args.replay!r} is malformed: {e}") from None
+        return 0
+
+    specs = args.strategy or ["random"]
+    if len(specs) not in (1, n):
+        raise ThousandError(f"--strategy: give it once, or once per seat ({n} seats), not {len(specs)} times")
+    if len(specs) == 1:
+        specs = specs * n
+    if args.dealer is not None and not 0 <= args.dealer < n:
+        raise ThousandError(f"--dealer: must be a seat 0..{n - 1}, got {args.dealer}")
+    stream = Stream(args.seed)
+    players = [make_player(spec, rules, seat, stream) for seat, spec in enumerate(specs)]
+    if args.game:
+        game = play_game(rules, players, stream)
+        print(game.trace.to_json(indent=1) if args.json else format_game(game))
+        return 0
+    dealer = stream.draw_bounded(n) if args.dealer is None else args.dealer
+    blocks = []
+    for attempt in range(1000):
+        res = play_deal(rules, players, stream, dealer)
+        if args.json:
+            payload = {"rules": GameTrace(rules=rules, first_dealer=dealer).to_dict()["rules"], **res.trace.to_dict()}
+            blocks.append(json.dumps(payload, indent=1, ensure_ascii=False))
+        else:
+            blocks.append(format_deal(res, title=f"--- deal (seed {args.seed}, rules {rules.describe()})"
+                                      + (f", attempt {attempt + 1}" if attempt else "")))
+        if not res.is_redeal:
+            break
+    # --json prints the played deal's trace only (the redealt attempts are in the playthrough)
+    print(blocks[-1] if args.json else "\n\n".join(blocks))
+    return 0
