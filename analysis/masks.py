@@ -111,15 +111,20 @@ def exchanged(players: int = 3) -> pl.Expr:
 
 
 def hand_after_exchange(seat: int, players: int = 3) -> pl.Expr:
-    """Seat ``seat``'s cards after the talon and the hand-off (8 cards; 3 or 4 players).
+    """Seat ``seat``'s cards after the talon and the hand-off.
 
-    The declarer holds hand + talon minus the two cards given; the next opponent gains
-    ``handoff_next``, the other ``handoff_other``.  Where no hand-off happened (a redeal
-    before it) this is the dealt hand.
+    3 and 4 players: the declarer holds hand + talon minus the two cards given (8 cards);
+    the next opponent gains ``handoff_next``, the other ``handoff_other``.  2 players: the
+    declarer holds hand + his talon minus the cards laid away (recorded in the hand-off
+    columns, if at all).  Where no hand-off happened (a redeal before it) this is the dealt
+    hand.
     """
     hand = as_expr(f"hand{seat}")
     d = pl.col("declarer").cast(pl.Int32)
     given_next, given_other = card_bit("handoff_next"), card_bit("handoff_other")
+    if players == 2:
+        return (pl.when((d == seat) & (pl.col("redeal") != 1))
+                .then(without(hand | as_expr("talon"), given_next | given_other)).otherwise(hand))
     nxt = next_opponent(players)
     active = pl.lit(True) if players != 4 else (pl.col("dealer").cast(pl.Int32) != seat)
     return (
