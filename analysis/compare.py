@@ -1,0 +1,1281 @@
+"""Compare house rules statistically, with common random numbers and paired statistics.
+
+Every rule set plays the *same* seeds: chunk ``k`` of every rule set draws from
+``SeedSequence(seed).spawn(...)[k]``, so game ``i`` (or deal slot ``i``) starts from the
+same shuffle under every rule set.  The streams stay in step until the rules make the
+engines consume them differently (a redeal one rule set allows and the other does not, a
+deal that ends a game under one target but not the other); from there on the two games
+diverge, which is still a valid pairing, only a less tight one.  Every statistic of a
+difference is therefore computed on the *pairs* (game ``i`` under rule set A and game
+``i`` under rule set B), and the output says how much the pairing narrowed the interval
+against an unpaired (independent samples) comparison of the same data.
+
+The pipeline, each step usable on its own:
+
+1. :func:`unit_table`: the raw game and deal rows of one rule set -> one row per unit
+   (a game, or a deal slot in a deal-only run) holding, for every metric, a numerator
+   and a denominator.
+2. :func:`compare_units`: the unit tables of several rule sets -> one
+   :class:`MetricRow` per metric and rule set: value and 95% interval, and against the
+   first rule set the paired difference, its interval, p-value and Holm-corrected
+   p-value.
+3. :func:`compare_rules`: runs the simulations (in rounds for a target precision) and
+   does 1 and 2; :func:`write_outputs` writes Markdown, CSV and a forest plot.
+
+Methods (also in ``docs/compare.md`` and :data:`METHODS`):
+
+* a proportion of games (win rates, golden-kon resets): Wilson score interval; the paired
+  difference with Newcombe's hybrid score interval for paired data (his method 10,
+  Wilson intervals combined with the phi correlation of the pairs) and McNemar's test
+  (exact binomial when fewer than 100 pairs disagree);
+* a mean per game (deals, barrel entries, bolt penalties, score spread...): normal
+  interval ``mean +- z sd / sqrt(n)`` (t below 30 units); the paired difference as the
+  mean of the per-game differences with their standard error, two-sided z-test;
+* a per-deal rate or mean inside games (declarer success, mean contract...): a ratio of
+  sums over all deals, its standard error by the delta method clustered by game (deals
+  of one game are not independent), the paired difference by the same linearisation on
+  the pairs; proportions among them get a Wilson interval at the effective sample size;
+* the median deals per game: a distribution-free order-statistic interval; the difference
+  of medians with a paired bootstrap (percentile, 1000 resamples); no p-value.
+
+Multiple comparisons: Holm's step-down correction over every (metric, variant) p-value of
+the comparison.
+
+>>> holm([0.01, 0.04, 0.03, 0.005])
+[0.03, 0.06, 0.06, 0.02]
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import os
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import NormalDist
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from thousand.analysis.stats import Z95, mean_interval, wilson_interval
+from thousand.errors import ThousandError
+from thousand.rules import Rules, format_value, parse_rules_spec
+
+__all__ = [
+    "Metric", "METRICS", "METHODS", "metric_names", "select_metrics", "unit_table",
+    "MetricRow", "ComparisonResult", "compare_units", "compare_rules", "write_outputs",
+    "holm", "paired_mean_diff", "paired_proportion_diff", "ratio_estimate",
+    "paired_ratio_diff", "median_interval", "paired_median_diff", "mcnemar_p",
+    "result_markdown", "result_table", "forest_plot", "COMPARE_CHUNK_GAMES",
+    "COMPARE_CHUNK_DEALS",
+]
+
+_NORMAL = NormalDist()
+# Chunks for comparison runs: small enough that a --precision round adds little more than
+# it needs, large enough that a chunk costs far more than starting it.  They are part of
+# what determines the data (with the seed), like the runner's own chunk size.
+COMPARE_CHUNK_GAMES = 1_000
+COMPARE_CHUNK_DEALS = 50_000
+BOOTSTRAP_RESAMPLES = 1_000
+# Bootstrap draws come from their own stream, derived from the root seed, so the
+# comparison is reproducible and never touches the simulation's streams.
+_BOOTSTRAP_KEY = 0x0C0FFEE
+
+
+# =========================================================================== statistics
+def _z(confidence: float) -> float:
+    return Z95 if abs(confidence - 0.95) < 1e-12 else _NORMAL.inv_cdf(0.5 + confidence / 2)
+
+
+def two_sided_p(z: float) -> float:
+    """Two-sided normal p-value of a z statistic.
+
+    >>> round(two_sided_p(1.959963984540054), 4)
+    0.05
+    """
+    return 2.0 * (1.0 - _NORMAL.cdf(abs(z)))
+
+
+def _z_test(diff: float, se: float) -> float:
+    """p of a z-test; a zero standard error means the difference is certain."""
+    if not math.isfinite(diff) or not math.isfinite(se):
+        return math.nan
+    if se == 0.0:
+        return 1.0 if diff == 0.0 else 0.0
+    return two_sided_p(diff / se)
+
+
+def holm(p_values: Sequence[float | None]) -> list[float | None]:
+    """Holm's step-down adjusted p-values (``None`` and NaN entries stay ``None``).
+
+    The smallest of ``m`` p-values is multiplied by ``m``, the next by ``m - 1``, and so
+    on; each adjusted value is at least the one before it (monotone) and at most 1.
+
+    >>> holm([0.01, 0.04, 0.03, 0.005])
+    [0.03, 0.06, 0.06, 0.02]
+    >>> holm([0.2, None, 0.01])
+    [0.2, None, 0.02]
+    """
+    idx = [i for i, p in enumerate(p_values) if p is not None and not math.isnan(p)]
+    m = len(idx)
+    out: list[float | None] = [None] * len(p_values)
+    running = 0.0
+    for rank, i in enumerate(sorted(idx, key=lambda j: p_values[j])):
+        adj = min(1.0, (m - rank) * float(p_values[i]))
+        running = max(running, adj)
+        out[i] = round(running, 15)
+    return out
+
+
+@dataclass(frozen=True)
+class Diff:
+    """A paired difference (variant minus baseline) with what the pairing bought."""
+
+    diff: float
+    low: float
+    high: float
+    p_value: float | None
+    unpaired_low: float
+    unpaired_high: float
+    # 1 - var(paired differences) / (var(baseline) + var(variant)): the share of the
+    # unpaired variance the common random numbers removed.
+    variance_reduction: float
+    # Every pair agreed (no unit differs): the rule change did nothing on these games.
+    identical: bool = False
+
+    @property
+    def width(self) -> float:
+        return self.high - self.low
+
+    @property
+    def pairing_gain(self) -> float:
+        """Unpaired interval width divided by the paired one (above 1: pairing helped)."""
+        w_unpaired = self.unpaired_high - self.unpaired_low
+        if not math.isfinite(w_unpaired) or not math.isfinite(self.width):
+            return math.nan
+        if self.width == 0:
+            return math.inf if w_unpaired > 0 else 1.0
+        return w_unpaired / self.width
+
+
+def _var(x: np.ndarray) -> float:
+    return float(np.var(x, ddof=1)) if len(x) > 1 else math.nan
+
+
+def _variance_reduction(var_a: float, var_b: float, var_d: float) -> float:
+    total = var_a + var_b
+    if not math.isfinite(total) or total == 0:
+        return math.nan
+    return 1.0 - var_d / total
+
+
+def paired_mean_diff(base: np.ndarray, variant: np.ndarray, confidence: float = 0.95) -> Diff:
+    """Mean of the paired differences ``variant - base`` with a normal interval, z-test p.
+
+    The unpaired interval (for comparison) is Welch's on the same numbers.
+
+    >>> d = paired_mean_diff(np.array([0., 2, 4, 6]), np.array([1., 3, 6, 8]))
+    >>> round(d.diff, 3), round(d.high - d.low, 4), round(d.unpaired_high - d.unpaired_low, 4)
+    (1.5, 1.1316, 7.9211)
+    """
+    base = np.asarray(base, dtype=float)
+    variant = np.asarray(variant, dtype=float)
+    n = len(base)
+    z = _z(confidence)
+    d = variant - base
+    diff = float(d.mean()) if n else math.nan
+    var_d, var_a, var_b = _var(d), _var(base), _var(variant)
+    se = math.sqrt(var_d / n) if n > 1 else math.nan
+    se_u = math.sqrt((var_a + var_b) / n) if n > 1 else math.nan
+    return Diff(diff, diff - z * se, diff + z * se, _z_test(diff, se),
+                diff - z * se_u, diff + z * se_u, _variance_reduction(var_a, var_b, var_d),
+                identical=bool(n) and not d.any())
+
+
+def mcnemar_p(b: int, c: int) -> float:
+    """Two-sided McNemar p-value for ``b`` and ``c`` discordant pairs.
+
+    Exact (binomial with p = 1/2) below 100 discordant pairs, the chi-square (z)
+    approximation above.
+
+    >>> mcnemar_p(0, 0), round(mcnemar_p(0, 6), 5), round(mcnemar_p(60, 90), 5)
+    (1.0, 0.03125, 0.01431)
+    """
+    n = b + c
+    if n == 0:
+        return 1.0
+    if n < 100:
+        k = min(b, c)
+        tail = sum(math.comb(n, i) for i in range(k + 1)) / 2.0 ** n
+        return min(1.0, 2.0 * tail)
+    return two_sided_p((b - c) / math.sqrt(n))
+
+
+def _wilson(k: float, n: float, z: float) -> tuple[float, float]:
+    lo, hi = wilson_interval(k, n, z)
+    return float(lo), float(hi)
+
+
+def _newcombe(p1: float, l1: float, u1: float, p2: float, l2: float, u2: float,
+              phi: float) -> tuple[float, float]:
+    """Newcombe's hybrid bounds of ``p1 - p2`` from two Wilson intervals and a correlation."""
+    d = p1 - p2
+    a, b = p1 - l1, u2 - p2
+    c, e = u1 - p1, p2 - l2
+    delta = math.sqrt(max(0.0, a * a - 2 * phi * a * b + b * b))
+    eps = math.sqrt(max(0.0, c * c - 2 * phi * c * e + e * e))
+    return d - delta, d + eps
+
+
+def paired_proportion_diff(base: np.ndarray, variant: np.ndarray, confidence: float = 0.95) -> Diff:
+    """Paired difference of proportions ``p(variant) - p(base)`` over 0/1 pairs.
+
+    Newcombe (1998, Stat. Med. 17:2635) method 10: the two Wilson intervals combined with
+    the phi coefficient of the 2x2 table of pairs; p-value by McNemar's test.  The
+    unpaired interval is the same construction with phi = 0.
+
+    >>> base = np.array([1] * 30 + [0] * 70)
+    >>> d = paired_proportion_diff(base, base)
+    >>> d.diff, d.p_value
+    (0.0, 1.0)
+    """
+    x = np.asarray(base).astype(bool)
+    y = np.asarray(variant).astype(bool)
+    n = len(x)
+    if n == 0:
+        nan = math.nan
+        return Diff(nan, nan, nan, None, nan, nan, nan)
+    z = _z(confidence)
+    both = int(np.sum(x & y))
+    only_y = int(np.sum(~x & y))
+    only_x = int(np.sum(x & ~y))
+    neither = n - both - only_y - only_x
+    k1, k2 = both + only_y, both + only_x  # successes of the variant, of the base
+    p1, p2 = k1 / n, k2 / n
+    l1, u1 = _wilson(k1, n, z)
+    l2, u2 = _wilson(k2, n, z)
+    # phi of the table (variant as rows, base as columns); 0 when a margin is empty.
+    denom = math.sqrt(float(k1) * (n - k1) * k2 * (n - k2))
+    phi = (both * neither - only_y * only_x) / denom if denom > 0 else 0.0
+    low, high = _newcombe(p1, l1, u1, p2, l2, u2, phi)
+    u_low, u_high = _newcombe(p1, l1, u1, p2, l2, u2, 0.0)
+    var_a, var_b, var_d = _var(x.astype(float)), _var(y.astype(float)), _var(y.astype(float) - x.astype(float))
+    return Diff(p1 - p2, low, high, mcnemar_p(only_y, only_x), u_low, u_high,
+                _variance_reduction(var_a, var_b, var_d), identical=only_x + only_y == 0)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One metric under one rule set."""
+
+    value: float
+    low: float
+    high: float
+    n: int          # units (games or deal slots)
+    weight: float   # sum of denominators (deals counted by a per-deal metric)
+
+
+def _linearised(num: np.ndarray, den: np.ndarray) -> tuple[float, np.ndarray]:
+    """Ratio of sums and its influence values ``(num_i - R den_i) / mean(den)``."""
+    total = float(den.sum())
+    if total == 0:
+        return math.nan, np.full(len(num), math.nan)
+    r = float(num.sum()) / total
+    return r, (num - r * den) / (total / len(den))
+
+
+def ratio_estimate(num: np.ndarray, den: np.ndarray, proportion: bool = False,
+                   confidence: float = 0.95) -> Estimate:
+    """Ratio ``sum(num) / sum(den)`` with a delta-method interval clustered by unit.
+
+    With ``proportion`` the interval is Wilson's at the effective sample size
+    ``R (1 - R) / se**2`` (the design effect of the clustering), so it stays in [0, 1].
+
+    >>> e = ratio_estimate(np.array([1., 2, 3]), np.array([2., 2, 2]))
+    >>> round(e.value, 4), round(e.low, 4), round(e.high, 4)
+    (1.0, 0.4342, 1.5658)
+    """
+    num = np.asarray(num, dtype=float)
+    den = np.asarray(den, dtype=float)
+    n = len(num)
+    z = _z(confidence)
+    r, u = _linearised(num, den)
+    weight = float(den.sum())
+    if not math.isfinite(r):
+        return Estimate(math.nan, math.nan, math.nan, n, weight)
+    se = math.sqrt(_var(u) / n) if n > 1 else math.nan
+    if proportion:
+        if se > 0 and 0 < r < 1:
+            n_eff = r * (1 - r) / se ** 2
+        else:
+            n_eff = weight
+        lo, hi = _wilson(r * n_eff, n_eff, z)
+        return Estimate(r, lo, hi, n, weight)
+    return Estimate(r, r - z * se, r + z * se, n, weight)
+
+
+def paired_ratio_diff(num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: np.ndarray,
+                      confidence: float = 0.95) -> Diff:
+    """Difference ``R_b - R_a`` of two ratios measured on the same units, paired.
+
+    The standard error is that of the mean of the paired influence-value differences
+    (delta method); z-test p-value.  Unpaired: the two variances added.
+    """
+    z = _z(confidence)
+    ra, ua = _linearised(np.asarray(num_a, float), np.asarray(den_a, float))
+    rb, ub = _linearised(np.asarray(num_b, float), np.asarray(den_b, float))
+    n = len(ua)
+    if not (math.isfinite(ra) and math.isfinite(rb)) or n < 2:
+        nan = math.nan
+        return Diff(nan, nan, nan, None, nan, nan, nan)
+    diff = rb - ra
+    var_a, var_b, var_d = _var(ua), _var(ub), _var(ub - ua)
+    se = math.sqrt(var_d / n)
+    se_u = math.sqrt((var_a + var_b) / n)
+    identical = bool(np.array_equal(num_a, num_b) and np.array_equal(den_a, den_b))
+    return Diff(diff, diff - z * se, diff + z * se, _z_test(diff, se), diff - z * se_u,
+                diff + z * se_u, _variance_reduction(var_a, var_b, var_d), identical=identical)
+
+
+def median_interval(x: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Median with a distribution-free interval from order statistics.
+
+    The ranks ``n/2 -+ z sqrt(n)/2`` (normal approximation of the binomial(n, 1/2)
+    count below the median) bound it.
+
+    >>> median_interval(np.arange(1, 101))
+    (50.5, 40.0, 61.0)
+    """
+    x = np.sort(np.asarray(x, dtype=float))
+    n = len(x)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    z = _z(confidence)
+    lo_rank = max(1, math.floor(n / 2 - z * math.sqrt(n) / 2))
+    hi_rank = min(n, math.ceil(1 + n / 2 + z * math.sqrt(n) / 2))
+    return float(np.median(x)), float(x[lo_rank - 1]), float(x[hi_rank - 1])
+
+
+def _weighted_medians(values: np.ndarray, weights: np.ndarray, n: int) -> np.ndarray:
+    """``np.median`` of samples given as sorted distinct ``values`` and count rows ``weights``."""
+    cw = np.cumsum(weights, axis=1)
+    # The element at 0-based position k is the first value whose cumulative count > k.
+    lower = values[(cw < (n - 1) // 2 + 1).sum(axis=1)]
+    upper = values[(cw < n // 2 + 1).sum(axis=1)]
+    return (lower + upper) / 2.0
+
+
+def paired_median_diff(base: np.ndarray, variant: np.ndarray, seed: int = 0,
+                       resamples: int = BOOTSTRAP_RESAMPLES, confidence: float = 0.95) -> Diff:
+    """Difference of medians ``median(variant) - median(base)`` with a paired bootstrap.
+
+    The pairs are resampled together (as counts of each distinct pair, so it is quick
+    for integer data); percentile interval.  No p-value (``None``); the unpaired interval
+    resamples the two samples independently.
+    """
+    x = np.asarray(base, dtype=float)
+    y = np.asarray(variant, dtype=float)
+    n = len(x)
+    diff = float(np.median(y) - np.median(x)) if n else math.nan
+    if n < 2:
+        nan = math.nan
+        return Diff(diff, nan, nan, None, nan, nan, nan)
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, _BOOTSTRAP_KEY])))
+    pairs, counts = np.unique(np.column_stack([x, y]), axis=0, return_counts=True)
+    w = rng.multinomial(n, counts / n, size=resamples)
+
+    def medians_of(col: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        vals, inverse = np.unique(col, return_inverse=True)
+        per_value = np.zeros((weights.shape[0], len(vals)))
+        np.add.at(per_value.T, inverse, weights.T)
+        return _weighted_medians(vals, per_value, n)
+
+    boot = medians_of(pairs[:, 1], w) - medians_of(pairs[:, 0], w)
+    alpha = (1 - confidence) / 2
+    low, high = (float(v) for v in np.quantile(boot, [alpha, 1 - alpha]))
+    # Unpaired: each sample resampled on its own.
+    xs, xc = np.unique(x, return_counts=True)
+    ys, yc = np.unique(y, return_counts=True)
+    bx = _weighted_medians(xs, rng.multinomial(n, xc / n, size=resamples), n)
+    by = _weighted_medians(ys, rng.multinomial(n, yc / n, size=resamples), n)
+    u_low, u_high = (float(v) for v in np.quantile(by - bx, [alpha, 1 - alpha]))
+    return Diff(diff, min(low, diff), max(high, diff), None, min(u_low, diff), max(u_high, diff),
+                _variance_reduction(_var(x), _var(y), _var(y - x)), identical=bool(np.array_equal(x, y)))
+
+
+# =========================================================================== metrics
+Expr = Callable[[int], pl.Expr]
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A quantity compared between rule sets.
+
+    ``num`` (and ``den`` for ratios) build per-row Polars expressions for a table of
+    ``players`` seats: on game rows for ``level == "game"``, on deal rows for
+    ``level == "deal"``; deal rows are summed per unit.
+    """
+
+    name: str
+    level: str              # "game" or "deal"
+    kind: str               # "proportion", "mean", "median", "ratio", "ratio_proportion"
+    unit: str               # what the value is in, also the forest plot's panel
+    description: str
+    num: Expr
+    den: Expr | None = None
+    applies: Callable[[Rules], bool] = field(default=lambda rules: True)
+    # Excluded from the --precision stopping rule (a median of integers moves in steps).
+    in_precision: bool = True
+
+
+METHODS: dict[str, tuple[str, str]] = {
+    "proportion": ("Wilson score interval",
+                   "paired: Newcombe hybrid score (method 10, with phi); McNemar test"),
+    "mean": ("mean +- z sd/sqrt(n) (t below 30 units)",
+             "paired: mean of per-unit differences +- z se; z-test"),
+    "ratio": ("ratio of sums, delta-method se clustered by unit",
+              "paired delta method (per-unit influence differences); z-test"),
+    "ratio_proportion": ("Wilson at the effective n of the clustered (delta-method) variance",
+                         "paired delta method (per-unit influence differences); z-test"),
+    "median": ("order-statistic (distribution-free) interval",
+               "paired bootstrap, percentile, 1000 resamples; no p-value"),
+}
+
+_SHARE, _PER_GAME, _DEALS, _POINTS = "share", "per game", "deals per game", "points"
+
+
+def _seats(players: int, name: str) -> pl.Expr:
+    return pl.sum_horizontal([pl.col(f"{name}{s}") for s in range(players)])
+
+
+def _one(players: int) -> pl.Expr:
+    return pl.lit(1.0)
+
+
+def _played(players: int) -> pl.Expr:
+    return ((pl.col("redeal") == 0) & (pl.col("declarer") >= 0)).cast(pl.Float64)
+
+
+def _played_cards(players: int) -> pl.Expr:
+    """Played deals in which cards were played (the declarer did not resign)."""
+    return _played(players) * (~pl.col("resigned")).cast(pl.Float64)
+
+
+def _at_declarer(players: int, name: str) -> pl.Expr:
+    expr = pl.lit(0.0)
+    for s in range(players):
+        expr = pl.when(pl.col("declarer") == s).then(pl.col(f"{name}{s}").cast(pl.Float64)).otherwise(expr)
+    return expr
+
+
+def _at_offset(players: int, name: str, offset: int) -> pl.Expr:
+    """Column ``name`` at the seat ``offset`` places after the dealer."""
+    expr = pl.lit(0.0)
+    for s in range(players):
+        seat = (s + offset) % players
+        expr = pl.when(pl.col("dealer") == s).then(pl.col(f"{name}{seat}").cast(pl.Float64)).otherwise(expr)
+    return expr
+
+
+def _deal_points(players: int, s: int) -> pl.Expr:
+    return pl.col(f"points{s}").cast(pl.Float64) + pl.col(f"marriages{s}").cast(pl.Float64)
+
+
+def _defender_points(players: int) -> pl.Expr:
+    """Mean deal points of one defender (active seats other than the declarer)."""
+    total = pl.lit(0.0)
+    for s in range(players):
+        active = pl.col("declarer") != s
+        if players == 4:
+            active = active & (pl.col("dealer") != s)  # the dealer sits out
+        total = total + pl.when(active).then(_deal_points(players, s)).otherwise(0.0)
+    defenders = {2: 1, 3: 2, 4: 2}[players]
+    return total / defenders
+
+
+_WIN_OFFSET_NAMES = {0: "win_first_dealer", 1: "win_first_forehand"}
+_SEAT_ROLE_NAMES = {0: "dealer", 1: "forehand", 2: "middle", 3: "rear"}
+
+
+def _has(option: str, off: Any = None) -> Callable[[Rules], bool]:
+    return lambda rules: getattr(rules, option) not in (off, False)
+
+
+def _build_metrics(players: int) -> list[Metric]:
+    m: list[Metric] = [
+        Metric("deals_mean", "game", "mean", _DEALS, "played deals per game (mean)",
+               lambda p: pl.col("deals").cast(pl.Float64)),
+        Metric("deals_median", "game", "median", _DEALS, "played deals per game (median)",
+               lambda p: pl.col("deals").cast(pl.Float64), in_precision=False),
+    ]
+    for s in range(players):
+        m.append(Metric(f"win_seat{s}", "game", "proportion", _SHARE, f"games won by seat {s}",
+                        lambda p, s=s: (pl.col("winner") == s).cast(pl.Float64)))
+    for k in range(players):
+        name = _WIN_OFFSET_NAMES.get(k, f"win_first_dealer_plus{k}")
+        m.append(Metric(name, "game", "proportion", _SHARE,
+                        f"games won by the seat {k} after the first dealer" if k > 1 else
+                        ("games won by the first dealer" if k == 0 else "games won by the first forehand"),
+                        lambda p, k=k: (pl.col("winner") == (pl.col("first_dealer").cast(pl.Int32) + k) % p)
+                        .cast(pl.Float64)))
+    m += [
+        Metric("no_winner", "game", "proportion", _SHARE, "games stopped by max_deals without a winner",
+               lambda p: (pl.col("winner") < 0).cast(pl.Float64)),
+        Metric("barrel_entries", "game", "mean", _PER_GAME, "times a player got onto the barrel, per game",
+               lambda p: _seats(p, "barrel_entries").cast(pl.Float64), applies=_has("barrel_at")),
+        Metric("barrel_falls", "game", "mean", _PER_GAME, "falls and knock-offs from the barrel, per game",
+               lambda p: _seats(p, "barrel_falls").cast(pl.Float64), applies=_has("barrel_at")),
+        Metric("bolt_penalties", "game", "mean", _PER_GAME, "bolt penalties paid, per game",
+               lambda p: _seats(p, "bolt_penalties").cast(pl.Float64), applies=_has("bolts", "off")),
+        Metric("resignations", "game", "mean", _PER_GAME, "resignations, per game",
+               lambda p: _seats(p, "resignations").cast(pl.Float64), applies=_has("resign", "none")),
+        Metric("redeals", "game", "mean", _PER_GAME, "redeals called, per game",
+               lambda p: pl.col("redeals").cast(pl.Float64)),
+        Metric("blind_deals", "game", "mean", _PER_GAME, "blind (and golden-kon) deals, per game",
+               lambda p: pl.col("blind_deals").cast(pl.Float64),
+               applies=lambda r: r.blind or r.golden_kon),
+        Metric("blind_made", "game", "ratio_proportion", _SHARE, "blind deals whose declarer made 120",
+               lambda p: pl.col("blind_made").cast(pl.Float64), lambda p: pl.col("blind_deals").cast(pl.Float64),
+               applies=lambda r: r.blind or r.golden_kon),
+        Metric("golden_reset", "game", "proportion", _SHARE, "games whose golden kon failed (scores reset)",
+               lambda p: pl.col("golden_reset").cast(pl.Float64), applies=_has("golden_kon")),
+        Metric("resets_555", "game", "mean", _PER_GAME, "555 resets, per game",
+               lambda p: pl.col("resets_555").cast(pl.Float64), applies=_has("samozval_555")),
+        Metric("cut_penalties", "game", "mean", _PER_GAME, "cut-nine penalties, per game",
+               lambda p: pl.col("cut_penalties").cast(pl.Float64), applies=_has("cut_nine_penalty")),
+        Metric("score_spread", "game", "mean", _POINTS, "final score spread (highest - lowest), per game",
+               lambda p: (pl.max_horizontal([pl.col(f"final{s}") for s in range(p)]).cast(pl.Float64)
+                          - pl.min_horizontal([pl.col(f"final{s}") for s in range(p)]).cast(pl.Float64))),
+        # ---- per deal (inside games: ratios clustered by game)
+        Metric("declarer_success", "deal", "ratio_proportion", _SHARE,
+               "played deals whose declarer made the contract (a resignation is a failure)",
+               lambda p: _played(p) * pl.col("made").cast(pl.Float64), _played),
+        Metric("resign_rate", "deal", "ratio_proportion", _SHARE, "played deals the declarer resigned",
+               lambda p: _played(p) * pl.col("resigned").cast(pl.Float64), _played,
+               applies=_has("resign", "none")),
+        Metric("obligation_rate", "deal", "ratio_proportion", _SHARE,
+               "played deals on obligation (forced 100, nobody bid)",
+               lambda p: _played(p) * pl.col("obligation").cast(pl.Float64), _played),
+        Metric("redeal_rate", "deal", "ratio_proportion", _SHARE, "dealt deals that were redealt",
+               lambda p: (pl.col("redeal") != 0).cast(pl.Float64), _one),
+        Metric("contract_mean", "deal", "ratio", _POINTS, "final contract, mean over played deals",
+               lambda p: _played(p) * pl.col("contract").cast(pl.Float64), _played),
+        Metric("declarer_score", "deal", "ratio", _POINTS, "declarer's score change, mean over played deals",
+               lambda p: _played(p) * _at_declarer(p, "score"), _played),
+        Metric("points_declarer", "deal", "ratio", _POINTS,
+               "declarer's deal points (cards + marriages), deals played out",
+               lambda p: _played_cards(p) * (_at_declarer(p, "points") + _at_declarer(p, "marriages")),
+               _played_cards),
+        Metric("points_defender", "deal", "ratio", _POINTS,
+               "one defender's deal points (cards + marriages), deals played out",
+               lambda p: _played_cards(p) * _defender_points(p), _played_cards),
+        Metric("bolts_per_deal", "deal", "ratio", "per deal", "bolts given, per played deal",
+               lambda p: _played(p) * _seats(p, "bolt").cast(pl.Float64), _played,
+               applies=_has("bolts", "off")),
+    ]
+    for k in range(players):
+        role = _SEAT_ROLE_NAMES[k]
+        m.append(Metric(f"score_{role}", "deal", "ratio", _POINTS,
+                        f"score change of the {role} (seat {k} after the dealer), per played deal",
+                        lambda p, k=k: _played(p) * _at_offset(p, "score", k), _played))
+    return m
+
+
+METRICS: list[Metric] = _build_metrics(3)
+
+
+def metric_names(players: int = 3, level: str | None = None) -> list[str]:
+    """Names of the metrics for a table size (``level``: only ``game`` or ``deal`` ones)."""
+    return [m.name for m in _build_metrics(players) if level is None or m.level == level]
+
+
+def select_metrics(rule_sets: Sequence[Rules], mode: str, names: Iterable[str] | None = None) -> list[Metric]:
+    """The metrics to compare: those that apply to at least one rule set, or ``names``.
+
+    ``mode`` is ``games`` or ``deals`` (a deal-only run has no game metrics).  An unknown
+    name, or a game metric asked of a deal-only run, is a :class:`ThousandError`.
+    """
+    players = rule_sets[0].players
+    every = _build_metrics(players)
+    available = [m for m in every if mode == "games" or m.level == "deal"]
+    if names is None:
+        return [m for m in available if any(m.applies(r) for r in rule_sets)]
+    wanted: list[str] = []
+    for item in names:
+        wanted += [w.strip() for w in item.split(",") if w.strip()]
+    by_name = {m.name: m for m in every}
+    out = []
+    for w in wanted:
+        if w not in by_name:
+            import difflib
+            near = difflib.get_close_matches(w, by_name, n=1)
+            hint = f" (did you mean {near[0]}?)" if near else ""
+            raise ThousandError(f"unknown metric {w!r}{hint}; known: {', '.join(by_name)}")
+        if by_name[w] not in available:
+            raise ThousandError(f"metric {w!r} needs whole games: use --games, not --deals")
+        if by_name[w] not in out:
+            out.append(by_name[w])
+    if not out:
+        raise ThousandError("no metric selected")
+    return out
+
+
+# =========================================================================== unit tables
+UNIT = "unit"
+
+
+def _slot_units(deals: pl.LazyFrame) -> pl.LazyFrame:
+    """Deal-only runs: a unit is a *deal slot* = one played deal and the redeals before it.
+
+    Slot ``i`` of chunk ``k`` starts from the same stream position under every rule set
+    (as long as earlier slots consumed it alike), whereas ``deal_id`` counts redeal rows
+    and so shifts as soon as one rule set redeals where another does not.
+    """
+    played = (pl.col("redeal") == 0).cast(pl.Int64)
+    slot = (played.cum_sum() - played).over("chunk", order_by="deal_id")
+    return deals.with_columns((pl.col("chunk").cast(pl.Int64) * (1 << 32) + slot).alias(UNIT))
+
+
+def unit_table(games: pl.LazyFrame | pl.DataFrame | None, deals: pl.LazyFrame | pl.DataFrame | None,
+               metrics: Sequence[Metric], players: int) -> pl.DataFrame:
+    """One row per unit with ``<metric>.num`` and ``<metric>.den`` for every metric.
+
+    With ``games`` the units are games (``game_id``) and deal rows are summed per game;
+    without, the units are deal slots of a deal-only run (see :func:`_slot_units`).
+    """
+    game_metrics = [m for m in metrics if m.level == "game"]
+    deal_metrics = [m for m in metrics if m.level == "deal"]
+    parts: list[pl.DataFrame] = []
+    if games is not None:
+        g = games.lazy().select(
+            pl.col("game_id").cast(pl.Int64).alias(UNIT),
+            *[e for m in game_metrics for e in (
+                m.num(players).cast(pl.Float64).alias(f"{m.name}.num"),
+                (m.den(players) if m.den else pl.lit(1.0)).cast(pl.Float64).alias(f"{m.name}.den"))],
+        ).collect()
+        parts.append(g)
+    elif game_metrics:
+        raise ThousandError("game metrics need game rows (a --games run)")
+    if deal_metrics:
+        if deals is None:
+            raise ThousandError("deal metrics need deal rows")
+        d = deals.lazy()
+        d = d.with_columns(pl.col("game_id").cast(pl.Int64).alias(UNIT)) if games is not None else _slot_units(d)
+        agg = d.group_by(UNIT).agg(
+            *[e for m in deal_metrics for e in (
+                m.num(players).cast(pl.Float64).sum().alias(f"{m.name}.num"),
+                m.den(players).cast(pl.Float64).sum().alias(f"{m.name}.den"))],
+        ).collect()
+        if parts:
+            # Every game is a unit, even one whose deal rows are missing (none were played).
+            parts[0] = parts[0].join(agg, on=UNIT, how="left").fill_null(0.0)
+        else:
+            parts.append(agg)
+    table = parts[0] if parts else pl.DataFrame({UNIT: pl.Series([], dtype=pl.Int64)})
+    return table.sort(UNIT)
+
+
+# =========================================================================== comparing
+@dataclass
+class MetricRow:
+    """One metric under one rule set, and its difference from the first rule set."""
+
+    metric: str
+    rules: str
+    rules_index: int
+    kind: str
+    unit: str
+    description: str
+    value: float
+    ci_low: float
+    ci_high: float
+    n: int
+    diff: float | None = None
+    diff_ci_low: float | None = None
+    diff_ci_high: float | None = None
+    p_value: float | None = None
+    p_holm: float | None = None
+    unpaired_ci_low: float | None = None
+    unpaired_ci_high: float | None = None
+    pairing_gain: float | None = None
+    variance_reduction: float | None = None
+    identical_pairs: bool | None = None
+    method: str = ""
+    diff_method: str = ""
+
+    @property
+    def diff_width(self) -> float | None:
+        if self.diff_ci_low is None or self.diff_ci_high is None:
+            return None
+        return self.diff_ci_high - self.diff_ci_low
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: _clean(v) for k, v in dataclasses.asdict(self).items()}
+
+
+def _clean(v: Any) -> Any:
+    """NaN and infinities as ``None`` (JSON null); numpy scalars as Python numbers."""
+    if isinstance(v, (float, np.floating)):
+        v = float(v)
+        return v if math.isfinite(v) else None
+    if isinstance(v, np.integer):
+        return int(v)
+    return v
+
+
+def _estimate(metric: Metric, num: np.ndarray, den: np.ndarray, confidence: float) -> Estimate:
+    n = len(num)
+    z = _z(confidence)
+    if metric.kind == "proportion":
+        k = float(num.sum())
+        lo, hi = _wilson(k, n, z)
+        return Estimate(k / n if n else math.nan, lo, hi, n, float(n))
+    if metric.kind == "mean":
+        mean = float(num.mean()) if n else math.nan
+        sd = math.sqrt(_var(num)) if n > 1 else math.nan
+        lo, hi = mean_interval(mean, sd, n, z)
+        return Estimate(mean, float(lo), float(hi), n, float(n))
+    if metric.kind == "median":
+        med, lo, hi = median_interval(num, confidence)
+        return Estimate(med, lo, hi, n, float(n))
+    return ratio_estimate(num, den, proportion=metric.kind == "ratio_proportion", confidence=confidence)
+
+
+def _diff(metric: Metric, num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: np.ndarray,
+          seed: int, confidence: float) -> Diff:
+    if metric.kind == "proportion":
+        return paired_proportion_diff(num_a, num_b, confidence)
+    if metric.kind == "mean":
+        return paired_mean_diff(num_a, num_b, confidence)
+    if metric.kind == "median":
+        return paired_median_diff(num_a, num_b, seed=seed, confidence=confidence)
+    return paired_ratio_diff(num_a, den_a, num_b, den_b, confidence)
+
+
+def _aligned(tables: Sequence[pl.DataFrame]) -> list[pl.DataFrame]:
+    """The unit tables restricted to the units all of them hold, in the same order."""
+    common = tables[0].select(UNIT)
+    for t in tables[1:]:
+        common = common.join(t.select(UNIT), on=UNIT, how="inner")
+    common = common.sort(UNIT)
+    return [common.join(t, on=UNIT, how="left") for t in tables]
+
+
+def compare_units(labels: Sequence[str], tables: Sequence[pl.DataFrame], metrics: Sequence[Metric],
+                  seed: int = 0, confidence: float = 0.95) -> list[MetricRow]:
+    """Per-metric estimates and paired differences from the unit tables of each rule set.
+
+    ``tables[0]`` is the baseline; the others are compared with it unit by unit (the
+    tables are joined on ``unit``; units missing from any table are left out).  Holm's
+    correction runs over every (metric, variant) p-value.
+    """
+    if len(labels) != len(tables):
+        raise ValueError("one label per table")
+    tables = _aligned(tables)
+    rows: list[MetricRow] = []
+    for metric in metrics:
+        arrays = [(t[f"{metric.name}.num"].to_numpy().astype(float),
+                   t[f"{metric.name}.den"].to_numpy().astype(float)) for t in tables]
+        method, diff_method = METHODS[metric.kind]
+        for i, (label, (num, den)) in enumerate(zip(labels, arrays)):
+            est = _estimate(metric, num, den, confidence)
+            row = MetricRow(metric.name, label, i, metric.kind, metric.unit, metric.description,
+                            est.value, est.low, est.high, est.n, method=method, diff_method=diff_method)
+            if i > 0:
+                d = _diff(metric, arrays[0][0], arrays[0][1], num, den, seed, confidence)
+                row.diff, row.diff_ci_low, row.diff_ci_high = d.diff, d.low, d.high
+                row.p_value = d.p_value
+                row.unpaired_ci_low, row.unpaired_ci_high = d.unpaired_low, d.unpaired_high
+                row.pairing_gain, row.variance_reduction = d.pairing_gain, d.variance_reduction
+                row.identical_pairs = d.identical
+            rows.append(row)
+    adjusted = holm([r.p_value if r.rules_index > 0 else None for r in rows])
+    for r, p in zip(rows, adjusted):
+        r.p_holm = p
+    return rows
+
+
+# =========================================================================== simulating
+@dataclass
+class ComparisonResult:
+    """Everything a comparison produced: rows, what was run, and the deals distribution."""
+
+    labels: list[str]
+    rules: list[Rules]
+    mode: str                       # "games" or "deals"
+    n: int                          # units per rule set (games or deal slots)
+    seed: int
+    strategies: list[str]
+    rows: list[MetricRow]
+    metrics: list[str]
+    rounds: int = 1
+    precision: float | None = None
+    precision_met: bool | None = None
+    confidence: float = 0.95
+    # Deals-per-game distribution per rule set: counts indexed by the number of deals.
+    deals_hist: list[list[int]] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def frame(self) -> pl.DataFrame:
+        """The rows as a Polars frame (what the CSV holds)."""
+        return pl.DataFrame([r.as_dict() for r in self.rows], infer_schema_length=None)
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """One object per metric and rule set (the ``--json`` output)."""
+        return [r.as_dict() for r in self.rows]
+
+    def row(self, metric: str, rules: str | int) -> MetricRow:
+        for r in self.rows:
+            if r.metric == metric and (r.rules == rules or r.rules_index == rules):
+                return r
+        raise KeyError((metric, rules))
+
+    def worst_width(self) -> float:
+        """Widest difference interval among the metrics the precision rule watches."""
+        return _worst_width(self.rows, self.metrics_obj())
+
+    def metrics_obj(self) -> list[Metric]:
+        by_name = {m.name: m for m in _build_metrics(self.rules[0].players)}
+        return [by_name[n] for n in self.metrics]
+
+
+def _worst_width(rows: Sequence[MetricRow], metrics: Sequence[Metric]) -> float:
+    watched = {m.name for m in metrics if m.in_precision}
+    widths = [r.diff_width for r in rows if r.metric in watched and r.rules_index > 0]
+    widths = [w for w in widths if w is not None and math.isfinite(w)]
+    return max(widths) if widths else 0.0
+
+
+def _labels(rule_sets: Sequence[Rules], specs: Sequence[str] | None) -> list[str]:
+    """Readable, distinct labels: the specs as typed, else ``Rules.describe()``."""
+    labels = list(specs) if specs is not None else [r.describe() for r in rule_sets]
+    seen: dict[str, int] = {}
+    out = []
+    for lab in labels:
+        seen[lab] = seen.get(lab, 0) + 1
+        out.append(lab if seen[lab] == 1 else f"{lab} #{seen[lab]}")
+    return out
+
+
+Simulator = Callable[..., tuple[pl.DataFrame | None, pl.DataFrame]]
+
+
+def simulate_chunks(rules: Rules, mode: str, first_chunk: int, n_chunks: int, chunk_size: int,
+                    seed: int, strategies: Sequence[str] | None, jobs: int,
+                    backend: str = "loky") -> tuple[pl.DataFrame | None, pl.DataFrame]:
+    """Game and deal rows of chunks ``first_chunk .. first_chunk + n_chunks - 1`` of a run.
+
+    The runner (:mod:`thousand.simulate`) seeds chunk ``k`` with
+    ``SeedSequence(seed).spawn(...)[k]`` whatever the run's length, so asking for later
+    chunks continues the same experiment.  Returns ``(games, deals)`` (``games`` is
+    ``None`` for a deal-only run).
+    """
+    from thousand import simulate as runner
+
+    n = (first_chunk + n_chunks) * chunk_size
+    kwargs: dict[str, Any] = dict(rules=rules, strategies=strategies, seed=seed, jobs=jobs,
+                                  backend=backend, chunk_size=chunk_size, progress=False)
+    first_kw = _first_chunk_keyword(runner)
+    if first_kw:
+        kwargs[first_kw] = first_chunk
+    start = first_chunk * chunk_size
+    if mode == "games":
+        import tempfile
+        with tempfile.TemporaryDirectory(prefix="thousand-compare-") as tmp:
+            res = runner.run("games", n, out=Path(tmp) / "games", deals_out=Path(tmp) / "deals", **kwargs)
+            games = res.frame().filter(pl.col("game_id") >= start).collect()
+            deals = res.deals_frame().filter(pl.col("game_id") >= start).collect()
+        return games, deals
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="thousand-compare-") as tmp:
+        res = runner.run("deals", n, out=Path(tmp) / "deals", **kwargs)
+        deals = res.frame().filter(pl.col("chunk") >= first_chunk).collect()
+    return None, deals
+
+
+def _first_chunk_keyword(runner: Any) -> str | None:
+    """The runner's keyword for starting at a later chunk, if it has one."""
+    import inspect
+    params = inspect.signature(runner.run).parameters
+    for name in ("first_chunk", "start_chunk", "chunk_offset"):
+        if name in params:
+            return name
+    return None
+
+
+def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, n_deals: int | None = None,
+                  seed: int = 1, strategies: Sequence[str] | str | None = None, jobs: int = 1,
+                  precision: float | None = None, max_units: int | None = None,
+                  metrics: Iterable[str] | None = None, labels: Sequence[str] | None = None,
+                  overrides: Sequence[str] | None = None, confidence: float = 0.95,
+                  progress: bool | None = None, backend: str = "loky",
+                  simulator: Simulator | None = None, chunk_size: int | None = None) -> ComparisonResult:
+    """Simulate every rule set on the same seeds and compare them with paired statistics.
+
+    Parameters
+    ----------
+    rule_sets
+        Two or more rule sets (:class:`Rules` or specs); the first is the baseline.
+    n_games, n_deals
+        Whole games (game and deal metrics), or deals only (deal metrics); exactly one.
+        Rounded up to whole chunks.
+    seed
+        Root seed shared by every rule set (the common random numbers).
+    strategies
+        Strategy specs as the runner takes them (one for all seats or one per seat).
+    jobs
+        Workers; does not change the result.
+    precision
+        Keep adding rounds of new chunks until every watched difference interval is
+        narrower than this (in each metric's own unit), or ``max_units`` is reached.
+    max_units
+        Cap on games (deals) per rule set in precision mode (default 32 x the first round).
+    metrics
+        Metric names (default: every metric that applies to one of the rule sets).
+    labels
+        Names of the rule sets in the output (default: the specs as given).
+    overrides
+        ``name=value`` items applied to every rule set (``--set``).
+    progress
+        Progress bar on stderr (default: when stderr is a terminal).
+    simulator
+        Replaces :func:`simulate_chunks` (same signature), e.g. in tests.
+    chunk_size
+        Units per chunk (default :data:`COMPARE_CHUNK_GAMES` / :data:`COMPARE_CHUNK_DEALS`).
+
+    Returns
+    -------
+    ComparisonResult
+    """
+    import time
+
+    started = time.perf_counter()
+    if len(rule_sets) < 2:
+        raise ThousandError("compare needs at least two rule sets: give --rules twice or more")
+    if (n_games is None) == (n_deals is None):
+        raise ThousandError("give either a number of games or a number of deals")
+    mode = "games" if n_games is not None else "deals"
+    n = n_games if n_games is not None else n_deals
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
+        raise ThousandError(f"number of {mode} must be a whole number of at least 2, got {n!r}")
+    if precision is not None and not (isinstance(precision, (int, float)) and precision > 0
+                                      and math.isfinite(precision)):
+        raise ThousandError(f"--precision must be a positive number, got {precision!r}")
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+        raise ThousandError(f"seed must be a non-negative whole number, got {seed!r}")
+    specs = [r if isinstance(r, str) else None for r in rule_sets]
+    rules = [parse_rules_spec(r, list(overrides or [])) for r in rule_sets]
+    if len({r.players for r in rules}) > 1:
+        raise ThousandError("all compared rule sets must have the same number of players")
+    if labels is None:
+        labels = [s if s is not None else r.describe() for s, r in zip(specs, rules)]
+        if overrides:
+            labels = [f"{lab} +{','.join(overrides)}" for lab in labels]
+    labels = _labels(rules, labels)
+    chosen = select_metrics(rules, mode, metrics)
+    players = rules[0].players
+    chunk_size = int(chunk_size or (COMPARE_CHUNK_GAMES if mode == "games" else COMPARE_CHUNK_DEALS))
+    chunk_size = min(chunk_size, n)
+    simulate_fn = simulator or simulate_chunks
+    if max_units is None:
+        max_units = 32 * n
+    if max_units < n:
+        raise ThousandError(f"the cap ({max_units}) is below the first round ({n})")
+    max_chunks = math.ceil(max_units / chunk_size)
+
+    tables: list[list[pl.DataFrame]] = [[] for _ in rules]
+    hists: list[np.ndarray] = [np.zeros(0, dtype=np.int64) for _ in rules]
+    done_chunks = 0
+    want_chunks = math.ceil(n / chunk_size)
+    rounds = 0
+    bar = _bar(progress, total=want_chunks * chunk_size * len(rules), unit=mode[:-1])
+    result_rows: list[MetricRow] = []
+    try:
+        while True:
+            rounds += 1
+            new = want_chunks - done_chunks
+            for i, r in enumerate(rules):
+                games, deals = simulate_fn(r, mode, done_chunks, new, chunk_size, seed, strategies, jobs,
+                                           backend=backend)
+                tables[i].append(unit_table(games, deals, chosen, players))
+                if games is not None:
+                    counts = np.bincount(games["deals"].to_numpy().astype(np.int64))
+                    hists[i] = _add_hist(hists[i], counts)
+                if bar is not None:
+                    bar.update(new * chunk_size)
+            done_chunks = want_chunks
+            merged = [pl.concat(t) for t in tables]
+            result_rows = compare_units(labels, merged, chosen, seed=seed, confidence=confidence)
+            if precision is None:
+                break
+            worst = _worst_width(result_rows, chosen)
+            if bar is not None:
+                bar.set_postfix_str(f"widest diff CI {worst:.4g} (target {precision:g})")
+            if worst < precision or done_chunks >= max_chunks:
+                break
+            # Interval widths shrink like 1/sqrt(n): aim for the n that meets the target,
+            # at least one more chunk, at most 4x per round, never over the cap.
+            factor = min(4.0, max(1.0, (worst / precision) ** 2 * 1.1))
+            want_chunks = min(max_chunks, max(done_chunks + 1, math.ceil(done_chunks * factor)))
+            if bar is not None:
+                bar.total = want_chunks * chunk_size * len(rules)
+                bar.refresh()
+    finally:
+        if bar is not None:
+            bar.close()
+    n_units = merged[0].height if merged else 0
+    met = None if precision is None else _worst_width(result_rows, chosen) < precision
+    return ComparisonResult(
+        labels=list(labels), rules=rules, mode=mode, n=n_units, seed=int(seed),
+        strategies=list([strategies] if isinstance(strategies, str) else (strategies or [])),
+        rows=result_rows, metrics=[m.name for m in chosen], rounds=rounds, precision=precision,
+        precision_met=met, confidence=confidence, deals_hist=[h.tolist() for h in hists],
+        seconds=time.perf_counter() - started)
+
+
+def _add_hist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    size = max(len(a), len(b))
+    out = np.zeros(size, dtype=np.int64)
+    out[:len(a)] += a
+    out[:len(b)] += b
+    return out
+
+
+def _bar(progress: bool | None, total: int, unit: str) -> Any:
+    if progress is None:
+        progress = sys.stderr.isatty()
+    if not progress:
+        return None
+    from tqdm import tqdm
+    return tqdm(total=total, unit=unit, unit_scale=True, dynamic_ncols=True, file=sys.stderr,
+                desc="compare")
+
+
+# =========================================================================== output
+def _fmt(v: float | None, unit: str, signed: bool = False) -> str:
+    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+        return "-"
+    if unit == _SHARE:
+        text = f"{100 * v:+.2f}" if signed else f"{100 * v:.2f}"
+        return text + ("pp" if signed else "%")
+    mag = abs(v)
+    digits = 1 if mag >= 100 else 2 if mag >= 1 else 3
+    return f"{v:+.{digits}f}" if signed else f"{v:.{digits}f}"
+
+
+def _fmt_p(p: float | None) -> str:
+    if p is None:
+        return "-"
+    if p < 1e-4:
+        return "<1e-4"
+    return f"{p:.4f}"
+
+
+def _fmt_gain(r: MetricRow) -> str:
+    g = r.pairing_gain
+    if r.identical_pairs:
+        return "same"
+    if g is None or (isinstance(g, float) and math.isnan(g)):
+        return "-"
+    if math.isinf(g):
+        return "exact"
+    return f"x{g:.2f}"
+
+
+def _table_rows(result: ComparisonResult) -> list[list[str]]:
+    out = []
+    for r in result.rows:
+        value = f"{_fmt(r.value, r.unit)} [{_fmt(r.ci_low, r.unit)}, {_fmt(r.ci_high, r.unit)}]"
+        if r.rules_index == 0:
+            diff = p = gain = ""
+        else:
+            diff = (f"{_fmt(r.diff, r.unit, True)} [{_fmt(r.diff_ci_low, r.unit, True)}, "
+                    f"{_fmt(r.diff_ci_high, r.unit, True)}]")
+            p, gain = _fmt_p(r.p_holm), _fmt_gain(r)
+        out.append([r.metric if r.rules_index == 0 else "", r.rules, value, diff, p, gain])
+    return out
+
+
+_HEADER = ["metric", "rules", "value [95% CI]", "diff vs first [95% CI]", "p (Holm)", "pairing"]
+
+
+def _summary_lines(result: ComparisonResult) -> list[str]:
+    unit = "games" if result.mode == "games" else "deal slots"
+    strat = ", ".join(result.strategies) if result.strategies else "standard"
+    lines = [f"{result.n:,} {unit} per rule set, same seeds for all (seed {result.seed}), "
+             f"strategies: {strat}; baseline: {result.labels[0]}."]
+    if result.precision is not None:
+        state = "met" if result.precision_met else "NOT met (cap reached)"
+        lines.append(f"Precision target {result.precision:g} {state} after {result.rounds} round(s); "
+                     f"widest watched difference interval {result.worst_width():.4g}.")
+    gains = [r.pairing_gain for r in result.rows if r.rules_index > 0 and not r.identical_pairs
+             and r.pairing_gain is not None and math.isfinite(r.pairing_gain) and (r.diff_width or 0) > 0]
+    exact = sum(1 for r in result.rows if r.rules_index > 0 and r.identical_pairs)
+    if gains:
+        lines.append(f"Pairing (common random numbers) narrowed the difference intervals by x{np.median(gains):.2f} "
+                     f"(median over {len(gains)} comparisons; range x{min(gains):.2f} to x{max(gains):.2f}) "
+                     f"against an unpaired comparison of the same data"
+                     + (f"; in {exact} every pair was identical (the rule changed nothing there)."
+                        if exact else "."))
+    return lines
+
+
+def result_table(result: ComparisonResult) -> str:
+    """The terminal table: aligned columns, one block per metric."""
+    rows = _table_rows(result)
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(_HEADER)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(_HEADER, widths)),
+             "  ".join("-" * w for w in widths)]
+    for r in rows:
+        if r[0] and len(lines) > 2:
+            lines.append("")
+        lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    lines.append("")
+    lines += _summary_lines(result)
+    lines.append("Shares in %, differences in percentage points (pp); 'pairing' = unpaired / paired "
+                 "CI width; 'same' = every pair identical.")
+    lines.append("Methods: " + "; ".join(f"{k}: {v[0]} / {v[1]}" for k, v in METHODS.items()
+                                         if k in {r.kind for r in result.rows}) + "; Holm over all p-values.")
+    return "\n".join(lines)
+
+
+def _deals_quantiles(hist: Sequence[int]) -> dict[str, float]:
+    counts = np.asarray(hist, dtype=np.int64)
+    if counts.sum() == 0:
+        return {}
+    values = np.repeat(np.arange(len(counts)), counts)
+    qs = np.quantile(values, [0.1, 0.25, 0.5, 0.75, 0.9])
+    return {"p10": qs[0], "p25": qs[1], "median": qs[2], "p75": qs[3], "p90": qs[4],
+            "max": float(values.max())}
+
+
+def result_markdown(result: ComparisonResult, figure: str | None = None, level: int = 2) -> str:
+    """The comparison as a Markdown section (what the report includes)."""
+    h = "#" * level
+    lines = [f"{h} House-rule comparison", ""]
+    lines += [" ".join(_summary_lines(result)), ""]
+    lines.append("Rule sets: " + "; ".join(
+        f"`{lab}`" + (f" (differs from the first in {', '.join(f'{k}={format_value(v)}' for k, v in r.diff(result.rules[0]).items())})"
+                      if i and r.diff(result.rules[0]) else "")
+        for i, (lab, r) in enumerate(zip(result.labels, result.rules))) + ".")
+    lines.append("")
+    lines.append("| " + " | ".join(_HEADER) + " |")
+    lines.append("|" + "|".join("---" for _ in _HEADER) + "|")
+    for row in _table_rows(result):
+        row = [f"`{row[0]}`" if row[0] else "", *row[1:]]
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |")
+    lines.append("")
+    if result.mode == "games" and any(sum(h) for h in result.deals_hist):
+        lines.append(f"{h}# Deals per game")
+        lines.append("")
+        lines.append("| rules | p10 | p25 | median | p75 | p90 | max |")
+        lines.append("|---|---|---|---|---|---|---|")
+        for lab, hist in zip(result.labels, result.deals_hist):
+            q = _deals_quantiles(hist)
+            if q:
+                lines.append(f"| {lab} | " + " | ".join(f"{q[k]:g}" for k in
+                                                       ("p10", "p25", "median", "p75", "p90", "max")) + " |")
+        lines.append("")
+    if figure:
+        lines += [f"![Differences against {result.labels[0]} with 95% intervals]({figure})", ""]
+    lines.append(f"{h}# Methods")
+    lines.append("")
+    lines.append("Every rule set played the same seeds (common random numbers); differences are "
+                 "computed on the pairs (game *i* under each rule set). The pairs stay identical "
+                 "until the rules make the engines use the random stream differently, then "
+                 "diverge; the pairing is still valid, only less tight.")
+    lines.append("")
+    used = {r.kind for r in result.rows}
+    for kind, (m_value, m_diff) in METHODS.items():
+        if kind in used:
+            lines.append(f"- {kind}: value {m_value}; difference {m_diff}.")
+    lines.append("- p-values are corrected for multiple comparisons with Holm's step-down method "
+                 "over every (metric, variant) pair; 'pairing' is the unpaired interval width "
+                 "divided by the paired one.")
+    lines.append("")
+    return "\n".join(lines)
+
+
+_PANEL_ORDER = [_SHARE, _PER_GAME, "per deal", _DEALS, _POINTS]
+
+
+def forest_plot(result: ComparisonResult, path: str | os.PathLike) -> Path:
+    """Forest plot of every difference against the baseline: one panel per unit, one row
+    per metric, one colour per variant; filled markers where Holm's p < 0.05."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    def finite(r: MetricRow) -> bool:
+        return (r.diff is not None and r.diff_ci_low is not None and r.diff_ci_high is not None
+                and all(math.isfinite(v) for v in (r.diff, r.diff_ci_low, r.diff_ci_high)))
+
+    rows = [r for r in result.rows if r.rules_index > 0 and finite(r)]
+    panels = [u for u in _PANEL_ORDER if any(r.unit == u for r in rows)]
+    panels += sorted({r.unit for r in rows} - set(panels))
+    if not panels:
+        panels = [_SHARE]
+    n_var = len(result.labels) - 1
+    metric_order = list(dict.fromkeys(r.metric for r in result.rows))
+    panel_metrics = {u: [m for m in metric_order if any(r.metric == m and r.unit == u for r in rows)]
+                     for u in panels}
+    heights = [max(1, len(panel_metrics[u])) * (0.55 + 0.18 * n_var) for u in panels]
+    fig, axes = plt.subplots(len(panels), 1, figsize=(9, 1.4 + sum(heights) * 0.55 + 0.55 * len(panels)),
+                             gridspec_kw={"height_ratios": heights}, squeeze=False)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    spread = 0.6 / max(n_var, 1)
+    for ax, unit in zip(axes[:, 0], panels):
+        scale = 100.0 if unit == _SHARE else 1.0
+        names = panel_metrics[unit]
+        for y, name in enumerate(names):
+            for r in (r for r in rows if r.metric == name):
+                j = r.rules_index - 1
+                c = colours[j % len(colours)]
+                yy = y + (j - (n_var - 1) / 2) * spread
+                significant = r.p_holm is not None and r.p_holm < 0.05
+                ax.errorbar(r.diff * scale, yy,
+                            xerr=[[(r.diff - r.diff_ci_low) * scale], [(r.diff_ci_high - r.diff) * scale]],
+                            fmt="o", mfc=c if significant else "white", color=c, capsize=3, ms=5)
+        ax.axvline(0, color="grey", lw=0.8, ls="--")
+        ax.set_yticks(range(len(names)), names, fontsize=8)
+        ax.set_ylim(len(names) - 0.5, -0.5)
+        xlabel = {_SHARE: "difference (percentage points)", _POINTS: "difference (points)",
+                  _PER_GAME: "difference (events per game)", _DEALS: "difference (deals per game)",
+                  "per deal": "difference (per played deal)"}.get(unit, f"difference ({unit})")
+        ax.set_xlabel(xlabel, fontsize=9)
+        ax.grid(axis="x", alpha=0.3)
+    handles = [Line2D([], [], color=colours[j % len(colours)], marker="o", ls="-", label=lab)
+               for j, lab in enumerate(result.labels[1:])]
+    axes[0, 0].legend(handles=handles, fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.0),
+                      ncol=min(3, n_var), frameon=False)
+    fig.suptitle(f"Rule variants minus {result.labels[0]}: paired differences with 95% intervals", fontsize=10)
+    fig.text(0.01, 0.005, f"{result.n:,} {'games' if result.mode == 'games' else 'deal slots'} per rule set, "
+             f"same seeds (seed {result.seed}); filled marker: Holm p < 0.05", fontsize=7, color="dimgrey")
+    fig.tight_layout(rect=(0, 0.015, 1, 0.98))
+    path = Path(path)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def write_outputs(result: ComparisonResult, out_dir: str | os.PathLike, level: int = 2) -> str:
+    """Write ``compare.md``, ``compare.csv``, ``compare.json`` and ``compare_forest.png``.
+
+    Returns the Markdown section (with the figure linked relative to ``out_dir``), which
+    the report includes when it is given several rule sets.
+    """
+    out = Path(out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ThousandError(f"cannot create output directory {os.fspath(out)!r}: {e.strerror}") from None
+    figure = forest_plot(result, out / "compare_forest.png")
+    result.frame().write_csv(out / "compare.csv")
+    (out / "compare.json").write_text(json.dumps(result.to_json(), indent=1) + "\n")
+    md = result_markdown(result, figure=figure.name, level=level)
+    (out / "compare.md").write_text(md)
+    return md

@@ -1,0 +1,116 @@
+"""``thousand compare``: house rules against each other on the same shuffles, paired."""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+from thousand.commands.common import add_rules_arguments, add_seed_argument
+from thousand.errors import ThousandError
+
+NAME = "compare"
+HELP = "compare house rules on the same shuffles: paired differences, intervals, Holm p-values"
+DESCRIPTION = """Compare two or more rule sets statistically.
+
+Every rule set plays the same seeds (common random numbers: game i starts from the same
+shuffle under every rule set), and each variant is compared with the FIRST --rules game
+by game, so the differences come from the rules rather than from luck.  For each metric
+and rule set: the value with a 95% interval; for each variant: the paired difference
+with its 95% interval, the p-value and the Holm-corrected p-value, and how much the
+pairing narrowed the interval against an unpaired comparison.
+
+Game metrics (--games): deals per game (mean, median), win rate by seat and by position
+from the first dealer, barrel entries and falls, bolt penalties, resignations, redeals,
+blind and golden-kon outcomes (when enabled), final score spread.  Deal metrics (also
+with --deals): declarer success rate, resignations, obligations, redeals, mean contract,
+declarer score change, deal points of declarer and defender, score by seat role.
+--list-metrics prints them all; --metric picks some.
+
+Methods: proportions Wilson (paired difference: Newcombe's method 10, McNemar p);
+means normal (paired: mean of differences, z-test); per-deal rates inside games are
+ratios with a delta-method error clustered by game; the median by order statistics
+(paired bootstrap for its difference, no p-value).  See docs/compare.md.
+
+--precision X keeps adding rounds of new games (continuing the same seed sequence, so
+earlier games are kept) until every difference interval is narrower than X, in each
+metric's own unit (shares as fractions: 0.01 = 1 percentage point), or --max-games is
+reached.  Pick the metrics it watches with --metric.
+
+examples:
+  thousand compare --rules classic --rules classic:bolts=off --games 20000
+  thousand compare --rules classic --rules classic:barrel_at=none --rules russian --games 10000 --out cmp
+  thousand compare --rules classic --rules classic:target=500 --metric deals_mean,win_first_dealer --precision 0.5
+  thousand compare --rules classic --rules classic:must_beat=on --deals 500000 --json
+  thousand compare --rules classic --rules classic:resign=sixty --set barrel_at=900 --games 5000
+"""
+
+DEFAULT_GAMES = 4_000
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_rules_arguments(p, multiple=True)
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--games", "-g", type=int, default=None, metavar="N",
+                      help=f"whole games per rule set (default {DEFAULT_GAMES:,}); game and deal metrics")
+    size.add_argument("--deals", "-n", type=int, default=None, metavar="N",
+                      help="deals per rule set, outside games; deal metrics only")
+    p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
+                   help="strategy for every seat (once) or for each seat (once per seat); default standard")
+    add_seed_argument(p)
+    p.add_argument("--jobs", "-j", type=int, default=-1, metavar="J",
+                   help="parallel workers, -1 for all cores (default -1); never changes the result")
+    p.add_argument("--metric", "-m", action="append", default=None, metavar="NAME[,NAME...]",
+                   help="compare only these metrics (repeatable; see --list-metrics)")
+    p.add_argument("--precision", type=float, default=None, metavar="X",
+                   help="simulate in rounds until every difference interval is narrower than X")
+    p.add_argument("--max-games", type=int, default=None, metavar="N",
+                   help="cap per rule set for --precision (default 32 x the first round)")
+    p.add_argument("--out", "-o", default=None, metavar="DIR",
+                   help="write compare.md, compare.csv, compare.json and compare_forest.png there")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON list (one object per metric and rule set) instead of the table")
+    p.add_argument("--list-metrics", action="store_true", help="list the metric names and exit")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
+
+
+def _list_metrics() -> None:
+    from thousand.analysis.compare import METHODS, _build_metrics
+    for m in _build_metrics(3):
+        print(f"  {m.name:<22} {m.level:<5} {m.kind:<17} {m.description}")
+    print("\nlevel game: needs --games; kinds: " + "; ".join(f"{k}: {v[0]}" for k, v in METHODS.items()))
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.list_metrics:
+        _list_metrics()
+        return 0
+    specs = args.rules or []
+    if len(specs) < 2:
+        raise ThousandError("give at least two rule sets to compare, e.g. --rules classic --rules classic:bolts=off")
+    if args.precision is not None and not (args.precision > 0 and math.isfinite(args.precision)):
+        raise ThousandError(f"--precision must be a positive number, got {args.precision}")
+    if args.jobs == 0 or args.jobs < -1:
+        raise ThousandError(f"--jobs must be a positive number of workers or -1 for all cores, got {args.jobs}")
+    if args.max_games is not None and args.precision is None:
+        raise ThousandError("--max-games caps a --precision run; give --precision too")
+    n_games, n_deals = args.games, args.deals
+    if n_games is None and n_deals is None:
+        n_games = DEFAULT_GAMES
+
+    from thousand.analysis.compare import compare_rules, result_table, write_outputs
+
+    result = compare_rules(
+        specs, n_games=n_games, n_deals=n_deals, seed=args.seed, strategies=args.strategy,
+        jobs=args.jobs, precision=args.precision, max_units=args.max_games, metrics=args.metric,
+        overrides=args.overrides, progress=False if args.no_progress else None)
+    if args.out:
+        write_outputs(result, args.out)
+    if args.json:
+        json.dump(result.to_json(), sys.stdout, indent=1)
+        print()
+    else:
+        print(result_table(result))
+        if args.out:
+            print(f"wrote {args.out}/compare.md, compare.csv, compare.json, compare_forest.png")
+    return 0
