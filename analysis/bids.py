@@ -50,6 +50,8 @@ import polars as pl
 from thousand.cards import (
     ACE, KING, QUEEN, RANK_PLANE, card_points, format_hand, marriage_points, popcount,
 )
+from thousand.analysis.stats import wilson_interval as _stats_wilson
+from thousand.analysis.stats import z_for
 from thousand.errors import ThousandError
 from thousand.rules import CLASSIC as CLASSIC_RULES
 from thousand.rules import Rules
@@ -64,36 +66,23 @@ __all__ = [
 ROLES = ("forehand", "middle", "rear")
 #: Completions of a 7-card hand: talon C(17,3) times the next opponent's 7 of 14, C(14,7).
 N_COMPLETIONS = math.comb(17, 3) * math.comb(14, 7)
-Z95 = 1.959963984540054
 
 
 # --------------------------------------------------------------------- statistics
 def wilson_interval(successes: Any, n: Any, confidence: float = 0.95) -> tuple[Any, Any]:
-    """Wilson score interval for a binomial proportion ``successes / n``.
+    """Wilson score interval for ``successes / n`` (:func:`thousand.analysis.stats.wilson_interval`).
 
-    Works elementwise on arrays.  Chosen over the normal interval because it stays inside
-    ``[0, 1]`` and keeps its coverage near 0 and 1, where safe bids live.
+    Chosen over the normal interval because it stays inside ``[0, 1]`` and keeps its
+    coverage near 0 and 1, where safe bids live.  Scalars in, floats out.
 
     >>> lo, hi = wilson_interval(0, 20)
     >>> lo, round(hi, 4)
     (0.0, 0.1611)
     """
-    from statistics import NormalDist
-
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    k = np.asarray(successes, dtype=float)
-    n = np.asarray(n, dtype=float)
-    if np.any(n <= 0):
+    if np.any(np.asarray(n) <= 0):
         raise ValueError("wilson_interval needs n > 0")
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo, hi = np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
-    # Exact ends: 0 successes cannot have a lower bound above 0 (rounding aside).
-    lo = np.where(k == 0, 0.0, lo)
-    hi = np.where(k == n, 1.0, hi)
-    if lo.ndim == 0:
+    lo, hi = _stats_wilson(successes, n, z_for(confidence))
+    if np.ndim(lo) == 0:
         return float(lo), float(hi)
     return lo, hi
 
@@ -314,8 +303,7 @@ def bid_table(c: Completions, rules: Rules, bids: Sequence[int] | None = None,
         lo, hi = p.copy(), p.copy()
     else:
         lo, hi = wilson_interval(made, np.full(len(b), n), confidence_level)
-    from statistics import NormalDist
-    z = NormalDist().inv_cdf(0.5 + confidence_level / 2)
+    z = z_for(confidence_level)
     ev_play = b * (2 * p - 1)
     # Play-out score is +-b, so its standard error is 2 b sqrt(p(1-p)/n).
     ev_play_se = np.zeros(len(b)) if c.exact else 2 * b * np.sqrt(p * (1 - p) / n)
@@ -422,20 +410,29 @@ def simulate_hand(hand: int, rules: Rules, role: str = "forehand", strategies: S
         raise ThousandError(f"--samples must be at least 2, got {samples}")
     if rules.players != 3:
         raise ThousandError(f"thousand bid analyses the 3-player game; the rules say players={rules.players}")
+    return _call_kernel(kernel_play(), hand, rules, role, strategies, samples, exact, seed)
+
+
+def kernel_play() -> Any:
+    """The kernel's ``play_forced_declarer``, or a one-line error when it is not built."""
     try:
         from thousand import kernel
-        play = kernel.play_forced_declarer
+        return kernel.play_forced_declarer
     except (ImportError, AttributeError):
         raise ThousandError("the kernel's forced-declarer mode (thousand.kernel.play_forced_declarer) "
                             "is not built yet") from None
-    out = _call_kernel(play, hand, rules, role, strategies, samples, exact, seed)
-    return out
+
+
+def _as_bitgen(seed: Any) -> np.random.BitGenerator:
+    if isinstance(seed, np.random.BitGenerator):
+        return seed
+    return np.random.PCG64(seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed))
 
 
 def _call_kernel(play: Any, hand: int, rules: Rules, role: str, strategies: Any, samples: int,
-                 exact: bool, seed: int | None) -> Completions:
+                 exact: bool, seed: Any) -> Completions:
     """Adapter to the kernel's forced-declarer entry point (one place to follow its API)."""
-    bitgen = np.random.PCG64(np.random.SeedSequence(seed))
+    bitgen = _as_bitgen(seed)
     res = play(bitgen, rules, strategies, None, hand, role, samples, exact=exact)
     get = (lambda k: res[k]) if isinstance(res, dict) else (lambda k: getattr(res, k))
     return Completions(hand=hand, role=role, points=np.asarray(get("declarer_points")),

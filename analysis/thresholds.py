@@ -1,0 +1,493 @@
+"""Bidding thresholds: how high hands of each kind can bid, and a rule of thumb.
+
+Data: *forced-declarer* runs over many random hands.  Every hand is made declarer at
+every seat in turn (forehand, middle, rear) with the auction skipped, and the unseen 17
+cards are dealt at random ``samples_per_hand`` times; so the figures describe the hand,
+not the hands that happened to win an auction.  :func:`simulate_forced_hands` produces
+one row per played completion::
+
+    hand_id  hand (u32 mask)  role ("forehand"/"middle"/"rear")  points (declarer deal points)
+
+Pipeline (each step takes that frame, eager or lazy):
+
+* :func:`add_hand_features` -- card points, marriage value, aces, aces with their ten,
+  and the class bands used in the tables;
+* :func:`threshold_table` -- per hand class, the highest bid made with probability
+  0.5 / 0.7 / 0.8 / 0.9 (pooled over the class), with a bootstrap interval over hands;
+* :func:`plot_threshold_heatmap` -- the 0.8 threshold by card points and marriage value;
+* :func:`fit_rule_of_thumb` -- a linear rule "safe bid = a + b points + c marriages + ..."
+  fitted on 70% of the hands and scored on the other 30%.
+
+"Made with probability q" for bid ``b``: the share of completions in which the declarer's
+points reach ``b`` is at least ``q``.  A bid above the rules' cap for the class (120
+without a marriage, 120 + the smallest marriage value in the class) is not offered; a
+class that cannot reach 100 with probability ``q`` shows ``null`` ("pass").
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import polars as pl
+
+from thousand.cards import RANK_PLANE, RANK_POINTS, SUIT_MASK, ACE, TEN, KING, QUEEN, MARRIAGE_VALUES
+from thousand.rules import CLASSIC, Rules
+
+__all__ = [
+    "ROLES", "PROBABILITIES", "CLASS_COLUMNS", "simulate_forced_hands", "add_hand_features",
+    "hand_outcomes", "threshold_table", "plot_threshold_heatmap", "fit_rule_of_thumb", "RuleOfThumb",
+    "random_hands",
+]
+
+ROLES = ("forehand", "middle", "rear")
+PROBABILITIES = (0.5, 0.7, 0.8, 0.9)
+CLASS_COLUMNS = ("points_band", "marriage_value", "aces", "aces_with_ten")
+#: Card-point bands of a 7-card hand (it holds 0 to 74).
+POINT_BANDS = (0, 20, 30, 40, 50)
+RULE_FEATURES = ("points", "marriage_points", "aces", "aces_with_ten")
+
+# The simulator the thresholds run on: (hand, role, bitgen, n) -> declarer points per completion.
+Simulator = Callable[[int, str, np.random.BitGenerator, int], np.ndarray]
+
+
+# --------------------------------------------------------------------- simulation
+def random_hands(bitgen: np.random.BitGenerator, n: int) -> np.ndarray:
+    """``n`` uniform 7-card hands as masks, each the first seven cards of a shuffled deck.
+
+    Reads the raw stream like the engines do (``docs/rules.md``: Fisher-Yates with
+    Lemire-bounded draws), so hands depend only on the bit generator's state.
+    """
+    from thousand.reference.rng import Stream
+
+    stream = Stream(bitgen)
+    out = np.empty(n, dtype=np.uint32)
+    for i in range(n):
+        deck = stream.shuffle()
+        out[i] = sum(1 << c for c in deck[:7])
+    return out
+
+
+def _kernel_simulator(rules: Rules, strategies: Any) -> Simulator:
+    from thousand.analysis.bids import simulate_hand
+
+    def run(hand: int, role: str, bitgen: np.random.BitGenerator, n: int) -> np.ndarray:
+        return simulate_hand(hand, rules, role, strategies, samples=n, seed=bitgen).points
+    return run
+
+
+def _simulate_chunk(seed_seq: np.random.SeedSequence, first_id: int, n_hands: int, samples: int,
+                    roles: Sequence[str], simulator: Simulator) -> pl.DataFrame:
+    bitgen = np.random.PCG64(seed_seq)
+    hands = random_hands(bitgen, n_hands)
+    ids, hand_col, role_col, pts = [], [], [], []
+    for i, h in enumerate(hands):
+        for role in roles:
+            p = np.asarray(simulator(int(h), role, bitgen, samples), dtype=np.int16)
+            ids.append(np.full(len(p), first_id + i, dtype=np.int32))
+            hand_col.append(np.full(len(p), h, dtype=np.uint32))
+            role_col.append(np.full(len(p), ROLES.index(role), dtype=np.int8))
+            pts.append(p)
+    return pl.DataFrame({
+        "hand_id": np.concatenate(ids), "hand": np.concatenate(hand_col),
+        "role": pl.Series(np.concatenate(role_col)).replace_strict(dict(enumerate(ROLES)), return_dtype=pl.String),
+        "points": np.concatenate(pts),
+    })
+
+
+def simulate_forced_hands(rules: Rules = CLASSIC, n_hands: int = 2000, samples_per_hand: int = 200,
+                          seed: int = 1, strategies: Any = None, roles: Sequence[str] = ROLES,
+                          jobs: int = 1, chunk_hands: int = 50, simulator: Simulator | None = None) -> pl.DataFrame:
+    """Random hands made declarer at every seat; one row per played completion.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set the kernel plays.
+    n_hands : int
+        Random 7-card hands; each is played ``samples_per_hand`` times at each role.
+    seed : int
+        Root seed.  Chunks of ``chunk_hands`` hands get ``SeedSequence(seed).spawn(k)``
+        children, so the frame is the same for any ``jobs``.
+    simulator : callable, optional
+        ``(hand, role, bitgen, n) -> points``; default the kernel's forced-declarer mode.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``hand_id`` (i32), ``hand`` (u32 mask), ``role`` (str), ``points`` (i16).
+    """
+    if n_hands < 1 or samples_per_hand < 1:
+        raise ValueError("n_hands and samples_per_hand must be positive")
+    for r in roles:
+        if r not in ROLES:
+            raise ValueError(f"role must be one of {ROLES}, got {r!r}")
+    sim = simulator or _kernel_simulator(rules, strategies)
+    n_chunks = math.ceil(n_hands / chunk_hands)
+    children = np.random.SeedSequence(seed).spawn(n_chunks)
+    sizes = [min(chunk_hands, n_hands - k * chunk_hands) for k in range(n_chunks)]
+    tasks = [(children[k], k * chunk_hands, sizes[k], samples_per_hand, tuple(roles), sim) for k in range(n_chunks)]
+    if jobs == 1 or n_chunks == 1:
+        frames = [_simulate_chunk(*t) for t in tasks]
+    else:
+        from joblib import Parallel, delayed
+        frames = Parallel(n_jobs=jobs)(delayed(_simulate_chunk)(*t) for t in tasks)
+    return pl.concat(frames)
+
+
+# --------------------------------------------------------------------- features and classes
+def _count(expr: pl.Expr, mask: int) -> pl.Expr:
+    return (expr & mask).bitwise_count_ones().cast(pl.Int32)
+
+
+def add_hand_features(lf: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
+    """Add the hand's features and class bands, computed from the ``hand`` mask column.
+
+    ``points``-named columns would clash with the per-completion points, so the hand's
+    card points are ``hand_points``.  Class columns: ``points_band`` ("<20", "20-29", ...,
+    "50+"), ``marriage_value`` (0, 40, 60, 80, 100, or 120 for two or more marriages:
+    "120+"), ``aces`` (0..3, 3 meaning 3 or 4), ``aces_with_ten`` (0, 1, 2 meaning 2+).
+
+    >>> df = pl.DataFrame({"hand": [0b110000_001100_000000_000000]}, schema={"hand": pl.UInt32})
+    >>> add_hand_features(df).collect().select("hand_points", "marriage_points", "aces", "aces_with_ten").row(0)
+    (28, 80, 1, 1)
+    """
+    h = pl.col("hand").cast(pl.UInt32)
+    pts = sum(RANK_POINTS[r] * _count(h, RANK_PLANE[r]) for r in range(6))
+    marriage = sum(MARRIAGE_VALUES[s] * (_count(h, (1 << (6 * s + QUEEN)) | (1 << (6 * s + KING))) == 2).cast(pl.Int32)
+                   for s in range(4))
+    aces_ten = _count(h & (h * 2), RANK_PLANE[ACE])  # an ace whose ten (one bit below) is held
+    lf = lf.lazy().with_columns(
+        hand_points=pts,
+        marriage_points=marriage,
+        marriages=sum((_count(h, (1 << (6 * s + QUEEN)) | (1 << (6 * s + KING))) == 2).cast(pl.Int32) for s in range(4)),
+        aces_held=_count(h, RANK_PLANE[ACE]),
+        tens=_count(h, RANK_PLANE[TEN]),
+        aces_with_ten_held=aces_ten,
+    )
+    band = pl.when(pl.col("hand_points") < 20).then(pl.lit("<20"))
+    for lo, hi in zip(POINT_BANDS[1:-1], POINT_BANDS[2:]):
+        band = band.when(pl.col("hand_points") < hi).then(pl.lit(f"{lo}-{hi - 1}"))
+    band = band.otherwise(pl.lit(f"{POINT_BANDS[-1]}+")).cast(pl.Enum(band_order()))  # sorts low to high
+    return lf.with_columns(
+        points_band=band,
+        marriage_value=pl.when(pl.col("marriages") >= 2).then(120).otherwise(pl.col("marriage_points")).cast(pl.Int32),
+        aces=pl.min_horizontal(pl.col("aces_held"), 3),
+        aces_with_ten=pl.min_horizontal(pl.col("aces_with_ten_held"), 2),
+    )
+
+
+def band_order() -> list[str]:
+    """The ``points_band`` labels, low to high."""
+    return ["<20"] + [f"{lo}-{hi - 1}" for lo, hi in zip(POINT_BANDS[1:-1], POINT_BANDS[2:])] + [f"{POINT_BANDS[-1]}+"]
+
+
+# --------------------------------------------------------------------- per hand
+def _survival(df: pl.DataFrame) -> tuple[pl.DataFrame, np.ndarray]:
+    """Per (hand_id, role): the keys and ``S[i, x]`` = completions with points >= x."""
+    keys = df.select("hand_id", "role").unique(maintain_order=False).sort("hand_id", "role")
+    keyed = df.join(keys.with_row_index("_row"), on=["hand_id", "role"], how="left")
+    idx = keyed["_row"].to_numpy().astype(np.int64)
+    pts = np.clip(keyed["points"].to_numpy().astype(np.int64), 0, None)
+    width = int(pts.max()) + 2
+    counts = np.bincount(idx * width + pts, minlength=len(keys) * width).reshape(len(keys), width)
+    surv = np.cumsum(counts[:, ::-1], axis=1)[:, ::-1]
+    return keys, surv
+
+
+def _bid_cap_of(marriage_points: np.ndarray, rules: Rules) -> np.ndarray:
+    if rules.bid_cap == "none":
+        return np.full(len(marriage_points), 120 + 280 + (rules.ace_marriage or 0) + rules.last_trick_bonus)
+    return 120 + np.asarray(marriage_points, dtype=np.int64)
+
+
+def _threshold(surv: np.ndarray, n: np.ndarray, q: float, cap: np.ndarray, step: int) -> np.ndarray:
+    """Highest bid (100, 100+step, ... <= cap) with surv[b] >= q n; -1 when even 100 fails."""
+    x_max = (surv >= q * n[:, None] - 1e-9).sum(axis=1) - 1  # largest x with P(points >= x) >= q
+    top = np.minimum(x_max, cap)
+    bid = 100 + ((top - 100) // step) * step
+    return np.where(top >= 100, bid, -1)
+
+
+def hand_outcomes(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
+                  probabilities: Sequence[float] = PROBABILITIES) -> pl.DataFrame:
+    """One row per (hand, role): features, completions, mean points, and per probability q
+    the bid made with probability q (``bid_80``; null below 100) and the uncapped points
+    level ``level_80`` (the largest x with P(points >= x) >= q: the regression target).
+    """
+    df = lf.lazy().select("hand_id", "hand", "role", "points").collect()
+    keys, surv = _survival(df)
+    n = surv[:, 0]
+    per = df.group_by("hand_id", "role").agg(pl.col("hand").first(), pl.col("points").mean().alias("mean_points"))
+    out = keys.join(per, on=["hand_id", "role"], how="left")
+    out = add_hand_features(out).collect()
+    cap = _bid_cap_of(out["marriage_points"].to_numpy(), rules)
+    cols = {"completions": n}
+    for q in probabilities:
+        tag = _tag(q)
+        level = (surv >= q * n[:, None] - 1e-9).sum(axis=1) - 1
+        cols[f"level_{tag}"] = level
+        cols[f"bid_{tag}"] = _threshold(surv, n, q, cap, rules.bid_step)
+    out = out.with_columns([pl.Series(k, np.asarray(v, dtype=np.int64)) for k, v in cols.items()])
+    return out.with_columns(
+        [pl.when(pl.col(f"bid_{_tag(q)}") >= 0).then(pl.col(f"bid_{_tag(q)}")).alias(f"bid_{_tag(q)}")
+         for q in probabilities]).with_columns(bid_cap=pl.Series(cap, dtype=pl.Int64))
+
+
+def _tag(q: float) -> str:
+    return f"{round(q * 100):02d}"
+
+
+# --------------------------------------------------------------------- the table
+def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
+                    by: Sequence[str] = CLASS_COLUMNS, probabilities: Sequence[float] = PROBABILITIES,
+                    min_hands: int = 10, n_boot: int = 200, seed: int = 0) -> pl.DataFrame:
+    """Highest bid made with each probability, by hand class.
+
+    Parameters
+    ----------
+    lf : frame
+        Completions (``hand_id``, ``hand``, ``role``, ``points``), as written by
+        :func:`simulate_forced_hands`.
+    by : columns
+        Class columns of :func:`add_hand_features` (default all four).
+    min_hands : int
+        Classes with fewer distinct (hand, role) rows are left out (too noisy).
+    n_boot : int
+        Bootstrap replicates over hands for the 95% interval of each threshold (0: none).
+
+    Returns
+    -------
+    polars.DataFrame
+        Class columns, ``hands`` (hand-role rows), ``completions``, ``mean_points``, and per
+        probability ``bid_50``... (null: even 100 is below, i.e. pass) with
+        ``bid_50_low``/``bid_50_high`` (bootstrap 2.5%/97.5%; null likewise) and ``p_at_bid_50``,
+        the pooled P(make) at that bid.
+    """
+    df = lf.lazy().select("hand_id", "hand", "role", "points").collect()
+    keys, surv = _survival(df)
+    feats = add_hand_features(keys.join(df.group_by("hand_id", "role").agg(pl.col("hand").first()),
+                                        on=["hand_id", "role"])).collect()
+    by = list(by)
+    groups = feats.with_row_index("_row").group_by(by, maintain_order=False).agg(
+        pl.col("_row"), pl.col("marriage_points").min().alias("_mp"))
+    rng = np.random.default_rng(seed)
+    rows = []
+    for g in groups.sort(by).iter_rows(named=True):
+        idx = np.asarray(g["_row"], dtype=np.int64)
+        if len(idx) < min_hands:
+            continue
+        s = surv[idx]
+        pooled = s.sum(axis=0)
+        n = pooled[0]
+        cap = _bid_cap_of(np.array([g["_mp"]]), rules)
+        row: dict[str, Any] = {k: g[k] for k in by}
+        row.update(hands=len(idx), completions=int(n),
+                   mean_points=float(pooled[1:].sum() / n))  # E[D] = sum over x >= 1 of P(D >= x)
+        if n_boot:
+            # Resample hands (not completions): completions of one hand are not independent.
+            w = rng.multinomial(len(idx), np.full(len(idx), 1 / len(idx)), size=n_boot)
+            boot = w @ s
+        for q in probabilities:
+            tag = _tag(q)
+            b = int(_threshold(pooled[None, :], np.array([n]), q, cap, rules.bid_step)[0])
+            row[f"bid_{tag}"] = None if b < 0 else b
+            row[f"p_at_bid_{tag}"] = None if b < 0 else float(pooled[min(b, len(pooled) - 1)] / n) if b < len(pooled) else 0.0
+            if n_boot:
+                bb = _threshold(boot, boot[:, 0], q, np.full(n_boot, cap[0]), rules.bid_step)
+                lo, hi = np.percentile(bb, [2.5, 97.5], method="lower"), np.percentile(bb, [97.5], method="higher")[0]
+                lo = lo[0]
+                row[f"bid_{tag}_low"] = None if lo < 0 else int(lo)
+                row[f"bid_{tag}_high"] = None if hi < 0 else int(hi)
+        rows.append(row)
+    schema: dict[str, Any] = {k: feats.schema[k] for k in by}
+    schema.update(hands=pl.Int64, completions=pl.Int64, mean_points=pl.Float64)
+    for q in probabilities:
+        tag = _tag(q)
+        schema[f"bid_{tag}"] = pl.Int64
+        schema[f"p_at_bid_{tag}"] = pl.Float64
+        if n_boot:
+            schema[f"bid_{tag}_low"] = pl.Int64
+            schema[f"bid_{tag}_high"] = pl.Int64
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+# --------------------------------------------------------------------- heatmap
+def plot_threshold_heatmap(df: pl.DataFrame, path: Any, probability: float = 0.8,
+                           rows: str = "points_band", cols: str = "marriage_value",
+                           title: str | None = None) -> None:
+    """Heatmap of the threshold bid (``bid_80``) over two class columns, cells annotated.
+
+    ``df`` is :func:`threshold_table` grouped ``by=(rows, cols)``; a blank cell has too few
+    hands, "pass" means even 100 is made less often than ``probability``.
+    """
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    col = f"bid_{_tag(probability)}"
+    row_vals = [v for v in band_order() if v in set(df[rows])] if rows == "points_band" else sorted(set(df[rows]))
+    col_vals = [v for v in band_order() if v in set(df[cols])] if cols == "points_band" else sorted(set(df[cols]))
+    grid = np.full((len(row_vals), len(col_vals)), np.nan)
+    text = [["" for _ in col_vals] for _ in row_vals]
+    for r in df.iter_rows(named=True):
+        i, j = row_vals.index(r[rows]), col_vals.index(r[cols])
+        v = r[col]
+        grid[i, j] = 95 if v is None else v  # "pass" shown just below the lowest bid
+        lo, hi = r.get(f"{col}_low"), r.get(f"{col}_high")
+        t = "pass" if v is None else str(v)
+        if lo is not None or hi is not None:
+            t += f"\n[{lo if lo is not None else 'pass'}-{hi if hi is not None else 'pass'}]"
+        text[i][j] = t + f"\nn={r['hands']}"
+    fig, ax = plt.subplots(figsize=(1.5 + 1.3 * len(col_vals), 1.2 + 0.9 * len(row_vals)), constrained_layout=True)
+    im = ax.imshow(np.ma.masked_invalid(grid), cmap="viridis", aspect="auto", origin="lower")
+    for i in range(len(row_vals)):
+        for j in range(len(col_vals)):
+            if text[i][j]:
+                ax.text(j, i, text[i][j], ha="center", va="center", fontsize=7,
+                        color="white" if grid[i, j] < np.nanmean(grid) else "black")
+    label = {"points_band": "card points in hand", "marriage_value": "marriage value held (120 = two or more)",
+             "aces": "aces held (3 = 3 or 4)", "aces_with_ten": "aces held with their ten (2 = 2+)"}
+    ax.set_xticks(range(len(col_vals)), [str(v) for v in col_vals])
+    ax.set_yticks(range(len(row_vals)), [str(v) for v in row_vals])
+    ax.set_xlabel(label.get(cols, cols))
+    ax.set_ylabel(label.get(rows, rows))
+    ax.set_title(title or f"Highest bid made with probability {probability:.0%} (forced declarer, all seats)")
+    fig.colorbar(im, ax=ax, label="bid (points)")
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+# --------------------------------------------------------------------- rule of thumb
+@dataclass(frozen=True)
+class RuleOfThumb:
+    """A linear rule: level = intercept + sum(coef * feature); bid = that, floored to the step and capped.
+
+    ``coefficients`` are the least-squares fit; ``rounded`` the same rounded to values a
+    player can use at the table, and the one the ``test`` metrics (held-out hands) score.
+    """
+
+    probability: float
+    features: tuple[str, ...]
+    coefficients: dict[str, float]
+    rounded: dict[str, float]
+    train: dict[str, float]
+    test: dict[str, float]
+    test_fitted: dict[str, float]
+    baseline: dict[str, float]
+    n_train: int
+    n_test: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def formula(self) -> str:
+        names = {"points": "card points", "marriage_points": "marriage value", "aces": "aces",
+                 "aces_with_ten": "aces with their ten", "tens": "tens"}
+        parts = [f"{self.rounded['intercept']:g}"]
+        for f in self.features:
+            c = self.rounded[f]
+            if c == 0:
+                continue
+            parts.append(f"{'+' if c >= 0 else '-'} {abs(c):g} x {names.get(f, f)}")
+        return "bid " + " ".join(parts) + " (round down to the step; below 100 pass; at most the cap)"
+
+    def predict_level(self, X: np.ndarray, rounded: bool = True) -> np.ndarray:
+        c = self.rounded if rounded else self.coefficients
+        return c["intercept"] + X @ np.array([c[f] for f in self.features])
+
+
+def _design(df: pl.DataFrame, features: Sequence[str]) -> np.ndarray:
+    rename = {"points": "hand_points", "aces": "aces_held", "aces_with_ten": "aces_with_ten_held"}
+    return np.column_stack([df[rename.get(f, f)].to_numpy().astype(float) for f in features])
+
+
+def _rule_bids(level: np.ndarray, cap: np.ndarray, step: int) -> np.ndarray:
+    top = np.minimum(np.floor(level).astype(np.int64), cap)
+    return np.where(top >= 100, 100 + ((top - 100) // step) * step, -1)
+
+
+def _score_rule(pred_level: np.ndarray, df: pl.DataFrame, surv: np.ndarray, rules: Rules, q: float) -> dict[str, float]:
+    """Accuracy of a rule on the rows of ``df`` (aligned with ``surv``)."""
+    tag = _tag(q)
+    true_level = df[f"level_{tag}"].to_numpy().astype(float)
+    true_bid = df[f"bid_{tag}"].fill_null(-1).to_numpy()
+    cap = df["bid_cap"].to_numpy()
+    bid = _rule_bids(pred_level, cap, rules.bid_step)
+    n = surv[:, 0].astype(float)
+    # Realised P(make) at the rule's bid for the hands where it bids.
+    bids_at = bid >= 0
+    made = np.where(bids_at, surv[np.arange(len(bid)), np.clip(bid, 0, surv.shape[1] - 1)], 0)
+    made = np.where(bid >= surv.shape[1], 0, made)
+    err = pred_level - true_level
+    tb = np.where(true_bid < 0, 95, true_bid)  # "pass" counted as 95 so that distances make sense
+    rb = np.where(bid < 0, 95, bid)
+    ss_res = float((err ** 2).sum())
+    ss_tot = float(((true_level - true_level.mean()) ** 2).sum())
+    return {
+        "mae_points": float(np.abs(err).mean()),
+        "rmse_points": float(np.sqrt((err ** 2).mean())),
+        "r2": 1 - ss_res / ss_tot if ss_tot > 0 else float("nan"),
+        "bid_exact": float((rb == tb).mean()),
+        "bid_within_5": float((np.abs(rb - tb) <= 5).mean()),
+        "bid_within_10": float((np.abs(rb - tb) <= 10).mean()),
+        "overbid": float((rb > tb).mean()),
+        "underbid": float((rb < tb).mean()),
+        "p_make_at_rule_bid": float(made[bids_at].sum() / n[bids_at].sum()) if bids_at.any() else float("nan"),
+        "share_bidding": float(bids_at.mean()),
+    }
+
+
+def _nice(x: float, step: float) -> float:
+    return round(round(x / step) * step, 6)
+
+
+def fit_rule_of_thumb(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC, probability: float = 0.8,
+                      features: Sequence[str] = RULE_FEATURES, test_share: float = 0.3, seed: int = 0) -> RuleOfThumb:
+    """Fit "level made with probability q" to hand features; score it on held-out hands.
+
+    The target per (hand, role) is the largest points level reached with probability
+    ``probability`` (uncapped, may be below 100).  Hands (all three roles of a hand
+    together) are split at random into train and test; the least-squares fit on train is
+    rounded (intercept to 5, per-point coefficients to 0.25, the others to 5) and both are
+    scored on test: error in points, share of hands where the rule names the true
+    threshold bid (exactly, within 5, within 10), over- and under-bids, and the realised
+    P(make) of the rule's bids.  Baseline: always bid the median threshold.
+    """
+    df = lf.lazy().select("hand_id", "hand", "role", "points").collect()
+    keys, surv = _survival(df)
+    out = hand_outcomes(df, rules, probabilities=(probability,))
+    assert out.select("hand_id", "role").equals(keys.select("hand_id", "role"))
+    tag = _tag(probability)
+    hand_ids = np.unique(out["hand_id"].to_numpy())
+    rng = np.random.default_rng(seed)
+    test_ids = set(rng.choice(hand_ids, size=max(1, int(round(test_share * len(hand_ids)))), replace=False).tolist())
+    is_test = np.array([h in test_ids for h in out["hand_id"].to_list()])
+    if is_test.all() or not is_test.any():
+        raise ValueError("need hands in both the train and the test split")
+    X = _design(out, features)
+    y = out[f"level_{tag}"].to_numpy().astype(float)
+    A = np.column_stack([np.ones(len(y)), X])
+    beta, *_ = np.linalg.lstsq(A[~is_test], y[~is_test], rcond=None)
+    coef = {"intercept": float(beta[0]), **{f: float(b) for f, b in zip(features, beta[1:])}}
+    steps = {"intercept": 5.0, "points": 0.25, "marriage_points": 0.05, "tens": 1.0}
+    rounded = {k: _nice(v, steps.get(k, 1.0)) for k, v in coef.items()}
+    rule = RuleOfThumb(probability, tuple(features), coef, rounded, {}, {}, {}, {}, int((~is_test).sum()), int(is_test.sum()))
+    tr, te = out.filter(pl.Series(~is_test)), out.filter(pl.Series(is_test))
+    median_level = float(np.median(y[~is_test]))
+    metrics = dict(
+        train=_score_rule(rule.predict_level(X[~is_test]), tr, surv[~is_test], rules, probability),
+        test=_score_rule(rule.predict_level(X[is_test]), te, surv[is_test], rules, probability),
+        test_fitted=_score_rule(rule.predict_level(X[is_test], rounded=False), te, surv[is_test], rules, probability),
+        baseline=_score_rule(np.full(int(is_test.sum()), median_level), te, surv[is_test], rules, probability),
+    )
+    import dataclasses
+    return dataclasses.replace(rule, **metrics, extra={"median_level": median_level})
+
+
+def rule_of_thumb_table(rule: RuleOfThumb) -> pl.DataFrame:
+    """The rule's accuracy as a table: one row per (rule, split), for the report."""
+    rows = []
+    for name, m in (("rounded rule, train", rule.train), ("rounded rule, held-out", rule.test),
+                    ("least-squares fit, held-out", rule.test_fitted), ("median bid for all, held-out", rule.baseline)):
+        rows.append({"rule": name, **m})
+    return pl.DataFrame(rows)

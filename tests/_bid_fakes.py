@@ -1,0 +1,55 @@
+"""A stand-in for the kernel's forced-declarer mode, for the bid and threshold tests.
+
+It deals the 17 unseen cards like the kernel must (uniform completions, or all of them)
+and scores each completion by a rule simple enough to count by hand: the declarer's
+points are the card points of his 7 cards plus the talon, plus the marriages among
+those ten cards.  Exact probabilities under it come from the 680 talons alone (each
+talon has C(14, 7) = 3432 completions), so tests can check the pipeline's exact mode
+against an independent count.
+"""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+
+from thousand.cards import FULL_DECK, card_points, cards_of, marriage_points
+
+TALON_MULTIPLICITY = 3432  # C(14, 7): ways to split the other 14 cards between the opponents
+
+
+def fake_points(hand: int, talon: int) -> int:
+    ten = hand | talon
+    return card_points(ten) + marriage_points(ten)
+
+
+def all_talons(hand: int) -> list[int]:
+    unseen = cards_of(FULL_DECK & ~hand)
+    return [sum(1 << c for c in t) for t in itertools.combinations(unseen, 3)]
+
+
+def exact_p_make(hand: int, bid: int) -> Fraction:
+    """P(fake points >= bid), counted over talons (independent of the pipeline)."""
+    talons = all_talons(hand)
+    good = sum(1 for t in talons if fake_points(hand, t) >= bid)
+    return Fraction(good * TALON_MULTIPLICITY, len(talons) * TALON_MULTIPLICITY)
+
+
+class FakeKernel:
+    """Callable with the kernel's signature; records its calls."""
+
+    def __init__(self) -> None:
+        self.calls: list[dict] = []
+
+    def __call__(self, bitgen, rules, strategies, params, hand, role, n_samples, exact=False):
+        self.calls.append(dict(rules=rules, strategies=strategies, hand=hand, role=role,
+                               n_samples=n_samples, exact=exact))
+        talons = np.array(all_talons(hand), dtype=np.uint32)
+        pts = np.array([fake_points(hand, int(t)) for t in talons], dtype=np.int16)
+        if exact:
+            # Every completion: each talon once per split of the remaining 14 cards.
+            idx = np.repeat(np.arange(len(talons)), TALON_MULTIPLICITY)
+        else:
+            idx = np.random.Generator(bitgen).integers(0, len(talons), n_samples)
+        return {"talon": talons[idx], "declarer_points": pts[idx]}

@@ -1,0 +1,229 @@
+"""The bid statistics on small hand-made inputs whose answers are worked out by hand."""
+from __future__ import annotations
+
+import dataclasses
+import json
+from fractions import Fraction
+
+import numpy as np
+import polars as pl
+import pytest
+
+from thousand.analysis import bids as B
+from thousand.analysis.stats import wilson_interval as stats_wilson
+from thousand.cards import parse_hand
+from thousand.rules import CLASSIC, POLISH, RUSSIAN
+
+import _bid_fakes
+
+HAND = parse_hand("AH TH KH QH AD 9S JC")          # hearts marriage: cap 220
+NO_REDEALS = dataclasses.replace(CLASSIC, redeal_talon_points_max=None, redeal_talon_nines=None,
+                                 redeal_talon_jacks=None)
+TALON_RICH = parse_hand("AS TS KS")                 # 25 points: no talon redeal
+TALON_POOR = parse_hand("9C 9D JD")                 # 2 points, two nines: redeal allowed in classic
+
+
+# ------------------------------------------------------------------ Wilson
+def test_wilson_known_values():
+    lo, hi = B.wilson_interval(8, 10)
+    # Worked: p=.8, z=1.96: centre=(.8+.19208)/1.38415=.71675, half=1.96*sqrt(.016+.009604)/1.38415=.22659
+    assert lo == pytest.approx(0.49016, abs=1e-4) and hi == pytest.approx(0.94334, abs=1e-4)
+    assert B.wilson_interval(0, 20)[0] == 0.0 and B.wilson_interval(20, 20)[1] == 1.0
+    arr_lo, arr_hi = B.wilson_interval(np.array([3, 50]), np.array([10, 100]))
+    s_lo, s_hi = stats_wilson(np.array([3, 50]), np.array([10, 100]))
+    np.testing.assert_allclose(arr_lo, s_lo)
+    np.testing.assert_allclose(arr_hi, s_hi)
+    with pytest.raises(ValueError):
+        B.wilson_interval(1, 0)
+
+
+def test_wilson_other_confidence_is_wider():
+    lo95, hi95 = B.wilson_interval(30, 100)
+    lo99, hi99 = B.wilson_interval(30, 100, confidence=0.99)
+    assert lo99 < lo95 < 0.3 < hi95 < hi99
+
+
+# ------------------------------------------------------------------ rules helpers
+def test_bid_cap_and_bids():
+    assert B.bid_cap(HAND, CLASSIC) == 220
+    assert B.bid_cap(parse_hand("AH TH 9H AD 9S JC TC"), CLASSIC) == 120
+    assert B.bid_cap(parse_hand("KS QS KH QH 9C JC TC"), CLASSIC) == 120 + 40 + 100
+    assert B.bid_cap(HAND, dataclasses.replace(CLASSIC, bid_cap="none")) == 400
+    four_aces = parse_hand("AS AC AD AH KH QH 9C")
+    assert B.bid_cap(four_aces, dataclasses.replace(CLASSIC, ace_marriage=200)) == 120 + 100 + 200
+    assert B.bid_cap(four_aces, CLASSIC) == 220
+    b = B.bids_for_hand(HAND, CLASSIC)
+    assert b[0] == 100 and b[-1] == 220 and len(b) == 25
+    assert B.bids_for_hand(HAND, dataclasses.replace(CLASSIC, bid_step=10)).tolist() == list(range(100, 221, 10))
+
+
+def test_resign_scores_per_rule():
+    assert B.resign_score(np.array([100, 125]), CLASSIC).tolist() == [-100, -125]
+    assert B.resign_score(np.array([100]), RUSSIAN).tolist() == [-100]           # sixty: he still loses the bid
+    assert B.resign_score(np.array([100]), POLISH).tolist() == [0]               # a free resignation
+    assert B.resign_score(np.array([100]), POLISH, free_resignation=False).tolist() == [-120]
+    assert B.resign_score(np.array([100]), dataclasses.replace(CLASSIC, resign="none")) is None
+
+
+def test_talon_redeal_allowed():
+    talons = np.array([TALON_RICH, TALON_POOR, parse_hand("JS JC JD")])
+    assert B.talon_redeal_allowed(talons, CLASSIC).tolist() == [False, True, True]   # 25 pts; 2 pts; 3 jacks
+    assert B.talon_redeal_allowed(talons, NO_REDEALS).tolist() == [False, False, False]
+    obligation_only = dataclasses.replace(CLASSIC, redeal_talon_by="obligation")
+    assert not B.talon_redeal_allowed(talons, obligation_only).any()
+    assert B.talon_redeal_allowed(talons, obligation_only, obligation=True).tolist() == [False, True, True]
+
+
+# ------------------------------------------------------------------ counting
+def test_make_counts_with_and_without_weights():
+    pts = np.array([90, 100, 105, 130, 100])
+    assert B.make_counts(pts, [95, 100, 101, 130, 131]).tolist() == [4, 4, 2, 1, 0]
+    w = np.array([1, 2, 3, 4, 5])
+    # >=100: 2+3+4+5 = 14; >=105: 3+4 = 7; >=131: 0
+    assert B.make_counts(pts, [100, 105, 131], w).tolist() == [14, 7, 0]
+
+
+def _completions(points, talons, exact, role="middle", weight=None):
+    return B.Completions(hand=HAND, role=role, points=np.asarray(points), talon=np.asarray(talons, dtype=np.uint32),
+                         exact=exact, weight=None if weight is None else np.asarray(weight))
+
+
+def test_bid_table_exact_fractions_and_play_ev():
+    pts = [95, 100, 110, 120, 150, 90, 130, 100]
+    c = _completions(pts, [TALON_RICH] * 8, exact=True)
+    t = B.bid_table(c, NO_REDEALS, bids=[100, 110, 125, 155])
+    # made: >=100: 6 of 8; >=110: 4; >=125: 2; >=155: 0
+    assert t["made"].to_list() == [6, 4, 2, 0]
+    assert t["p_make"].to_list() == [0.75, 0.5, 0.25, 0.0]
+    assert t["ci_low"].to_list() == t["p_make"].to_list() == t["ci_high"].to_list()  # exact: no interval
+    assert t["ev_play"].to_list() == [50.0, 0.0, -62.5, -155.0]                       # b (2p - 1)
+    assert t["ev_resign"].to_list() == [-100.0, -110.0, -125.0, -155.0]
+    # One talon only: play is at least as good as resigning at every bid, so ev = ev_play.
+    assert t["ev"].to_list() == t["ev_play"].to_list()
+
+
+def test_bid_table_weights_give_exact_fraction():
+    c = _completions([100, 90], [TALON_RICH, TALON_RICH], exact=True, weight=[1, 2])
+    t = B.bid_table(c, NO_REDEALS, bids=[100])
+    assert t["n"][0] == 3 and t["made"][0] == 1 and t["p_make"][0] == pytest.approx(1 / 3)
+    est = B.estimate_from_completions(c, NO_REDEALS)
+    assert est.exact_fraction(100) == Fraction(1, 3)
+
+
+def test_talon_informed_choice_worked_example():
+    # Talon RICH: always 130 (makes 100). Talon POOR: always 90 (fails 100).
+    pts = [130, 130, 90, 90]
+    talons = [TALON_RICH, TALON_RICH, TALON_POOR, TALON_POOR]
+    c = _completions(pts, talons, exact=True)
+    # No redeals, half_bid: on POOR, playing gives -100 and resigning -100: a tie; EV (200 - 200)/4 = 0.
+    t = B.bid_table(c, NO_REDEALS, bids=[100])
+    assert t["ev"][0] == 0.0 and t["ev_play"][0] == 0.0
+    # Classic allows a redeal on POOR (2 points): worth 0 instead of -100 -> (100+100+0+0)/4 = 50.
+    assert B.bid_table(c, CLASSIC, bids=[100])["ev"][0] == 50.0
+    # Polish: a free resignation is worth 0 as well -> 50; without it -120 < -100, so he plays: 0.
+    polish = dataclasses.replace(POLISH)
+    assert B.bid_table(c, polish, bids=[100])["ev"][0] == 50.0
+    assert B.bid_table(c, polish, bids=[100], free_resignation=False)["ev"][0] == 0.0
+    # At 135 both talons fail: play -135, resign -135 (tie, plays); classic POOR redeal: 0.
+    assert B.bid_table(c, NO_REDEALS, bids=[135])["ev"][0] == -135.0
+    assert B.bid_table(c, CLASSIC, bids=[135])["ev"][0] == pytest.approx(-135 / 2)
+
+
+def test_resigning_beats_a_losing_talon_when_cheaper():
+    # Talon POOR gives 100 once in four: playing 120 there is worth (120 - 3*120)/4 = -60 per deal;
+    # Russian resign costs -120 -> he plays; a rule where resigning is free (Polish) -> resign, 0.
+    pts = [130, 130, 130, 130, 100, 90, 90, 90]
+    talons = [TALON_RICH] * 4 + [TALON_POOR] * 4
+    c = _completions(pts, talons, exact=True)
+    polish_no_redeal = dataclasses.replace(POLISH)
+    t = B.bid_table(c, polish_no_redeal, bids=[100, 120])
+    # bid 100: POOR mean play = (100 - 300)/4 = -50 < 0 = resign -> resign; EV = (4*100 + 0)/8 = 50
+    # bid 120: RICH makes (+120 each); POOR all fail -> resign 0; EV = 480/8 = 60
+    assert t["ev"].to_list() == [50.0, 60.0]
+    assert B.best_ev_bid(t) == 120
+
+
+def test_sampled_cross_fitting_matches_exact_when_talons_are_deterministic():
+    rng = np.random.default_rng(5)
+    talons = rng.choice([TALON_RICH, TALON_POOR], size=400)
+    pts = np.where(talons == TALON_RICH, 130, 90)
+    sampled = B.bid_table(_completions(pts, talons, exact=False), CLASSIC, bids=[100, 120])
+    exact = B.bid_table(_completions(pts, talons, exact=True), CLASSIC, bids=[100, 120])
+    # Each talon is seen in both halves, the per-talon decision is the same, so the means agree.
+    np.testing.assert_allclose(sampled["ev"].to_numpy(), exact["ev"].to_numpy())
+    assert (sampled["ev_ci_low"] <= sampled["ev"]).all() and (sampled["ev"] <= sampled["ev_ci_high"]).all()
+    # Sampled p_make carries a Wilson interval around it.
+    k = int((talons == TALON_RICH).sum())
+    lo, hi = B.wilson_interval(k, 400)
+    assert sampled["ci_low"][0] == pytest.approx(lo) and sampled["ci_high"][0] == pytest.approx(hi)
+
+
+def test_cross_fitting_is_not_flattered_by_noise():
+    # Pure noise: every talon has the same 50% chance at 100, and resigning costs 100 like losing.
+    # A per-talon decision fitted and scored on the same data would look better than 0;
+    # cross-fitted, it must be consistent with the truth, 0 (here within 4 standard errors).
+    rng = np.random.default_rng(11)
+    n = 20_000
+    talons = rng.integers(1, 681, n).astype(np.uint32) << 3   # 680 distinct fake talons, no redeals
+    pts = np.where(rng.random(n) < 0.5, 120, 80)
+    t = B.bid_table(_completions(pts, talons, exact=False), NO_REDEALS, bids=[100])
+    se = (t["ev_ci_high"][0] - t["ev"][0]) / 1.959963984540054
+    assert abs(t["ev"][0]) < 4 * se
+
+
+# ------------------------------------------------------------------ recommendations
+def test_safe_and_best_ev_bid():
+    t = pl.DataFrame({"bid": [100, 105, 110, 115], "p_make": [0.95, 0.81, 0.8, 0.2],
+                      "ev": [90.0, 95.0, 66.0, -69.0]})
+    assert B.safe_bid(t, 0.8) == 110
+    assert B.safe_bid(t, 0.9) == 100
+    assert B.safe_bid(t, 0.96) is None
+    assert B.best_ev_bid(t) == 105
+    from thousand.errors import ThousandError
+    with pytest.raises(ThousandError):
+        B.safe_bid(t, 1.5)
+
+
+def test_estimate_json_shape_and_values():
+    c = _completions([95, 100, 110, 120, 150, 90, 130, 100], [TALON_RICH] * 8, exact=True)
+    est = B.estimate_from_completions(c, NO_REDEALS, confidence=0.7)
+    obj = json.loads(json.dumps(B.bid_estimate_json(est)))
+    assert {"hand", "samples", "exact", "bids", "safe_bid", "best_ev_bid"} <= set(obj)
+    assert obj["hand"] == "9S JC AD QH KH 10H AH"
+    assert obj["samples"] == 8 and obj["exact"] is True
+    assert [b["bid"] for b in obj["bids"]] == list(range(100, 221, 5))
+    for b in obj["bids"]:
+        assert {"bid", "p_make", "ci_low", "ci_high", "ev"} <= set(b)
+        assert b["ci_low"] <= b["p_make"] <= b["ci_high"]
+    # p(100)=.75, p(105)=p(110)=.5: highest with >= .7 is 100
+    assert obj["safe_bid"] == 100
+    assert obj["best_ev_bid"] == 100   # ev_play: 100 -> 50, 105 -> 0, ...
+    assert est.points_mean == pytest.approx(sum([95, 100, 110, 120, 150, 90, 130, 100]) / 8)
+
+
+def test_table_text_and_chart(tmp_path):
+    rng = np.random.default_rng(2)
+    talons = rng.choice([TALON_RICH, TALON_POOR], size=2000)
+    pts = rng.normal(120, 20, 2000).astype(int)
+    est = B.estimate_from_completions(_completions(pts, talons, exact=False), CLASSIC, seed=2)
+    text = B.format_bid_table(est)
+    assert "safe bid" in text and "best expected score" in text and "[" in text
+    assert len([ln for ln in text.splitlines() if ln.strip()[:3].isdigit()]) == 25
+    path = tmp_path / "bid.png"
+    B.plot_bid_chart(est, path)
+    assert path.stat().st_size > 10_000
+    with open(path, "rb") as fh:
+        assert fh.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_fake_kernel_exact_pipeline_gives_the_counted_fraction():
+    """The exact path end to end on the stand-in kernel: P(make) equals an independent count."""
+    fake = _bid_fakes.FakeKernel()
+    c = B._call_kernel(fake, HAND, CLASSIC, "forehand", None, 0, True, 1)
+    assert c.n == B.N_COMPLETIONS == 2_333_760
+    # Every talon appears C(14,7) times: the enumeration is complete and uniform.
+    _, counts = np.unique(c.talon, return_counts=True)
+    assert len(counts) == 680 and (counts == 3432).all()
+    est = B.estimate_from_completions(c, CLASSIC)
+    for bid in (100, 140, 150, 180, 220):
+        assert est.exact_fraction(bid) == _bid_fakes.exact_p_make(HAND, bid)
