@@ -220,6 +220,28 @@ def make_counts(points: np.ndarray, bids: Sequence[int], weight: np.ndarray | No
     return tail[idx]
 
 
+def _group_make_counts(points: np.ndarray, group: np.ndarray, n_groups: int, bids: np.ndarray,
+                       weight: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Per group: total weight, and weight reaching each bid -- ``(n_groups,)`` and ``(n_groups, k)``.
+
+    One sort and a searchsorted per (group, bid): no (completions x bids) matrix, so the
+    2.3 million completions of an exact run stay cheap.
+    """
+    pts = np.clip(np.asarray(points, dtype=np.int64), 0, None)
+    span = int(max(pts.max(initial=0), bids.max(initial=0))) + 2
+    key = group.astype(np.int64) * span + pts
+    order = np.argsort(key, kind="stable")
+    sorted_key = key[order]
+    w = np.ones(len(pts), dtype=np.int64) if weight is None else np.asarray(weight, dtype=np.int64)[order]
+    cum = np.concatenate([[0], np.cumsum(w)])                       # cum[i] = weight of sorted_key[:i]
+    g = np.arange(n_groups, dtype=np.int64)
+    end = cum[np.searchsorted(sorted_key, (g + 1) * span, side="left")]
+    start = cum[np.searchsorted(sorted_key, g * span, side="left")]
+    at_b = cum[np.searchsorted(sorted_key, (g[:, None] * span + bids[None, :]).ravel(), side="left")]
+    made = end[:, None] - at_b.reshape(n_groups, len(bids))
+    return end - start, made
+
+
 def _choice_scores(c: Completions, bids: np.ndarray, rules: Rules, free_resignation: bool) -> tuple[np.ndarray, np.ndarray]:
     """Per-bid mean and standard error of the talon-informed choice (play / resign / redeal).
 
@@ -228,47 +250,43 @@ def _choice_scores(c: Completions, bids: np.ndarray, rules: Rules, free_resignat
     use every completion of the talon; sampled runs decide on one half and score the
     other (and vice versa), so the estimate carries no selection bias.
     """
-    pts = np.asarray(c.points, dtype=np.int64)
-    w = c.weights.astype(float)
+    bids = np.asarray(bids, dtype=np.int64)
+    bf = bids.astype(float)
     talon_ids, talon_idx = np.unique(np.asarray(c.talon, dtype=np.int64), return_inverse=True)
     n_talons = len(talon_ids)
     resign = resign_score(bids, rules, free_resignation)
     redeal_ok = talon_redeal_allowed(talon_ids, rules, obligation=(c.role == "forehand"))
-    play = np.where(pts[:, None] >= bids[None, :], bids[None, :], -bids[None, :]).astype(float)  # (n, k)
+    alt = np.full((n_talons, len(bids)), -np.inf)
+    if resign is not None:
+        alt = np.maximum(alt, np.asarray(resign, dtype=float)[None, :])
+    alt = np.where(redeal_ok[:, None], np.maximum(alt, 0.0), alt)   # best choice other than playing
 
-    def best_alternative(folds_mask: np.ndarray) -> np.ndarray:
-        """Per talon and bid, the value of the best non-play choice, and whether to play."""
-        ww = w * folds_mask
-        sums = np.zeros((n_talons, len(bids)))
-        np.add.at(sums, talon_idx, play * ww[:, None])
-        cnt = np.bincount(talon_idx, weights=ww, minlength=n_talons)
+    n_folds = 1 if c.exact else 2
+    fold = np.zeros(len(talon_idx), dtype=np.int64) if c.exact else np.arange(len(talon_idx)) % 2
+    tot, made = _group_make_counts(c.points, fold * n_talons + talon_idx, n_folds * n_talons, bids, c.weight)
+    tot = tot.reshape(n_folds, n_talons).astype(float)
+    made = made.reshape(n_folds, n_talons, len(bids)).astype(float)
+    play_sum = (2 * made - tot[:, :, None]) * bf                    # sum of +-b over the group
+
+    total = tot.sum()
+    score_sum = np.zeros(len(bids))
+    score_sq = np.zeros(len(bids))
+    for f in range(n_folds):
+        decide = f if c.exact else 1 - f                             # decide on the other half
+        cnt = tot[decide][:, None]
         with np.errstate(invalid="ignore", divide="ignore"):
-            mean_play = sums / cnt[:, None]
-        alt = np.full((n_talons, len(bids)), -np.inf)
-        if resign is not None:
-            alt = np.maximum(alt, resign[None, :])
-        alt = np.where(redeal_ok[:, None], np.maximum(alt, 0.0), alt)
+            mean_play = play_sum[decide] / cnt
         # A talon never seen in the deciding half: play (the default of the game).
-        return np.where(cnt[:, None] > 0, mean_play >= alt, True), alt
-
+        play_it = np.where(cnt > 0, mean_play >= alt, True)
+        alt_f = np.where(np.isfinite(alt), alt, 0.0)
+        n_here = tot[f][:, None]
+        score_sum += np.where(play_it, play_sum[f], alt_f * n_here).sum(axis=0)
+        score_sq += np.where(play_it, n_here * bf[None, :] ** 2, alt_f ** 2 * n_here).sum(axis=0)
+    mean = score_sum / total
     if c.exact:
-        play_it, alt = best_alternative(np.ones(len(pts)))
-        scores = np.where(play_it[talon_idx], play, alt[talon_idx])
-    else:
-        fold = np.arange(len(pts)) % 2
-        scores = np.empty_like(play)
-        for f in (0, 1):
-            play_it, alt = best_alternative((fold != f).astype(float))
-            rows = fold == f
-            scores[rows] = np.where(play_it[talon_idx[rows]], play[rows], alt[talon_idx[rows]])
-    total = w.sum()
-    mean = (scores * w[:, None]).sum(axis=0) / total
-    if c.exact:
-        se = np.zeros(len(bids))
-    else:
-        var = ((scores - mean) ** 2 * w[:, None]).sum(axis=0) / max(total - 1, 1)
-        se = np.sqrt(var / total)
-    return mean, se
+        return mean, np.zeros(len(bids))
+    var = np.maximum(score_sq / total - mean ** 2, 0.0) * total / max(total - 1, 1)
+    return mean, np.sqrt(var / total)
 
 
 def bid_table(c: Completions, rules: Rules, bids: Sequence[int] | None = None,

@@ -1,0 +1,190 @@
+"""``thousand bid`` as a user meets it: errors, the JSON object, the table, the chart.
+
+Most tests run the command in-process on the stand-in kernel of ``_bid_fakes`` (whose
+exact answers are counted independently); the tests at the end run the real kernel.
+"""
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from thousand import cli
+from thousand.analysis import bids as B
+from thousand.cards import parse_hand
+
+import _bid_fakes
+
+HAND_TEXT = "AH TH KH QH AD 9S JC"
+HAND = parse_hand(HAND_TEXT)
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "thousand", *args], capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture
+def fake_kernel(monkeypatch):
+    fake = _bid_fakes.FakeKernel()
+    monkeypatch.setattr(B, "kernel_play", lambda: fake)
+    return fake
+
+
+def bid_json(capsys, *args: str) -> dict:
+    rc = cli.main(["bid", *args, "--json"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    lines = out.strip().splitlines()
+    assert len(lines) == 1, "--json prints exactly one object"
+    return json.loads(lines[0])
+
+
+# ------------------------------------------------------------------ user errors
+@pytest.mark.parametrize("hand, needle", [
+    ("AH TH KH QH AD 9S XC", "'XC'"),
+    ("AH TH KH QH AD 9S 1C", "'1C'"),
+    ("AH TH KH QH AD 9S", "7 cards"),
+    ("AH TH KH QH AD 9S JC 9H", "7 cards"),
+    ("AH TH KH QH AD 9S AH", "duplicate card 'AH'"),
+    ("AH TH KH QH AD 9S 10H", "duplicate"),
+])
+def test_bad_hands_give_one_line_error_naming_the_token(hand, needle):
+    out = run_cli("bid", hand)
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], out.stderr
+    assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("--confidence", "1.5"), "--confidence"),
+    (("--confidence", "0"), "--confidence"),
+    (("--samples", "1"), "--samples"),
+    (("--rules", "nosuchpreset"), "nosuchpreset"),
+    (("--set", "resign=maybe"), "resign"),
+    (("--plot", "chart.txt"), "--plot"),
+    (("--strategy", "a", "--strategy", "b"), "--strategy"),
+])
+def test_bad_options_give_one_line_error(args, needle):
+    out = run_cli("bid", HAND_TEXT, *args)
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], out.stderr
+
+
+def test_samples_and_exact_exclude_each_other():
+    out = run_cli("bid", HAND_TEXT, "--samples", "100", "--exact")
+    assert out.returncode == 2 and "not allowed with" in out.stderr
+
+
+def test_bad_position_is_rejected():
+    out = run_cli("bid", HAND_TEXT, "--position", "dealer")
+    assert out.returncode == 2 and "--position" in out.stderr
+
+
+# ------------------------------------------------------------------ output on the stand-in kernel
+def test_json_shape(capsys, fake_kernel):
+    obj = bid_json(capsys, HAND_TEXT, "--samples", "5000", "--seed", "4", "--position", "rear")
+    assert {"hand", "samples", "exact", "bids", "safe_bid", "best_ev_bid"} <= set(obj)
+    assert obj["samples"] == 5000 and obj["exact"] is False and obj["position"] == "rear"
+    assert [b["bid"] for b in obj["bids"]] == list(range(100, 221, 5))        # hearts marriage: cap 220
+    for b in obj["bids"]:
+        assert set(b) >= {"bid", "p_make", "ci_low", "ci_high", "ev"}
+        assert 0 <= b["ci_low"] <= b["p_make"] <= b["ci_high"] <= 1
+        assert isinstance(b["ev"], float)
+    p = [b["p_make"] for b in obj["bids"]]
+    assert p == sorted(p, reverse=True)                                        # P(points >= b) falls
+    ok = [b["bid"] for b in obj["bids"] if b["p_make"] >= 0.8]
+    assert obj["safe_bid"] == (max(ok) if ok else None)
+    assert obj["best_ev_bid"] == max(obj["bids"], key=lambda b: b["ev"])["bid"]
+    call = fake_kernel.calls[-1]
+    assert call["role"] == "rear" and call["hand"] == HAND and call["n_samples"] == 5000
+
+
+def test_safe_bid_null_when_even_100_is_below(capsys, fake_kernel):
+    weak = "9S 9C JD JH 9H QS JS"   # fake points 9 + talon: 100 needs two marriages in the talon
+    obj = bid_json(capsys, weak, "--samples", "500")
+    assert obj["safe_bid"] is None
+    assert [b["bid"] for b in obj["bids"]] == list(range(100, 121, 5))        # no marriage: cap 120
+    assert obj["bids"][0]["p_make"] < 0.1   # exactly 37 of 680 talons: a marriage of diamonds or hearts
+
+
+def test_same_seed_same_answer(capsys, fake_kernel):
+    a = bid_json(capsys, HAND_TEXT, "--samples", "3000", "--seed", "9")
+    b = bid_json(capsys, HAND_TEXT, "--samples", "3000", "--seed", "9")
+    c = bid_json(capsys, HAND_TEXT, "--samples", "3000", "--seed", "10")
+    assert a == b and a["bids"] != c["bids"]
+
+
+def test_exact_json_holds_the_exact_fractions(capsys, fake_kernel):
+    obj = bid_json(capsys, HAND_TEXT, "--exact")
+    assert obj["exact"] is True and obj["samples"] == 2_333_760
+    for b in obj["bids"]:
+        exact = _bid_fakes.exact_p_make(HAND, b["bid"])
+        assert Fraction(b["made"], b["n"]) == exact
+        assert b["p_make"] == pytest.approx(float(exact), abs=1e-6)
+        assert b["ci_low"] == b["p_make"] == b["ci_high"]
+
+
+def test_sampled_estimates_cover_the_exact_values(capsys, fake_kernel):
+    obj = bid_json(capsys, HAND_TEXT, "--samples", "20000", "--seed", "3")
+    for b in obj["bids"]:
+        p = float(_bid_fakes.exact_p_make(HAND, b["bid"]))
+        se = math.sqrt(p * (1 - p) / 20000)
+        assert abs(b["p_make"] - p) <= 4 * se + 1e-12, (b, p)
+
+
+def test_table_and_plot(capsys, fake_kernel, tmp_path):
+    path = tmp_path / "bid.png"
+    rc = cli.main(["bid", HAND_TEXT, "--samples", "4000", "--plot", str(path), "--confidence", "0.9"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "safe bid (made with >= 90%)" in out and "best expected score" in out
+    assert "P(make) [95% CI]" in out and f"chart written to {path}" in out
+    assert path.stat().st_size > 10_000
+
+
+def test_rules_reach_the_kernel(capsys, fake_kernel):
+    obj = bid_json(capsys, HAND_TEXT, "--samples", "200", "--rules", "classic", "--set", "bid_cap=none")
+    assert obj["bids"][-1]["bid"] == 400
+    assert fake_kernel.calls[-1]["rules"].bid_cap == "none"
+    obj = bid_json(capsys, HAND_TEXT, "--samples", "200", "--rules", "polish")
+    assert all(b["ev_resign"] == 0 for b in obj["bids"])                       # a free resignation
+
+
+# ------------------------------------------------------------------ the real kernel
+def _kernel_ready() -> bool:
+    try:
+        B.kernel_play()
+        return True
+    except Exception:
+        return False
+
+
+needs_kernel = pytest.mark.skipif(not _kernel_ready(), reason="thousand.kernel.play_forced_declarer is not built")
+
+
+@needs_kernel
+def test_real_kernel_json(capsys):
+    obj = bid_json(capsys, HAND_TEXT, "--samples", "20000", "--seed", "1")
+    assert obj["samples"] == 20000 and [b["bid"] for b in obj["bids"]][0] == 100
+    assert obj["bids"][0]["p_make"] > 0.5        # a 41-point hand with the hearts marriage makes 100 mostly
+
+
+@needs_kernel
+@pytest.mark.slow
+def test_real_kernel_exact_and_sampled_agree(capsys):
+    exact = bid_json(capsys, HAND_TEXT, "--exact")
+    assert exact["samples"] == 2_333_760
+    for b in exact["bids"]:
+        assert b["n"] == 2_333_760 and b["p_make"] == pytest.approx(b["made"] / b["n"], abs=1e-6)
+    sampled = bid_json(capsys, HAND_TEXT, "--samples", "50000", "--seed", "5")
+    for e, s in zip(exact["bids"], sampled["bids"]):
+        p = e["made"] / e["n"]
+        se = math.sqrt(p * (1 - p) / 50000)
+        assert abs(s["p_make"] - p) <= 4 * se + 1e-12, (e["bid"], s["p_make"], p)
