@@ -1,0 +1,276 @@
+"""Charts of the report (matplotlib, Agg backend, PNG).
+
+Each function takes the collected table its pipeline returns and a path, draws one figure
+with a title, labelled axes and units, and every estimate's 95% interval, and returns
+the path.  Nothing here computes statistics.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only; never a window
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+
+__all__ = [
+    "redeal_frequency_chart", "redeal_calls_chart", "marriage_frequency_chart", "marriage_value_chart",
+    "marriage_points_chart", "save",
+]
+
+DPI = 110
+SUIT_COLOURS = {"spades": "#2b2b2b", "clubs": "#3a7d44", "diamonds": "#d9822b", "hearts": "#c0392b",
+                "aces": "#6c5b7b", "any": "#7f8c8d"}
+ROLE_COLOURS = {"all": "#95a5a6", "declarer": "#2e86c1", "defender": "#cb4335"}
+
+
+def save(fig: plt.Figure, path: str | os.PathLike) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=DPI, bbox_inches="tight")
+    plt.close(fig)
+    return path
+
+
+def _err(lo: np.ndarray, mid: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Asymmetric error bars from interval bounds (NaN-safe)."""
+    return np.vstack([np.nan_to_num(mid - lo), np.nan_to_num(hi - mid)])
+
+
+def redeal_frequency_chart(freq: pl.DataFrame, path: str | os.PathLike) -> Path:
+    """Observed frequency of each redeal condition (bar, 95% Wilson interval) and its exact
+    probability (black tick), one panel per rule set, on a log scale in percent."""
+    labels = list(dict.fromkeys(freq["rules"].to_list())) or ["(none)"]
+    heights = [max(1, freq.filter(pl.col("rules") == r).height) for r in labels]
+    fig, axes = plt.subplots(len(labels), 1, figsize=(9, 1.2 + 0.36 * sum(heights) + 0.5 * len(labels)),
+                             gridspec_kw={"height_ratios": heights}, squeeze=False)
+    scope_colour = {"hand": "#2e86c1", "deal": "#884ea0", "talon": "#d68910",
+                    "hand after exchange": "#17a589", "deal after exchange": "#117864"}
+    for ax, label in zip(axes[:, 0], labels):
+        t = freq.filter(pl.col("rules") == label)
+        if t.height == 0:
+            ax.text(0.5, 0.5, "no redeal condition enabled", ha="center", va="center", transform=ax.transAxes)
+            ax.set_axis_off()
+            ax.set_title(label)
+            continue
+        y = np.arange(t.height)[::-1]
+        obs = t["observed"].fill_null(np.nan).to_numpy() * 100
+        lo = t["ci_low"].fill_null(np.nan).to_numpy() * 100
+        hi = t["ci_high"].fill_null(np.nan).to_numpy() * 100
+        colours = [scope_colour.get(s, "#7f8c8d") for s in t["scope"]]
+        ax.barh(y, np.where(obs > 0, obs, np.nan), color=colours, alpha=0.75, height=0.7)
+        ax.errorbar(obs, y, xerr=_err(lo, obs, hi), fmt="none", ecolor="black", elinewidth=1, capsize=3)
+        exact = t["exact"].fill_null(np.nan).to_numpy() * 100
+        ax.scatter(exact, y, marker="|", s=260, color="black", zorder=5, label="exact probability")
+        ax.set_yticks(y, [f"{c}  [{s}]" for c, s in zip(t["condition"], t["scope"])], fontsize=8)
+        ax.set_xscale("log")
+        ax.set_xlabel("frequency (% of hands / deals / talons, log scale)")
+        ax.set_title(f"{label}", fontsize=10, loc="left")
+        ax.grid(axis="x", which="both", alpha=0.3)
+        for yy, o, n in zip(y, obs, t["n"]):
+            if np.isfinite(o) and o > 0:
+                ax.annotate(f"{o:.3g}%", (o, yy), xytext=(4, 4), textcoords="offset points", fontsize=7)
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c, alpha=0.75) for c in scope_colour.values()]
+    handles.append(plt.Line2D([], [], color="black", marker="|", linestyle="none", markersize=12))
+    fig.legend(handles, [f"per {s}" for s in scope_colour] + ["exact probability"], loc="lower center",
+               ncol=3, fontsize=8, bbox_to_anchor=(0.5, -0.02 - 0.04 / max(1, len(labels))))
+    fig.suptitle("How often redeal conditions occur (observed with 95% interval, exact tick)", fontsize=11)
+    fig.tight_layout(rect=(0, 0.06, 1, 0.97))
+    return save(fig, path)
+
+
+def redeal_calls_chart(calls: pl.DataFrame, path: str | os.PathLike) -> Path:
+    """Per rule set and redeal kind: share of deals where a redeal could be called and
+    where it was, in percent, with 95% intervals."""
+    fig, ax = plt.subplots(figsize=(8, 0.9 + 0.45 * max(1, calls.height)))
+    if calls.height == 0:
+        ax.text(0.5, 0.5, "no redeal conditions enabled", ha="center", va="center", transform=ax.transAxes)
+        ax.set_axis_off()
+    else:
+        y = np.arange(calls.height)[::-1]
+        deals = calls["deals"].to_numpy().astype(float)
+        elig = calls["eligible"].to_numpy() / deals * 100
+        called = calls["per_deal"].to_numpy() * 100
+        lo = calls["per_deal_ci_low"].to_numpy() * 100
+        hi = calls["per_deal_ci_high"].to_numpy() * 100
+        ax.barh(y + 0.18, elig, height=0.36, color="#aab7b8", label="a condition held (could be called)")
+        ax.barh(y - 0.18, called, height=0.36, color="#2e86c1", label="redeal called")
+        ax.errorbar(called, y - 0.18, xerr=_err(lo, called, hi), fmt="none", ecolor="black", capsize=3)
+        for yy, e, c, w in zip(y, elig, called, calls["when_eligible"].fill_null(np.nan).to_numpy()):
+            txt = f"{c:.2f}% called" + (f" ({w * 100:.0f}% of chances)" if np.isfinite(w) else "")
+            ax.annotate(txt, (max(e, c), yy), xytext=(4, -3), textcoords="offset points", fontsize=7)
+        ax.set_yticks(y, [f"{r}: {k}" for r, k in zip(calls["rules"], calls["kind"])], fontsize=8)
+        ax.set_xlabel("share of dealt deals (%)")
+        ax.set_xlim(0, max(1.0, float(np.nanmax(elig))) * 1.45)
+        ax.legend(fontsize=8, loc="lower right")
+        ax.grid(axis="x", alpha=0.3)
+    ax.set_title("Redeals: chances and calls by the strategies (95% intervals)", fontsize=11)
+    fig.tight_layout()
+    return save(fig, path)
+
+
+def marriage_frequency_chart(table: pl.DataFrame, path: str | os.PathLike) -> Path:
+    """Left: how often each marriage is held (dealt hand by role; declarer with talon).
+    Right: what becomes of held marriages, by role (declared / lost and why)."""
+    suits = [s for s in dict.fromkeys(table["suit"].to_list()) if s != "any"]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 4.8))
+    series = [("all", "held in dealt hand", "any seat, dealt 7 cards"),
+              ("declarer", "held in dealt hand", "declarer, dealt 7 cards"),
+              ("declarer", "held with talon", "declarer, with talon (10 cards)"),
+              ("defender", "held in dealt hand", "defender, dealt 7 cards")]
+    width = 0.8 / len(series)
+    x = np.arange(len(suits))
+    colours = ["#95a5a6", "#85c1e9", "#2e86c1", "#cb4335"]
+    for i, (role, measure, lab) in enumerate(series):
+        vals, lo, hi = [], [], []
+        for s in suits:
+            r = table.filter((pl.col("suit") == s) & (pl.col("role") == role) & (pl.col("measure") == measure))
+            rate = r["rate"][0] if r.height and r["rate"][0] is not None else np.nan
+            vals.append(rate * 100)
+            lo.append((r["ci_low"][0] if r.height and r["ci_low"][0] is not None else np.nan) * 100)
+            hi.append((r["ci_high"][0] if r.height and r["ci_high"][0] is not None else np.nan) * 100)
+        v = np.array(vals)
+        ax1.bar(x + (i - (len(series) - 1) / 2) * width, v, width, color=colours[i], label=lab,
+                yerr=_err(np.array(lo), v, np.array(hi)), capsize=2)
+    exact = table.filter((pl.col("role") == "all") & (pl.col("measure") == "held in dealt hand")
+                         & pl.col("suit").is_in(suits))
+    if exact.height:
+        ax1.hlines(exact["exact"].to_numpy() * 100, x - 0.45, x + 0.45, colors="black", linestyles=":",
+                   label="exact, random 7-card hand")
+    ax1.set_xticks(x, [f"{s}\n({v})" for s, v in zip(suits, _values(table, suits))])
+    ax1.set_ylabel("hands holding the marriage (%)")
+    ax1.set_xlabel("marriage (value in points)")
+    ax1.set_title("How often each marriage is held", fontsize=11)
+    ax1.legend(fontsize=7)
+    ax1.grid(axis="y", alpha=0.3)
+
+    fates = [("declared", "#27ae60"), ("lost: not declared in play", "#e67e22"),
+             ("lost: handed off", "#8e44ad"), ("lost: resigned", "#7f8c8d")]
+    roles = ["declarer", "defender"]
+    labels, bottoms = [], None
+    positions = []
+    for j, s in enumerate(suits):
+        for k, role in enumerate(roles):
+            positions.append(j * 2.6 + k * 1.1)
+            labels.append(f"{s[:3]}\n{role[:4]}.")
+    positions = np.array(positions)
+    bottoms = np.zeros(len(positions))
+    for measure, colour in fates:
+        vals = []
+        for s in suits:
+            for role in roles:
+                r = table.filter((pl.col("suit") == s) & (pl.col("role") == role) & (pl.col("measure") == measure))
+                vals.append((r["rate"][0] or 0.0) * 100 if r.height and r["rate"][0] is not None else 0.0)
+        v = np.array(vals)
+        ax2.bar(positions, v, 0.9, bottom=bottoms, color=colour, label=measure)
+        bottoms += v
+    for p, s_role in zip(positions, [(s, r) for s in suits for r in roles]):
+        r = table.filter((pl.col("suit") == s_role[0]) & (pl.col("role") == s_role[1]) & (pl.col("measure") == "declared"))
+        if r.height:
+            ax2.annotate(f"n={r['n'][0]:,}", (p, 101), ha="center", fontsize=6, rotation=90, va="bottom")
+    ax2.set_xticks(positions, labels, fontsize=7)
+    ax2.set_ylim(0, 130)
+    ax2.set_ylabel("share of held marriages (%)")
+    ax2.set_xlabel("marriage and role")
+    ax2.set_title("What becomes of a held marriage", fontsize=11)
+    ax2.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=4)
+    fig.suptitle("Marriages by suit and role (95% Wilson intervals)", fontsize=12)
+    fig.tight_layout()
+    return save(fig, path)
+
+
+def _values(table: pl.DataFrame, suits: list[str]) -> list:
+    out = []
+    for s in suits:
+        v = table.filter(pl.col("suit") == s)["value"]
+        out.append(v[0] if len(v) else "")
+    return out
+
+
+def marriage_value_chart(value: pl.DataFrame, path: str | os.PathLike) -> Path:
+    """What holding a marriage adds, against holding none: deal points (declarer and
+    defender) and the declarer's chance of making the contract, with 95% intervals."""
+    suits = list(dict.fromkeys(value["suit"].to_list()))
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.2))
+    y = np.arange(len(suits))[::-1]
+    for k, (role, colour) in enumerate((("declarer", "#2e86c1"), ("defender", "#cb4335"))):
+        t = value.filter((pl.col("role") == role) & (pl.col("metric") == "deal points"))
+        d, lo, hi = [], [], []
+        for s in suits:
+            r = t.filter(pl.col("suit") == s)
+            ok = r.height and r["diff"][0] is not None
+            d.append(r["diff"][0] if ok else np.nan)
+            lo.append(r["diff_ci_low"][0] if ok and r["diff_ci_low"][0] is not None else np.nan)
+            hi.append(r["diff_ci_high"][0] if ok and r["diff_ci_high"][0] is not None else np.nan)
+        d = np.array(d, dtype=float)
+        yy = y + (0.15 if k == 0 else -0.15)
+        ax1.errorbar(d, yy, xerr=_err(np.array(lo, dtype=float), d, np.array(hi, dtype=float)), fmt="o",
+                     color=colour, capsize=3, label=role)
+    vals = _values(value, suits)
+    ax1.scatter(vals, y, marker="x", color="black", label="face value of the marriage")
+    ax1.axvline(0, color="grey", lw=0.8)
+    ax1.set_yticks(y, suits)
+    ax1.set_xlabel("deal points with the marriage minus without any (points)")
+    ax1.set_title("Points a held marriage adds", fontsize=11)
+    ax1.legend(fontsize=8)
+    ax1.grid(axis="x", alpha=0.3)
+
+    t = value.filter((pl.col("role") == "declarer") & (pl.col("metric") == "made"))
+    d, lo, hi = [], [], []
+    for s in suits:
+        r = t.filter(pl.col("suit") == s)
+        ok = r.height and r["diff"][0] is not None
+        d.append(r["diff"][0] * 100 if ok else np.nan)
+        lo.append(r["diff_ci_low"][0] * 100 if ok else np.nan)
+        hi.append(r["diff_ci_high"][0] * 100 if ok else np.nan)
+    d = np.array(d, dtype=float)
+    ax2.errorbar(d, y, xerr=_err(np.array(lo, dtype=float), d, np.array(hi, dtype=float)), fmt="o",
+                 color="#2e86c1", capsize=3)
+    ax2.axvline(0, color="grey", lw=0.8)
+    ax2.set_yticks(y, suits)
+    ax2.set_xlabel("P(made) with the marriage minus without any (percentage points)")
+    ax2.set_title("Declarer's making probability", fontsize=11)
+    ax2.grid(axis="x", alpha=0.3)
+    fig.suptitle("What a marriage is worth (holders vs players with no marriage; 95% intervals)", fontsize=12)
+    fig.tight_layout()
+    return save(fig, path)
+
+
+def marriage_points_chart(points: pl.DataFrame, held: pl.DataFrame, path: str | os.PathLike) -> Path:
+    """Left: declared marriage points per played-out deal (all seats, declarer, defenders).
+    Right: marriage value held in a dealt hand, observed (95% interval) against exact."""
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 4.2))
+    if points.height:
+        x = np.arange(points.height)
+        w = 0.27
+        for k, (who, colour) in enumerate((("all", "#566573"), ("declarer", "#2e86c1"), ("defenders", "#cb4335"))):
+            ax1.bar(x + (k - 1) * w, points[f"share_{who}"].to_numpy() * 100, w, color=colour,
+                    label={"all": "all players", "declarer": "declarer", "defenders": "both defenders"}[who])
+        ax1.set_xticks(x, [str(p) for p in points["points"]], rotation=90, fontsize=7)
+        ax1.set_yscale("log")
+        ax1.legend(fontsize=8)
+    ax1.set_xlabel("marriage points declared in the deal")
+    ax1.set_ylabel("share of played-out deals (%, log scale)")
+    ax1.set_title("Declared marriage points per deal", fontsize=11)
+    ax1.grid(axis="y", alpha=0.3)
+
+    h = held.filter(pl.col("hands") > 0) if held.height else held
+    if h.height:
+        x = np.arange(h.height)
+        obs = h["observed"].to_numpy() * 100
+        ax2.bar(x, obs, 0.6, color="#85c1e9", label="observed",
+                yerr=_err(h["ci_low"].to_numpy() * 100, obs, h["ci_high"].to_numpy() * 100), capsize=2)
+        ax2.scatter(x, h["exact"].fill_null(np.nan).to_numpy() * 100, marker="_", s=300, color="black",
+                    zorder=5, label="exact")
+        ax2.set_xticks(x, [str(p) for p in h["points"]], fontsize=8)
+        ax2.set_yscale("log")
+        ax2.legend(fontsize=8)
+    ax2.set_xlabel("marriage value held in the dealt hand (points)")
+    ax2.set_ylabel("share of dealt hands (%, log scale)")
+    ax2.set_title("Marriage value in a dealt hand", fontsize=11)
+    ax2.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    return save(fig, path)
