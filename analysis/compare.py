@@ -452,7 +452,8 @@ def _seats(players: int, name: str) -> pl.Expr:
 
 
 def _one(players: int) -> pl.Expr:
-    return pl.lit(1.0)
+    """1 on every row (a literal would not be summed row by row in a group)."""
+    return pl.col("redeal").is_not_null().cast(pl.Float64)
 
 
 def _played(players: int) -> pl.Expr:

@@ -1,0 +1,250 @@
+"""The comparison pipeline on small hand-made frames and a toy simulator.
+
+The toy simulator draws, for every chunk, from ``chunk_seed(seed, k)`` exactly as the
+runner does, so rule sets given the same seed share their "shuffles"; its rules effects
+are simple and known, which lets the tests check the plumbing (pairing, rounds, outputs)
+apart from the engine.  The real engine is exercised in ``test_compare_engine.py``.
+"""
+import json
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+
+from thousand import schema
+from thousand.analysis.compare import (
+    ComparisonResult, compare_rules, compare_units, result_markdown, result_table, select_metrics,
+    unit_table, write_outputs,
+)
+from thousand.errors import ThousandError
+from thousand.rules import parse_rules_spec
+from thousand.simulate import chunk_seed
+
+CLASSIC = parse_rules_spec("classic")
+
+
+def games_frame(rows: list[dict], players: int = 3) -> pl.DataFrame:
+    cols = schema.empty_columns(schema.game_columns(players), len(rows))
+    for i, r in enumerate(rows):
+        for k, v in r.items():
+            cols[k][i] = v
+    return pl.DataFrame(cols)
+
+
+def deals_frame(rows: list[dict], players: int = 3) -> pl.DataFrame:
+    cols = schema.empty_columns(schema.deal_columns(players), len(rows))
+    cols["declarer"][:] = -1
+    for i, r in enumerate(rows):
+        cols["deal_id"][i] = i
+        for k, v in r.items():
+            cols[k][i] = v
+    return pl.DataFrame(cols)
+
+
+# ----------------------------------------------------------------------------- unit tables
+def test_unit_table_game_and_deal_metrics_by_hand():
+    games = games_frame([
+        dict(game_id=0, first_dealer=2, winner=0, deals=3, final0=1000, final1=400, final2=-120,
+             barrel_entries1=1, bolt_penalties0=1, bolt_penalties2=2),
+        dict(game_id=1, first_dealer=0, winner=-1, deals=2, final0=10, final1=20, final2=30),
+    ])
+    deals = deals_frame([
+        # game 0: a redeal, then three played deals
+        dict(game_id=0, dealer=2, redeal=1, declarer=-1),
+        dict(game_id=0, dealer=2, declarer=0, contract=120, made=True, score0=120, score1=35, score2=10,
+             points0=90, marriages0=40, points1=20, points2=10),
+        dict(game_id=0, dealer=0, declarer=1, contract=100, made=False, score0=40, score1=-100, score2=60,
+             points0=40, points1=30, marriages2=60, points2=50),
+        dict(game_id=0, dealer=1, declarer=2, contract=110, resigned=True, score0=55, score1=55, score2=-110),
+        # game 1: two played deals
+        dict(game_id=1, dealer=0, declarer=1, contract=100, made=True, score0=5, score1=100, score2=15,
+             points0=5, points1=100, points2=15),
+        dict(game_id=1, dealer=1, declarer=1, contract=100, made=True, obligation=True, score0=0, score1=100,
+             score2=20, points1=100, points2=20),
+    ])
+    metrics = select_metrics([CLASSIC], "games", [
+        "deals_mean", "win_seat0", "win_first_forehand", "no_winner", "barrel_entries", "bolt_penalties",
+        "score_spread", "declarer_success", "redeal_rate", "obligation_rate", "resign_rate",
+        "contract_mean", "declarer_score", "points_declarer", "points_defender", "score_forehand",
+        "score_dealer"])
+    t = unit_table(games, deals, metrics, 3)
+    row0, row1 = t.row(0, named=True), t.row(1, named=True)
+    assert t["unit"].to_list() == [0, 1]
+    assert (row0["deals_mean.num"], row0["win_seat0.num"], row1["no_winner.num"]) == (3, 1, 1)
+    # first dealer 2 -> first forehand seat 0, the winner.
+    assert (row0["win_first_forehand.num"], row1["win_first_forehand.num"]) == (1, 0)
+    assert (row0["barrel_entries.num"], row0["bolt_penalties.num"]) == (1, 3)
+    assert (row0["score_spread.num"], row1["score_spread.num"]) == (1120, 20)
+    assert (row0["declarer_success.num"], row0["declarer_success.den"]) == (1, 3)
+    assert (row0["redeal_rate.num"], row0["redeal_rate.den"]) == (1, 4)
+    assert (row1["obligation_rate.num"], row0["resign_rate.num"]) == (1, 1)
+    assert (row0["contract_mean.num"], row0["contract_mean.den"]) == (330, 3)
+    assert row0["declarer_score.num"] == 120 - 100 - 110
+    # Played out (not resigned): declarer points 130 + 30; defenders (20+10)/2 + (40+110)/2.
+    assert (row0["points_declarer.num"], row0["points_declarer.den"]) == (160, 2)
+    assert row0["points_defender.num"] == 15 + 75
+    # Forehand = the seat after the dealer: dealer 2 -> seat 0 (+120), dealer 0 -> seat 1
+    # (-100), dealer 1 -> seat 2 (-110).
+    assert row0["score_forehand.num"] == 120 - 100 - 110
+    assert row0["score_dealer.num"] == 10 + 40 + 55
+    assert (row1["score_forehand.num"], row1["score_dealer.num"]) == (100 + 20, 5 + 100)
+
+
+def test_deal_slots_pair_played_deals_across_redeals():
+    # Rule set A redeals twice; B never does.  Slots pair the i-th played deal of each.
+    a = deals_frame([dict(redeal=1), dict(declarer=0, made=True), dict(declarer=1, made=False),
+                     dict(redeal=2, declarer=2), dict(redeal=1), dict(declarer=2, made=True)])
+    b = deals_frame([dict(declarer=0, made=True), dict(declarer=1, made=True), dict(declarer=2, made=True)])
+    metrics = select_metrics([CLASSIC], "deals", ["declarer_success", "redeal_rate"])
+    ta, tb = unit_table(None, a, metrics, 3), unit_table(None, b, metrics, 3)
+    assert ta["unit"].to_list() == tb["unit"].to_list() == [0, 1, 2]
+    assert ta["redeal_rate.num"].to_list() == [1, 0, 2]
+    assert ta["redeal_rate.den"].to_list() == [2, 1, 3]
+    assert ta["declarer_success.num"].to_list() == [1, 0, 1]
+    rows = compare_units(["a", "b"], [ta, tb], metrics)
+    d = next(r for r in rows if r.metric == "declarer_success" and r.rules == "b")
+    assert d.diff == pytest.approx(1 / 3)
+
+
+def test_game_metrics_refused_for_deal_runs_and_unknown_names():
+    with pytest.raises(ThousandError, match="needs whole games"):
+        select_metrics([CLASSIC], "deals", ["deals_mean"])
+    with pytest.raises(ThousandError, match="unknown metric 'deal_mean'.*did you mean deals_mean"):
+        select_metrics([CLASSIC], "games", ["deal_mean"])
+
+
+def test_metrics_follow_enabled_options():
+    names = {m.name for m in select_metrics([CLASSIC], "games")}
+    assert {"barrel_entries", "bolt_penalties", "resignations"} <= names
+    assert not {"blind_deals", "golden_reset", "resets_555", "cut_penalties"} & names
+    blind = parse_rules_spec("classic:blind=on,golden_kon=on")
+    names = {m.name for m in select_metrics([CLASSIC, blind], "games")}
+    assert {"blind_deals", "blind_made", "golden_reset"} <= names
+    off = parse_rules_spec("classic:bolts=off,barrel_at=none")
+    names = {m.name for m in select_metrics([off, off], "games")}
+    assert not {"bolt_penalties", "barrel_entries", "bolts_per_deal"} & names
+
+
+# ----------------------------------------------------------------------------- a toy simulator
+def toy_simulator(rules, mode, first_chunk, n_chunks, chunk_size, seed, strategies, jobs, backend="loky"):
+    """Games whose length scales with the target and whose events follow the options."""
+    P = rules.players
+    games_parts, deal_parts = [], []
+    for k in range(first_chunk, first_chunk + n_chunks):
+        g = np.random.Generator(np.random.PCG64(chunk_seed(seed, k)))
+        u = g.random(chunk_size)            # what every rule set shares: "the shuffle"
+        noise = g.random(chunk_size)
+        n_deals = np.maximum(1, np.round(rules.target / 40 * (0.6 + 0.8 * u))).astype(np.int16)
+        cols = schema.empty_columns(schema.game_columns(P), chunk_size)
+        cols["game_id"][:] = np.arange(k * chunk_size, (k + 1) * chunk_size)
+        cols["chunk"][:] = k
+        cols["first_dealer"][:] = g.integers(0, P, chunk_size)
+        cols["winner"][:] = (cols["first_dealer"] + (u * 3).astype(int) + (noise < 0.1)) % P
+        cols["deals"][:] = n_deals
+        cols["barrel_entries0"][:] = (u > 0.5) if rules.barrel_at else 0
+        cols["bolt_penalties1"][:] = (noise > 0.7) if rules.bolts != "off" else 0
+        cols["final0"][:] = (1000 * u).astype(np.int16)
+        games_parts.append(pl.DataFrame(cols))
+        gid = np.repeat(cols["game_id"], n_deals)
+        d = schema.empty_columns(schema.deal_columns(P), len(gid))
+        d["game_id"][:] = gid
+        d["chunk"][:] = k
+        d["declarer"][:] = g.integers(0, P, len(gid))
+        d["contract"][:] = 100 + 5 * g.integers(0, 5, len(gid))
+        d["made"][:] = g.random(len(gid)) < 0.7
+        deal_parts.append(pl.DataFrame(d))
+    deals = pl.concat(deal_parts).with_columns(pl.int_range(pl.len()).alias("deal_id"))
+    return (pl.concat(games_parts) if mode == "games" else None), deals
+
+
+def toy_compare(specs, **kw):
+    kw.setdefault("n_games", 600)
+    kw.setdefault("seed", 5)
+    kw.setdefault("chunk_size", 200)
+    return compare_rules(specs, simulator=toy_simulator, **kw)
+
+
+def test_identical_rule_sets_give_exact_zero_differences():
+    res = toy_compare(["classic", "classic"])
+    variant = [r for r in res.rows if r.rules_index == 1]
+    assert variant and all(r.diff == 0.0 for r in variant)
+    assert all(r.identical_pairs for r in variant)
+    assert all(r.p_value in (None, 1.0) for r in variant)
+    assert all(r.diff_ci_low <= 0.0 <= r.diff_ci_high for r in variant)
+    assert res.labels == ["classic", "classic #2"]
+
+
+def test_toy_directions_and_pairing():
+    res = toy_compare(["classic", "classic:bolts=off", "classic:target=500,barrel_at=none"])
+    bolts = res.row("bolt_penalties", "classic:bolts=off")
+    assert bolts.diff < 0 and bolts.diff_ci_high < 0 and bolts.p_holm < 1e-6
+    assert res.row("bolt_penalties", 2).identical_pairs
+    short = res.row("deals_mean", 2)
+    assert short.diff == pytest.approx(-res.row("deals_mean", 0).value / 2, rel=0.02)
+    # Game length shares the "shuffle" u: pairing must narrow the interval a lot.
+    assert short.pairing_gain > 2
+    assert res.row("barrel_entries", 2).value == 0.0
+
+
+def test_precision_rounds_continue_the_seed_sequence():
+    first = toy_compare(["classic", "classic:bolts=off"], metrics=["win_seat0", "bolt_penalties"])
+    more = toy_compare(["classic", "classic:bolts=off"], metrics=["win_seat0", "bolt_penalties"],
+                       precision=0.03, max_units=20_000)
+    assert more.rounds > 1 and more.precision_met
+    assert more.worst_width() < 0.03 and more.n > first.n and more.n % 200 == 0
+    # The first round's games are kept: a plain run of the final size gives the same numbers.
+    plain = toy_compare(["classic", "classic:bolts=off"], metrics=["win_seat0", "bolt_penalties"],
+                        n_games=more.n)
+    assert [r.as_dict() for r in plain.rows] == [r.as_dict() for r in more.rows]
+
+
+def test_precision_cap_reported():
+    res = toy_compare(["classic", "classic:bolts=off"], metrics=["bolt_penalties"], precision=1e-4,
+                      max_units=1000)
+    assert res.precision_met is False and res.n == 1000
+    assert "NOT met" in result_table(res)
+
+
+def test_bad_input_is_one_line_error():
+    with pytest.raises(ThousandError, match="at least two rule sets"):
+        toy_compare(["classic"])
+    with pytest.raises(ThousandError, match="precision must be a positive"):
+        toy_compare(["classic", "russian"], precision=0)
+    with pytest.raises(ThousandError, match="precision must be a positive"):
+        toy_compare(["classic", "russian"], precision=-1.0)
+    with pytest.raises(ThousandError, match="unknown metric"):
+        toy_compare(["classic", "russian"], metrics=["nope"])
+    with pytest.raises(ThousandError, match="either a number of games or a number of deals"):
+        toy_compare(["classic", "russian"], n_deals=10)
+    with pytest.raises(ThousandError, match="same number of players"):
+        toy_compare(["classic", "classic:players=4"])
+
+
+def test_json_rows_and_outputs(tmp_path):
+    res = toy_compare(["classic", "classic:bolts=off"], overrides=["target=800,barrel_at=700"])
+    assert res.rules[0].target == 800 and res.rules[1].bolts == "off"
+    data = json.loads(json.dumps(res.to_json()))
+    keys = {"rules", "metric", "value", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high",
+            "p_value", "p_holm"}
+    assert all(keys <= set(o) for o in data)
+    assert len(data) == 2 * len(res.metrics)
+    base = [o for o in data if o["rules_index"] == 0]
+    assert all(o["diff"] is None and o["p_holm"] is None for o in base)
+    md = write_outputs(res, tmp_path / "cmp")
+    for name in ("compare.md", "compare.csv", "compare.json", "compare_forest.png"):
+        assert (tmp_path / "cmp" / name).stat().st_size > 0
+    assert md == (tmp_path / "cmp" / "compare.md").read_text()
+    assert "| `bolt_penalties` |" in md and "compare_forest.png" in md and "Holm" in md
+    csv = pl.read_csv(tmp_path / "cmp" / "compare.csv")
+    assert {"metric", "rules", "value", "diff", "p_holm", "pairing_gain"} <= set(csv.columns)
+    assert csv.height == len(res.rows)
+    png = (tmp_path / "cmp" / "compare_forest.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_markdown_section_level_for_the_report():
+    res = toy_compare(["classic", "classic:bolts=off"], metrics=["deals_mean", "deals_median"])
+    md = result_markdown(res, level=3)
+    assert md.startswith("### House-rule comparison")
+    assert "#### Deals per game" in md and "#### Methods" in md

@@ -1,0 +1,206 @@
+"""Statistics of ``thousand.analysis.compare``: known answers and coverage by simulation.
+
+Coverage checks draw many samples with a known truth and count how often the 95%
+interval covers it; the tolerance is 4 binomial standard errors of that count.
+"""
+import math
+
+import numpy as np
+import pytest
+
+from thousand.analysis.compare import (
+    holm, mcnemar_p, median_interval, paired_mean_diff, paired_median_diff,
+    paired_proportion_diff, paired_ratio_diff, ratio_estimate, two_sided_p,
+)
+from thousand.analysis.stats import Z95, proportion_diff_interval
+
+TRIALS = 1500
+COVER_TOL = 4 * math.sqrt(0.95 * 0.05 / TRIALS)
+
+
+# ----------------------------------------------------------------------------- Holm
+def test_holm_known_example():
+    # Sorted: 0.005*4 = 0.02, 0.01*3 = 0.03, 0.03*2 = 0.06, 0.04*1 = 0.04 -> 0.06 (monotone).
+    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+
+
+def test_holm_caps_at_one_skips_none_and_keeps_order():
+    assert holm([0.5, None, 0.4, float("nan")]) == [0.8, None, 0.8, None]
+    assert holm([]) == []
+    assert holm([0.9]) == [0.9]
+
+
+def test_holm_is_never_below_raw_and_monotone_in_raw():
+    rng = np.random.default_rng(5)
+    p = list(rng.random(20) ** 3)
+    adj = holm(p)
+    assert all(a >= r for a, r in zip(adj, p))
+    order = np.argsort(p)
+    assert all(adj[order[i]] <= adj[order[i + 1]] for i in range(len(p) - 1))
+
+
+# ----------------------------------------------------------------------------- means
+def test_paired_mean_diff_by_hand():
+    x = np.array([0.0, 2, 4, 6])
+    y = np.array([1.0, 3, 6, 8])
+    d = paired_mean_diff(x, y)
+    # Differences 1, 1, 2, 2: mean 1.5, sd sqrt(1/3); variances of x and y 20/3 and 29/3.
+    se = math.sqrt(1 / 3) / 2
+    assert d.diff == 1.5
+    assert (d.low, d.high) == pytest.approx((1.5 - Z95 * se, 1.5 + Z95 * se))
+    se_u = math.sqrt((20 / 3 + 29 / 3) / 4)
+    assert (d.unpaired_low, d.unpaired_high) == pytest.approx((1.5 - Z95 * se_u, 1.5 + Z95 * se_u))
+    assert d.pairing_gain == pytest.approx(se_u / se)
+    assert d.variance_reduction == pytest.approx(1 - (1 / 3) / (49 / 3))
+    assert d.p_value == pytest.approx(two_sided_p(1.5 / se))
+
+
+def test_paired_interval_narrower_than_unpaired_under_positive_correlation():
+    rng = np.random.default_rng(11)
+    common = rng.normal(0, 10, 4000)           # what both rule sets share (the shuffle)
+    x = common + rng.normal(0, 1, 4000)
+    y = common + 0.3 + rng.normal(0, 1, 4000)
+    d = paired_mean_diff(x, y)
+    # Known answer: var(x) = var(y) = 101, var(y - x) = 2: widths in ratio sqrt(202 / 2).
+    assert d.pairing_gain == pytest.approx(math.sqrt(202 / 2), rel=0.1)
+    assert d.width < (d.unpaired_high - d.unpaired_low) / 5
+    assert d.low < 0.3 < d.high
+
+
+def test_independent_samples_gain_nothing_from_pairing():
+    rng = np.random.default_rng(12)
+    d = paired_mean_diff(rng.normal(0, 1, 20000), rng.normal(0, 1, 20000))
+    # Uncorrelated: var(y - x) = var(x) + var(y), gain 1 up to sampling error (~1%).
+    assert d.pairing_gain == pytest.approx(1.0, abs=0.03)
+
+
+def test_identical_samples_give_exact_zero():
+    x = np.arange(50.0) % 7
+    d = paired_mean_diff(x, x)
+    assert (d.diff, d.low, d.high, d.p_value, d.identical) == (0.0, 0.0, 0.0, 1.0, True)
+
+
+def test_paired_mean_interval_coverage():
+    rng = np.random.default_rng(21)
+    covered = 0
+    for _ in range(TRIALS):
+        shared = rng.exponential(5, 200)
+        x = shared + rng.normal(0, 2, 200)
+        y = shared + rng.normal(0.5, 2, 200)
+        d = paired_mean_diff(x, y)
+        covered += d.low <= 0.5 <= d.high
+    assert abs(covered / TRIALS - 0.95) < COVER_TOL
+
+
+# ----------------------------------------------------------------------------- proportions
+def test_mcnemar_exact_and_large():
+    assert mcnemar_p(0, 0) == 1.0
+    assert mcnemar_p(0, 6) == pytest.approx(2 / 64)
+    assert mcnemar_p(3, 3) == 1.0
+    # Exact: P(X <= 2) for Bin(10, 1/2) = 56/1024, doubled.
+    assert mcnemar_p(2, 8) == pytest.approx(2 * 56 / 1024)
+    assert mcnemar_p(60, 90) == pytest.approx(two_sided_p(-30 / math.sqrt(150)))
+
+
+def test_paired_proportion_with_zero_phi_is_newcombe_independent():
+    # Pairs built so the phi of the 2x2 table is exactly 0: the paired interval must equal
+    # the independent-samples Newcombe interval of analysis.stats.
+    x = np.array([1] * 20 + [1] * 20 + [0] * 30 + [0] * 30)
+    y = np.array([1] * 20 + [0] * 20 + [1] * 30 + [0] * 30)
+    d = paired_proportion_diff(x, y)
+    ref = proportion_diff_interval(50, 100, 40, 100)
+    assert (d.diff, d.low, d.high) == pytest.approx(tuple(float(v) for v in ref))
+    assert (d.unpaired_low, d.unpaired_high) == pytest.approx((d.low, d.high))
+
+
+def test_paired_proportion_identity_and_direction():
+    x = np.array([1] * 30 + [0] * 70)
+    d = paired_proportion_diff(x, x)
+    assert d.diff == 0.0 and d.p_value == 1.0 and d.identical
+    assert d.low <= 0.0 <= d.high and d.width < 0.05
+    y = x.copy()
+    y[30:45] = 1                                # 15 more successes, none lost
+    d = paired_proportion_diff(x, y)
+    assert d.diff == pytest.approx(0.15)
+    assert d.low > 0 and d.p_value == pytest.approx(2 / 2 ** 15)
+    assert d.width < d.unpaired_high - d.unpaired_low
+
+
+def test_paired_proportion_coverage():
+    rng = np.random.default_rng(31)
+    covered = 0
+    for _ in range(TRIALS):
+        u = rng.random(300)
+        x = (u < 0.40).astype(int)              # p = 0.40
+        y = (u < 0.45).astype(int) ^ (rng.random(300) < 0.05)  # p = 0.45 * .95 + .55 * .05
+        truth = 0.45 * 0.95 + 0.55 * 0.05 - 0.40
+        d = paired_proportion_diff(x, y)
+        covered += d.low <= truth <= d.high
+    assert abs(covered / TRIALS - 0.95) < COVER_TOL
+
+
+# ----------------------------------------------------------------------------- ratios
+def test_ratio_estimate_by_hand():
+    e = ratio_estimate(np.array([1.0, 2, 3]), np.array([2.0, 2, 2]))
+    # R = 1; influence values (num - den) / 2 = -0.5, 0, 0.5; se = sqrt(0.25 / 3).
+    se = math.sqrt(0.25 / 3)
+    assert e.value == 1.0
+    assert (e.low, e.high) == pytest.approx((1 - Z95 * se, 1 + Z95 * se))
+    empty = ratio_estimate(np.zeros(3), np.zeros(3))
+    assert math.isnan(empty.value)
+
+
+def test_ratio_proportion_stays_in_unit_interval():
+    num = np.array([3.0, 4, 5, 5, 2])
+    e = ratio_estimate(num, num, proportion=True)
+    assert e.value == 1.0 and e.high == 1.0 and 0 < e.low < 1
+
+
+def test_clustered_ratio_coverage():
+    # Units (games) of unequal size whose deals share a unit effect: a binomial interval
+    # over all deals would undercover; the clustered one must not.
+    trials = 600
+    big = np.random.default_rng(40).normal(0, 0.15, 2_000_000)
+    truth_a = float(np.clip(0.60 + big, 0, 1).mean())   # Monte Carlo error ~1e-4
+    truth_d = float(np.clip(0.65 + big, 0, 1).mean()) - truth_a
+    rng = np.random.default_rng(41)
+    covered_a = covered_d = 0
+    for _ in range(trials):
+        size = rng.integers(5, 40, 200).astype(float)
+        effect = rng.normal(0, 0.15, 200)
+        na = rng.binomial(size.astype(int), np.clip(0.60 + effect, 0, 1)).astype(float)
+        nb = rng.binomial(size.astype(int), np.clip(0.65 + effect, 0, 1)).astype(float)
+        e = ratio_estimate(na, size, proportion=True)
+        covered_a += e.low <= truth_a <= e.high
+        d = paired_ratio_diff(na, size, nb, size)
+        covered_d += d.low <= truth_d <= d.high
+    tol = 4 * math.sqrt(0.95 * 0.05 / trials)
+    assert abs(covered_a / trials - 0.95) < tol
+    assert abs(covered_d / trials - 0.95) < tol
+
+
+def test_paired_ratio_identity():
+    num, den = np.array([1.0, 5, 2, 0]), np.array([3.0, 6, 2, 1])
+    d = paired_ratio_diff(num, den, num, den)
+    assert (d.diff, d.low, d.high, d.p_value, d.identical) == (0.0, 0.0, 0.0, 1.0, True)
+
+
+# ----------------------------------------------------------------------------- medians
+def test_median_interval_order_statistics():
+    med, lo, hi = median_interval(np.arange(1, 101))
+    # n = 100: ranks floor(50 - 9.8) = 40 and ceil(51 + 9.8) = 61.
+    assert (med, lo, hi) == (50.5, 40.0, 61.0)
+
+
+def test_paired_median_diff_identity_shift_and_determinism():
+    rng = np.random.default_rng(3)
+    x = rng.integers(10, 40, 2000).astype(float)
+    same = paired_median_diff(x, x)
+    assert (same.diff, same.low, same.high, same.p_value, same.identical) == (0.0, 0.0, 0.0, None, True)
+    shifted = paired_median_diff(x, x + 5)
+    assert (shifted.diff, shifted.low, shifted.high) == (5.0, 5.0, 5.0)
+    noisy = x + rng.integers(-3, 6, 2000)
+    a = paired_median_diff(x, noisy, seed=9)
+    assert a == paired_median_diff(x, noisy, seed=9)
+    assert a.low <= a.diff <= a.high
+    assert a.width <= a.unpaired_high - a.unpaired_low
