@@ -1,3 +1,479 @@
 # cython: language_level=3
-"""The compiled kernel of ``thousand`` (placeholder until the kernel lands)."""
-KERNEL_VERSION = 0
+"""The compiled kernel of ``thousand``: plays Thousand deals and games without the GIL.
+
+The engine follows docs/rules.md exactly (the reference engine ``thousand.reference`` is
+its readable twin; the parity tests replay kernel traces through it).  It only computes:
+``thousand.kernel`` validates inputs, allocates the output buffers and converts them to
+the columns of ``thousand.schema`` and to ``thousand.trace`` objects.
+
+Pieces (textually included):
+
+* ``_cards.pxi``      card masks, points, marriages, lookup tables
+* ``_rng.pxi``        bounded draws and the shuffle on a numpy bit generator
+* ``_strategies.pxi`` the strategies, one function per decision on a ``View``
+* ``_engine.pxi``     one deal, and the game bookkeeping after each deal
+"""
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
+from libc.string cimport memset, memcpy
+from libc.stdint cimport int16_t, int32_t, int64_t, uint32_t, uint64_t
+from numpy.random cimport bitgen_t
+
+# The module is built as thousand._fastdeal, so Cython does not pair it with
+# src/_fastdeal.pxd by name: the declarations are included textually.
+include "_fastdeal.pxd"
+include "_cards.pxi"
+include "_rng.pxi"
+include "_strategies.pxi"
+include "_engine.pxi"
+
+KERNEL_VERSION = 1
+
+#: Mirror of thousand.rules.RuleField (tests compare them).
+RULE_FIELDS = {
+    "PLAYERS": R_PLAYERS, "TARGET": R_TARGET, "MAX_DEALS": R_MAX_DEALS, "BID_STEP": R_BID_STEP,
+    "BID_CAP": R_BID_CAP, "TALON_FACE_DOWN_ON_OBLIGATION": R_TALON_FACE_DOWN_ON_OBLIGATION,
+    "REDEAL_HAND_POINTS_MAX": R_REDEAL_HAND_POINTS_MAX, "REDEAL_HAND_NINES": R_REDEAL_HAND_NINES,
+    "REDEAL_HAND_JACKS": R_REDEAL_HAND_JACKS, "REDEAL_TALON_POINTS_MAX": R_REDEAL_TALON_POINTS_MAX,
+    "REDEAL_TALON_NINES": R_REDEAL_TALON_NINES, "REDEAL_TALON_JACKS": R_REDEAL_TALON_JACKS,
+    "REDEAL_TALON_BY": R_REDEAL_TALON_BY,
+    "REDEAL_FOUR_NINES_AFTER_EXCHANGE": R_REDEAL_FOUR_NINES_AFTER_EXCHANGE, "RESIGN": R_RESIGN,
+    "MUST_TRUMP": R_MUST_TRUMP, "MUST_BEAT": R_MUST_BEAT, "MARRIAGE_FIRST_TRICK": R_MARRIAGE_FIRST_TRICK,
+    "ACE_MARRIAGE": R_ACE_MARRIAGE, "ACE_MARRIAGE_SETS_TRUMP": R_ACE_MARRIAGE_SETS_TRUMP,
+    "LAST_TRICK_BONUS": R_LAST_TRICK_BONUS, "ROUND_DEFENDERS": R_ROUND_DEFENDERS, "BOLTS": R_BOLTS,
+    "BOLT_WHEN": R_BOLT_WHEN, "BOLT_PENALTY": R_BOLT_PENALTY, "BARREL_AT": R_BARREL_AT,
+    "BARREL_DEALS": R_BARREL_DEALS, "BARREL_TARGET": R_BARREL_TARGET, "BARREL_PENALTY": R_BARREL_PENALTY,
+    "BARREL_BID_MIN": R_BARREL_BID_MIN, "BARREL_TAKES_TALON": R_BARREL_TAKES_TALON,
+    "BARREL_THIRD_RESET": R_BARREL_THIRD_RESET, "SAMOZVAL_555": R_SAMOZVAL_555, "BLIND": R_BLIND,
+    "GOLDEN_KON": R_GOLDEN_KON, "CUT_NINE_PENALTY": R_CUT_NINE_PENALTY, "DEALER_SCORES": R_DEALER_SCORES,
+}
+N_RULES = N_RULE_FIELDS
+#: Mirror of thousand.trace.EventKind.
+EVENT_KINDS = {"CUT": EV_CUT, "BLIND": EV_BLIND, "REDEAL": EV_REDEAL, "BID": EV_BID,
+               "TALON": EV_TALON, "HAND_OFF": EV_HAND_OFF, "CONTRACT": EV_CONTRACT, "PLAY": EV_PLAY}
+#: Choice codes (thousand.rules.CHOICES order).
+CHOICE_CODES = {
+    "bid_cap": {"none": BIDCAP_NONE, "marriages": BIDCAP_MARRIAGES},
+    "redeal_talon_by": {"declarer": TALONBY_DECLARER, "obligation": TALONBY_OBLIGATION},
+    "resign": {"none": RESIGN_NONE, "half_bid": RESIGN_HALF_BID, "sixty": RESIGN_SIXTY,
+               "sixty_two_free": RESIGN_SIXTY_TWO_FREE},
+    "bolts": {"off": BOLTS_OFF, "always": BOLTS_ALWAYS, "not_on_barrel": BOLTS_NOT_ON_BARREL},
+    "bolt_when": {"no_tricks": BOLTWHEN_NO_TRICKS, "zero_points": BOLTWHEN_ZERO_POINTS},
+    "dealer_scores": {"talon_points": DEALER_TALON_POINTS, "aces_40": DEALER_ACES_40},
+}
+#: Strategy codes (thousand.strategies mirrors them).
+STRATEGY_CODES = {"random": S_RANDOM, "greedy": S_GREEDY, "standard": S_STANDARD,
+                  "cautious": S_CAUTIOUS, "aggressive": S_AGGRESSIVE}
+N_STRATEGY_PARAMS = N_PARAMS
+REDEAL_CODES = {"none": REDEAL_NONE, "hand": REDEAL_HAND, "talon": REDEAL_TALON,
+                "four_nines": REDEAL_FOUR_NINES}
+DECISION_KINDS = {"blind": D_BLIND, "redeal": D_REDEAL, "bid": D_BID, "hand_off": D_HAND_OFF,
+                  "raise": D_RAISE, "play": D_PLAY}
+RESIGN_CODE = RESIGNED
+EVENT_COLUMNS = EVENT_WIDTH
+
+
+def deal_row_size():
+    """``sizeof(DealRow)``: thousand.kernel checks its numpy dtype against it."""
+    return sizeof(DealRow)
+
+
+def game_row_size():
+    return sizeof(GameRow)
+
+
+def view_size():
+    return sizeof(View)
+
+
+cdef bitgen_t* get_bitgen(object bitgen) except NULL:
+    capsule = bitgen.capsule
+    if not PyCapsule_IsValid(capsule, "BitGenerator"):
+        raise TypeError("bitgen must be a numpy BitGenerator (e.g. numpy.random.PCG64)")
+    return <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
+
+
+cdef class Engine:
+    """A kernel run: the random stream, the flattened rules, the seats' strategies, and
+    (between calls) the state of an unfinished game.  Calls fill caller-owned buffers and
+    stop early when a buffer is nearly full, so the caller can grow it and call again.
+    """
+    cdef Ctx c
+    cdef object bitgen
+    cdef public int64_t next_deal_id
+    cdef public int64_t next_game_id
+    cdef public int64_t played
+    cdef int32_t game_running
+    cdef public int32_t max_events_per_deal
+
+    def __init__(self, bitgen, const int32_t[::1] rules, const int32_t[::1] strategies,
+                 const double[:, ::1] params):
+        cdef int32_t i, j
+        memset(&self.c, 0, sizeof(Ctx))
+        if rules.shape[0] != N_RULE_FIELDS:
+            raise ValueError(f"rules must have {N_RULE_FIELDS} entries")
+        for i in range(N_RULE_FIELDS):
+            self.c.r[i] = rules[i]
+        for i in range(4):
+            self.c.strat[i] = strategies[i]
+            for j in range(N_PARAMS):
+                self.c.params[i * N_PARAMS + j] = params[i, j]
+        self.bitgen = bitgen
+        self.c.rng = get_bitgen(bitgen)
+        self.c.ev = NULL
+        self.c.g.sitter = -1
+        self.next_deal_id = 0
+        self.next_game_id = 0
+        self.played = 0
+        self.game_running = 0
+        cap = 120 + 280 + max(0, rules[R_ACE_MARRIAGE]) + rules[R_LAST_TRICK_BONUS]
+        self.max_events_per_deal = (cap - 100) // rules[R_BID_STEP] + 64
+
+    cdef void _reset_deal_only(self) noexcept nogil:
+        cdef int32_t s
+        for s in range(4):
+            self.c.g.score[s] = 0
+            self.c.g.bolts[s] = 0
+            self.c.g.resigns[s] = 0
+        self.c.g.sitter = -1
+        self.c.g.in_game = 0
+
+    def run_deals(self, int64_t n_deals, unsigned char[::1] rows, int32_t[:, ::1] events,
+                  int64_t n_rows, int64_t n_events):
+        """Play until ``n_deals`` deals have been played in total or a buffer is nearly full.
+
+        Returns ``(n_rows, n_events)`` after the call; ``self.played`` counts played deals.
+        """
+        cdef int64_t row_cap = rows.shape[0] // sizeof(DealRow)
+        cdef int64_t ev_cap = 0
+        cdef DealRow* base = <DealRow*>&rows[0]
+        cdef DealRow* row
+        cdef int32_t n = self.c.r[R_PLAYERS]
+        cdef int32_t mev = self.max_events_per_deal
+        if events is not None:
+            ev_cap = events.shape[0]
+            self.c.ev = &events[0, 0]
+        else:
+            self.c.ev = NULL
+        self.c.n_ev = n_events
+        with self.bitgen.lock, nogil:
+            while self.played < n_deals and n_rows < row_cap:
+                if self.c.ev != NULL and ev_cap - self.c.n_ev < mev:
+                    break
+                self._reset_deal_only()
+                self.c.g.dealer = <int32_t>(self.played % n)
+                row = base + n_rows
+                row.deal_id = self.next_deal_id
+                row.game_id = -1
+                row.deal_no = 0
+                self.c.row_index = n_rows
+                if run_deal(&self.c, row, 0):
+                    self.played += 1
+                for s in range(4):
+                    row.total[s] = 0
+                n_rows += 1
+                self.next_deal_id += 1
+        n_events = self.c.n_ev
+        self.c.ev = NULL
+        return n_rows, n_events
+
+    def run_games(self, int64_t n_games, unsigned char[::1] games, int64_t n_game_rows,
+                  unsigned char[::1] rows, int64_t n_rows, int32_t[:, ::1] events,
+                  int64_t n_events):
+        """Play whole games until ``n_games`` are finished or a buffer is nearly full.
+
+        ``rows`` (deal rows) and ``events`` may be None.  Returns
+        ``(n_game_rows, n_rows, n_events)``.
+        """
+        cdef int64_t game_cap = games.shape[0] // sizeof(GameRow)
+        cdef GameRow* gbase = <GameRow*>&games[0]
+        cdef int64_t row_cap = 0
+        cdef DealRow* base = NULL
+        cdef DealRow scratch
+        cdef DealRow* row
+        cdef int64_t ev_cap = 0
+        cdef int32_t mev = self.max_events_per_deal
+        cdef int32_t golden, s
+        cdef int32_t keep_rows = rows is not None
+        if keep_rows:
+            row_cap = rows.shape[0] // sizeof(DealRow)
+            base = <DealRow*>&rows[0]
+        if events is not None:
+            ev_cap = events.shape[0]
+            self.c.ev = &events[0, 0]
+        else:
+            self.c.ev = NULL
+        self.c.n_ev = n_events
+        with self.bitgen.lock, nogil:
+            while n_game_rows < n_games and n_game_rows < game_cap:
+                if keep_rows and n_rows >= row_cap:
+                    break
+                if self.c.ev != NULL and ev_cap - self.c.n_ev < mev:
+                    break
+                if not self.game_running:
+                    start_game(&self.c, self.next_game_id)
+                    self.game_running = 1
+                row = base + n_rows if keep_rows else &scratch
+                row.deal_id = self.next_deal_id
+                row.game_id = self.next_game_id
+                row.deal_no = self.c.g.deal_no
+                self.c.row_index = n_rows
+                golden = self.c.r[R_GOLDEN_KON] > 0 and self.c.g.deal_no < 3
+                if run_deal(&self.c, row, golden):
+                    apply_deal(&self.c, row)
+                else:
+                    self.c.g.row.redeals += 1
+                    for s in range(4):
+                        row.total[s] = self.c.g.score[s]
+                self.next_deal_id += 1
+                if keep_rows:
+                    n_rows += 1
+                if self.c.g.finished:
+                    memcpy(gbase + n_game_rows, &self.c.g.row, sizeof(GameRow))
+                    n_game_rows += 1
+                    self.next_game_id += 1
+                    self.game_running = 0
+        n_events = self.c.n_ev
+        self.c.ev = NULL
+        return n_game_rows, n_rows, n_events
+
+    def run_forced(self, uint32_t hand, int32_t declarer, int32_t contract, int64_t n_samples,
+                   bint exact, uint32_t[::1] talon_out, int16_t[::1] raise_out,
+                   int16_t[:, ::1] points_out, int16_t[:, ::1] marriages_out,
+                   int16_t[::1] declarer_points_out, unsigned char[::1] rows):
+        """Forced-declarer completions (see thousand.kernel.play_forced_declarer)."""
+        cdef int32_t unseen[17]
+        cdef int32_t perm[17]
+        cdef int32_t i, j, k, t, a, b, cc, tmp, s, n_un = 0
+        cdef int32_t dealer = 0
+        cdef int32_t seat_block[3]
+        cdef int32_t tal[3]
+        cdef int64_t idx = 0
+        cdef DealRow* row = <DealRow*>&rows[0]
+        cdef uint32_t rest, split, m
+        cdef int32_t rest_cards[14]
+        cdef int32_t opp1, opp2, pos1, pos2, pos_decl
+        cdef uint32_t* tp = &talon_out[0]
+        cdef int16_t* rp = &raise_out[0]
+        cdef int16_t* pp = &points_out[0, 0]
+        cdef int16_t* mp = &marriages_out[0, 0]
+        cdef int16_t* dp = &declarer_points_out[0]
+        for i in range(24):
+            if not (hand >> i) & 1:
+                unseen[n_un] = i
+                n_un += 1
+        # deck blocks: [0:7] seat 1 (forehand), [7:14] seat 2, [14:21] seat 0, talon [21:24]
+        pos_decl = ((declarer - 1 + 3) % 3) * 7
+        opp1 = (declarer + 1) % 3
+        opp2 = (declarer + 2) % 3
+        pos1 = ((opp1 - 1 + 3) % 3) * 7
+        pos2 = ((opp2 - 1 + 3) % 3) * 7
+        self.c.forced = 1
+        self.c.forced_declarer = declarer
+        self.c.forced_contract = contract
+        self.c.play_out_resigned = 1
+        self.c.ev = NULL
+        self._reset_deal_only()
+        self.c.g.dealer = dealer
+        k = 0
+        for i in range(24):
+            if (hand >> i) & 1:
+                self.c.forced_deck[pos_decl + k] = i
+                k += 1
+        with self.bitgen.lock, nogil:
+            if not exact:
+                for idx in range(n_samples):
+                    for i in range(17):
+                        perm[i] = unseen[i]
+                    for i in range(16, 0, -1):
+                        j = draw_bounded(self.c.rng, i + 1)
+                        tmp = perm[i]
+                        perm[i] = perm[j]
+                        perm[j] = tmp
+                    for i in range(3):
+                        self.c.forced_deck[21 + i] = perm[i]
+                    for i in range(7):
+                        self.c.forced_deck[pos1 + i] = perm[3 + i]
+                        self.c.forced_deck[pos2 + i] = perm[10 + i]
+                    _forced_one(&self.c, row, idx, tp, rp, pp, mp, dp)
+            else:
+                idx = 0
+                for a in range(17):
+                    for b in range(a + 1, 17):
+                        for cc in range(b + 1, 17):
+                            self.c.forced_deck[21] = unseen[a]
+                            self.c.forced_deck[22] = unseen[b]
+                            self.c.forced_deck[23] = unseen[cc]
+                            k = 0
+                            for i in range(17):
+                                if i != a and i != b and i != cc:
+                                    rest_cards[k] = unseen[i]
+                                    k += 1
+                            # all 7-subsets of 14 via Gosper's hack
+                            split = (1 << 7) - 1
+                            while split < (1 << 14):
+                                j = 0
+                                t = 0
+                                for i in range(14):
+                                    if (split >> i) & 1:
+                                        self.c.forced_deck[pos1 + j] = rest_cards[i]
+                                        j += 1
+                                    else:
+                                        self.c.forced_deck[pos2 + t] = rest_cards[i]
+                                        t += 1
+                                _forced_one(&self.c, row, idx, tp, rp, pp, mp, dp)
+                                idx += 1
+                                m = split & (~split + 1)
+                                rest = split + m
+                                split = (((rest ^ split) >> 2) // m) | rest
+        self.c.forced = 0
+        self.c.play_out_resigned = 0
+        return idx if exact else n_samples
+
+
+cdef inline void _forced_one(Ctx* c, DealRow* row, int64_t idx, uint32_t* talon_out,
+                             int16_t* raise_out, int16_t* points_out,
+                             int16_t* marriages_out, int16_t* dp_out) noexcept nogil:
+    cdef int32_t s
+    run_deal(c, row, 0)
+    talon_out[idx] = row.talon
+    raise_out[idx] = <int16_t>c.raise_choice
+    dp_out[idx] = <int16_t>row.declarer_points
+    for s in range(3):
+        points_out[idx * 3 + s] = <int16_t>(row.points[s] + row.marriages[s])
+        marriages_out[idx * 3 + s] = <int16_t>row.marriages[s]
+
+
+# ------------------------------------------------------------------ single decisions
+cdef View view_from_dict(dict d) except *:
+    cdef View v
+    cdef int32_t i
+    memset(&v, 0, sizeof(View))
+    v.trump = -1
+    v.declarer = -1
+    v.high_seat = -1
+    v.sitter = -1
+    v.step = 5
+    for i in range(4):
+        v.trick_cards[i] = -1
+        v.trick_seats[i] = -1
+    for key, value in d.items():
+        if key == "players": v.players = value
+        elif key == "seat": v.seat = value
+        elif key == "dealer": v.dealer = value
+        elif key == "forehand": v.forehand = value
+        elif key == "active":
+            v.n_active = len(value)
+            for i in range(len(value)):
+                v.active[i] = value[i]
+        elif key == "hand": v.hand = value
+        elif key == "redeal_kind": v.redeal_kind = value
+        elif key == "step": v.step = value
+        elif key == "high": v.high = value
+        elif key == "high_seat": v.high_seat = value
+        elif key == "min_bid": v.min_bid = value
+        elif key == "max_bid": v.max_bid = value
+        elif key == "bids":
+            for i in range(len(value)):
+                v.bids[i] = value[i]
+        elif key == "passed":
+            for i in range(len(value)):
+                v.passed[i] = value[i]
+        elif key == "declarer": v.declarer = value
+        elif key == "contract": v.contract = value
+        elif key == "can_resign": v.can_resign = value
+        elif key == "blind": v.blind = value
+        elif key == "obligation": v.obligation = value
+        elif key == "talon": v.talon = value
+        elif key == "played": v.played = value
+        elif key == "trick_index": v.trick_index = value
+        elif key == "trick_cards":
+            v.trick_n = len(value)
+            for i in range(len(value)):
+                v.trick_cards[i] = value[i]
+        elif key == "trick_seats":
+            for i in range(len(value)):
+                v.trick_seats[i] = value[i]
+        elif key == "trump": v.trump = value
+        elif key == "legal": v.legal = value
+        elif key == "declarable": v.declarable = value
+        elif key == "points":
+            for i in range(len(value)):
+                v.points[i] = value[i]
+        elif key == "score":
+            for i in range(len(value)):
+                v.score[i] = value[i]
+        elif key == "sitter": v.sitter = value
+        else:
+            raise KeyError(f"unknown view field {key!r}")
+    return v
+
+
+cdef class _Decider:
+    cdef bitgen_t* rng
+    cdef object bitgen
+    cdef double p[N_PARAMS]
+
+    def __init__(self, bitgen, params):
+        cdef int32_t j
+        self.bitgen = bitgen
+        self.rng = get_bitgen(bitgen) if bitgen is not None else NULL
+        for j in range(N_PARAMS):
+            self.p[j] = params[j] if j < len(params) else 0.0
+
+
+cdef _Decider _decider(int32_t code, params, bitgen):
+    if code == S_RANDOM and bitgen is None:
+        raise ValueError("the random strategy needs a bitgen")
+    return _Decider(bitgen, params)
+
+
+def decide_blind(int32_t strategy, params, dict view, bitgen=None):
+    """1 to play blind, 0 not."""
+    cdef View v = view_from_dict(view)
+    cdef _Decider dd = _decider(strategy, params, bitgen)
+    v.kind = D_BLIND
+    return strategy_blind(strategy, &v, dd.p, dd.rng)
+
+
+def decide_redeal(int32_t strategy, params, dict view, bitgen=None):
+    """1 to demand the redeal of kind ``view['redeal_kind']``, 0 not."""
+    cdef View v = view_from_dict(view)
+    cdef _Decider dd = _decider(strategy, params, bitgen)
+    v.kind = D_REDEAL
+    return strategy_redeal(strategy, &v, dd.p, dd.rng)
+
+
+def decide_bid(int32_t strategy, params, dict view, bitgen=None):
+    """0 to pass, else a bid in ``[view['min_bid'], view['max_bid']]``."""
+    cdef View v = view_from_dict(view)
+    cdef _Decider dd = _decider(strategy, params, bitgen)
+    v.kind = D_BID
+    return strategy_bid(strategy, &v, dd.p, dd.rng)
+
+
+def decide_hand_off(int32_t strategy, params, dict view, bitgen=None):
+    """``(card to the next seat, card to the other)`` from ``view['hand']``."""
+    cdef View v = view_from_dict(view)
+    cdef _Decider dd = _decider(strategy, params, bitgen)
+    cdef int32_t a = -1, b = -1
+    v.kind = D_HAND_OFF
+    strategy_hand_off(strategy, &v, dd.p, dd.rng, &a, &b)
+    return a, b
+
+
+def decide_raise_or_resign(int32_t strategy, params, dict view, bitgen=None):
+    """The new contract (``view['min_bid']`` keeps it), or -1 to resign."""
+    cdef View v = view_from_dict(view)
+    cdef _Decider dd = _decider(strategy, params, bitgen)
+    v.kind = D_RAISE
+    return strategy_raise(strategy, &v, dd.p, dd.rng)
+
+
+def decide_play(int32_t strategy, params, dict view, bitgen=None):
+    """``(card, declare)`` with the card in ``view['legal']``."""
+    cdef View v = view_from_dict(view)
+    cdef _Decider dd = _decider(strategy, params, bitgen)
+    cdef int32_t declare = 0, card
+    v.kind = D_PLAY
+    card = strategy_play(strategy, &v, dd.p, dd.rng, &declare)
+    return card, declare

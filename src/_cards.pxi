@@ -1,0 +1,127 @@
+# Card-mask helpers: 24-bit masks, bit = 6*suit + rank (9 J Q K 10 A).
+# Included by _fastdeal.pyx; everything is inline, nogil and table driven.
+
+cdef extern from *:
+    """
+    static inline int td_popcount(uint32_t x) { return __builtin_popcount(x); }
+    static inline int td_lowbit(uint32_t x) { return __builtin_ctz(x); }
+    static inline int td_highbit(uint32_t x) { return 31 - __builtin_clz(x); }
+    """
+    int td_popcount(uint32_t x) nogil
+    int td_lowbit(uint32_t x) nogil
+    int td_highbit(uint32_t x) nogil
+cdef enum:
+    FULL_DECK = 0xFFFFFF
+    SUIT_BITS = 0x041041      # bit 6*s for every suit (the nine plane)
+    NINES = 0x041041
+    JACKS = 0x082082
+    QUEENS = 0x104104
+    KINGS = 0x208208
+    TENS = 0x410410
+    ACES = 0x820820
+
+cdef int32_t RANK_POINTS_C[6]
+RANK_POINTS_C[:] = [0, 2, 3, 4, 10, 11]
+cdef int32_t MARRIAGE_VALUE[4]
+MARRIAGE_VALUE[:] = [40, 60, 80, 100]
+cdef uint32_t SUIT_MASK_C[4]
+SUIT_MASK_C[:] = [0x3F, 0x3F << 6, 0x3F << 12, 0x3F << 18]
+cdef uint32_t RANK_PLANE_C[6]
+RANK_PLANE_C[:] = [NINES, JACKS, QUEENS, KINGS, TENS, ACES]
+
+# Points of the six cards of one suit, indexed by the 6-bit suit pattern.
+cdef int32_t SUIT_POINTS[64]
+# Sum and max of marriage values for a 4-bit "suits with K and Q" pattern.
+cdef int32_t MARRIAGE_SUM[16]
+cdef int32_t MARRIAGE_MAX[16]
+
+
+cdef void _init_tables():
+    cdef int i, r, s
+    for i in range(64):
+        SUIT_POINTS[i] = 0
+        for r in range(6):
+            if i >> r & 1:
+                SUIT_POINTS[i] += RANK_POINTS_C[r]
+    for i in range(16):
+        MARRIAGE_SUM[i] = 0
+        MARRIAGE_MAX[i] = 0
+        for s in range(4):
+            if i >> s & 1:
+                MARRIAGE_SUM[i] += MARRIAGE_VALUE[s]
+                MARRIAGE_MAX[i] = MARRIAGE_VALUE[s]
+
+
+_init_tables()
+
+
+cdef inline int32_t card_points_c(uint32_t m) noexcept nogil:
+    return (SUIT_POINTS[m & 0x3F] + SUIT_POINTS[(m >> 6) & 0x3F]
+            + SUIT_POINTS[(m >> 12) & 0x3F] + SUIT_POINTS[(m >> 18) & 0x3F])
+
+
+cdef inline uint32_t marriage_bits(uint32_t m) noexcept nogil:
+    """Bit 6*s set for every suit s whose K and Q are both in m."""
+    return (m >> 2) & (m >> 3) & SUIT_BITS
+
+
+cdef inline int32_t marriage_index(uint32_t m) noexcept nogil:
+    cdef uint32_t b = marriage_bits(m)
+    return <int32_t>((b & 1) | ((b >> 5) & 2) | ((b >> 10) & 4) | ((b >> 15) & 8))
+
+
+cdef inline int32_t marriage_sum(uint32_t m) noexcept nogil:
+    return MARRIAGE_SUM[marriage_index(m)]
+
+
+cdef inline int32_t marriage_max(uint32_t m) noexcept nogil:
+    return MARRIAGE_MAX[marriage_index(m)]
+
+
+cdef inline int32_t count_of(uint32_t m, uint32_t plane) noexcept nogil:
+    return td_popcount(m & plane)
+
+
+cdef inline int32_t suit_of_c(int32_t c) noexcept nogil:
+    return c // 6
+
+
+cdef inline int32_t rank_of_c(int32_t c) noexcept nogil:
+    return c % 6
+
+
+cdef inline int32_t nth_card(uint32_t m, int32_t n) noexcept nogil:
+    """The n-th card (0-based, ascending card number) of mask m."""
+    cdef int32_t i
+    for i in range(n):
+        m &= m - 1
+    return td_lowbit(m)
+
+
+cdef inline int32_t lowest_by_rank(uint32_t m) noexcept nogil:
+    """Lowest rank first, then the lowest suit; -1 for an empty mask."""
+    cdef int32_t r
+    cdef uint32_t x
+    for r in range(6):
+        x = m & RANK_PLANE_C[r]
+        if x:
+            return td_lowbit(x)
+    return -1
+
+
+cdef inline int32_t highest_by_rank(uint32_t m) noexcept nogil:
+    """Highest rank first, then the highest suit; -1 for an empty mask."""
+    cdef int32_t r
+    cdef uint32_t x
+    for r in range(5, -1, -1):
+        x = m & RANK_PLANE_C[r]
+        if x:
+            return td_highbit(x)
+    return -1
+
+
+cdef inline int32_t round_defender(int32_t p) noexcept nogil:
+    """Nearest multiple of 5: last digit 1, 2, 6, 7 down; 3, 4, 8, 9 up."""
+    if p >= 0:
+        return ((p + 2) // 5) * 5
+    return -(((-p) + 2) // 5) * 5

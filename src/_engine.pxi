@@ -1,0 +1,750 @@
+# The engine: one dealt deal (run_deal), the game bookkeeping after it (apply_deal),
+# following docs/rules.md step by step.  Everything here is nogil C.
+
+cdef struct GameState:
+    int32_t score[4]
+    int32_t bolts[4]          # bolt counts towards the next penalty
+    int32_t resigns[4]        # resignations so far (sixty_two_free)
+    int32_t fails[4]          # barrel failures so far (barrel_third_reset)
+    int32_t sitter            # barrel sitter, -1 none
+    int32_t sitter_deals      # deals he has sat
+    int32_t dealer
+    int32_t deal_no           # played deals so far
+    int32_t golden_made       # a golden-kon declarer made his 120
+    int32_t in_game           # 0 in a deal-only run
+    int32_t finished
+    GameRow row
+
+cdef struct Ctx:
+    int32_t r[N_RULE_FIELDS]
+    bitgen_t* rng
+    int32_t strat[4]
+    double params[4 * N_PARAMS]
+    int32_t* ev               # trace events, NULL when off
+    int64_t n_ev
+    int64_t row_index         # deal row the events belong to
+    GameState g
+    # forced-declarer mode
+    int32_t forced            # 0 normal; 1: the auction result is given (forced_*)
+    int32_t forced_declarer
+    int32_t forced_contract
+    int32_t forced_deck[24]   # deck order to deal instead of shuffling
+    int32_t play_out_resigned # play the cards even after a resignation
+    int32_t raise_choice      # out: the declarer's raise/resign answer
+
+cdef struct Deal:
+    int32_t n
+    uint32_t talon2           # 2 players: the set-aside talon
+    uint32_t laid             # 2 players: the two cards laid away
+    uint32_t won[4]
+    int32_t cardpts[4]
+    int32_t marr[4]
+    int32_t bonus[4]
+    int32_t tricks[4]
+    int32_t golden
+    View v                    # the public state; decisions get a copy with the seat's hand
+    uint32_t hands[4]
+
+
+cdef inline void emit(Ctx* c, int32_t kind, int32_t seat, int32_t a, int32_t b) noexcept nogil:
+    cdef int32_t* e
+    if c.ev != NULL:
+        e = c.ev + c.n_ev * EVENT_WIDTH
+        e[0] = <int32_t>c.row_index
+        e[1] = kind
+        e[2] = seat
+        e[3] = a
+        e[4] = b
+        c.n_ev += 1
+
+
+cdef inline double* seat_params(Ctx* c, int32_t seat) noexcept nogil:
+    return c.params + seat * N_PARAMS
+
+
+cdef inline int32_t bid_cap_of(Ctx* c, uint32_t hand) noexcept nogil:
+    """Highest contract a hand may bid or raise to (docs/rules.md, auction cap)."""
+    cdef int32_t m
+    if c.r[R_BID_CAP] == BIDCAP_MARRIAGES:
+        m = marriage_sum(hand)
+        return 120 + m
+    m = 120 + 280 + c.r[R_LAST_TRICK_BONUS]
+    if c.r[R_ACE_MARRIAGE] > 0:
+        m += c.r[R_ACE_MARRIAGE]
+    return m
+
+
+cdef inline int32_t top_multiple(int32_t lo, int32_t hi, int32_t step) noexcept nogil:
+    """Largest lo + k*step <= hi, or lo - 1 when hi < lo."""
+    if hi < lo:
+        return lo - 1
+    return lo + ((hi - lo) // step) * step
+
+
+cdef inline int32_t hand_redeal_allowed(Ctx* c, uint32_t h) noexcept nogil:
+    if c.r[R_REDEAL_HAND_POINTS_MAX] >= 0 and card_points_c(h) <= c.r[R_REDEAL_HAND_POINTS_MAX]:
+        return 1
+    if c.r[R_REDEAL_HAND_NINES] >= 0 and count_of(h, NINES) >= c.r[R_REDEAL_HAND_NINES]:
+        return 1
+    if c.r[R_REDEAL_HAND_JACKS] >= 0 and count_of(h, JACKS) >= c.r[R_REDEAL_HAND_JACKS]:
+        return 1
+    return 0
+
+
+cdef inline int32_t talon_redeal_allowed(Ctx* c, uint32_t t) noexcept nogil:
+    if c.r[R_REDEAL_TALON_POINTS_MAX] >= 0 and card_points_c(t) <= c.r[R_REDEAL_TALON_POINTS_MAX]:
+        return 1
+    if c.r[R_REDEAL_TALON_NINES] >= 0 and count_of(t, NINES) >= c.r[R_REDEAL_TALON_NINES]:
+        return 1
+    if c.r[R_REDEAL_TALON_JACKS] >= 0 and count_of(t, JACKS) >= c.r[R_REDEAL_TALON_JACKS]:
+        return 1
+    return 0
+
+
+cdef inline uint32_t mask_of_deck(int32_t* deck, int32_t lo, int32_t hi) noexcept nogil:
+    cdef uint32_t m = 0
+    cdef int32_t i
+    for i in range(lo, hi):
+        m |= <uint32_t>1 << deck[i]
+    return m
+
+
+# ------------------------------------------------------------------ decisions
+cdef inline int32_t ask_yes_no(Ctx* c, Deal* d, int32_t seat, int32_t kind, int32_t redeal_kind) noexcept nogil:
+    cdef View v = d.v
+    cdef int32_t ans
+    v.kind = kind
+    v.seat = seat
+    v.hand = d.hands[seat]
+    v.redeal_kind = redeal_kind
+    if kind == D_BLIND:
+        v.hand = 0          # asked before he looks
+        ans = strategy_blind(c.strat[seat], &v, seat_params(c, seat), c.rng)
+        emit(c, EV_BLIND, seat, ans, 0)
+    else:
+        ans = strategy_redeal(c.strat[seat], &v, seat_params(c, seat), c.rng)
+        emit(c, EV_REDEAL, seat, ans, redeal_kind)
+    return ans
+
+
+cdef inline int32_t ask_bid(Ctx* c, Deal* d, int32_t seat, int32_t lo, int32_t hi) noexcept nogil:
+    cdef View v = d.v
+    cdef int32_t ans
+    v.kind = D_BID
+    v.seat = seat
+    v.hand = d.hands[seat]
+    v.min_bid = lo
+    v.max_bid = hi
+    ans = strategy_bid(c.strat[seat], &v, seat_params(c, seat), c.rng)
+    emit(c, EV_BID, seat, ans, 0)
+    return ans
+
+
+cdef inline int32_t ask_raise(Ctx* c, Deal* d, int32_t seat, int32_t lo, int32_t hi, int32_t can_resign) noexcept nogil:
+    cdef View v = d.v
+    cdef int32_t ans
+    v.kind = D_RAISE
+    v.seat = seat
+    v.hand = d.hands[seat]
+    v.min_bid = lo
+    v.max_bid = hi
+    v.can_resign = can_resign
+    ans = strategy_raise(c.strat[seat], &v, seat_params(c, seat), c.rng)
+    emit(c, EV_CONTRACT, seat, ans, 0)
+    return ans
+
+
+cdef inline void ask_hand_off(Ctx* c, Deal* d, int32_t seat, int32_t* first, int32_t* second) noexcept nogil:
+    cdef View v = d.v
+    v.kind = D_HAND_OFF
+    v.seat = seat
+    v.hand = d.hands[seat]
+    strategy_hand_off(c.strat[seat], &v, seat_params(c, seat), c.rng, first, second)
+    emit(c, EV_HAND_OFF, seat, first[0], second[0])
+
+
+cdef inline int32_t ask_play(Ctx* c, Deal* d, int32_t seat, uint32_t legal, uint32_t declarable,
+                             int32_t* declare) noexcept nogil:
+    # Only the fields a card decision changes are refreshed; the rest is kept live in d.v.
+    d.v.kind = D_PLAY
+    d.v.seat = seat
+    d.v.hand = d.hands[seat]
+    d.v.legal = legal
+    d.v.declarable = declarable
+    cdef int32_t card = strategy_play(c.strat[seat], &d.v, seat_params(c, seat), c.rng, declare)
+    emit(c, EV_PLAY, seat, card, declare[0])
+    return card
+
+
+# ------------------------------------------------------------------ one deal
+cdef inline void clear_row(DealRow* row) noexcept nogil:
+    cdef int32_t s
+    row.redeal = REDEAL_NONE
+    row.redeal_by = -1
+    row.blind = 0
+    row.n_bids = 0
+    row.declarer = -1
+    row.obligation = 0
+    row.winning_bid = 0
+    row.contract = 0
+    row.resigned = 0
+    row.handoff_next = -1
+    row.handoff_other = -1
+    row.declarer_points = 0
+    row.made = 0
+    row.talon = 0
+    row.talon2 = 0
+    for s in range(4):
+        row.hand[s] = 0
+        row.bid[s] = 0
+        row.points[s] = 0
+        row.marriages[s] = 0
+        row.tricks[s] = 0
+        row.score[s] = 0
+        row.bolt[s] = 0
+        row.total[s] = 0
+
+
+cdef inline int32_t active_index(Deal* d, int32_t seat) noexcept nogil:
+    cdef int32_t i
+    for i in range(d.v.n_active):
+        if d.v.active[i] == seat:
+            return i
+    return -1
+
+
+cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
+    """Deal, decide and score one dealt deal into ``row``; 1 if played, 0 on a redeal."""
+    cdef Deal d
+    cdef int32_t* r = c.r
+    cdef int32_t n = r[R_PLAYERS]
+    cdef int32_t deck[24]
+    cdef int32_t s, i, k, cutter, seen, paid, run, f, dealer, step, decl, lo, hi, cap
+    cdef int32_t n_passed, broke, opening, b, first, second, contract, resigned, ans
+    cdef int32_t leader, li, t, n_tricks, best, best_seat, led, card, declare, tr
+    cdef uint32_t legal, declarable, follow, bit, h, trick_mask, talon
+    cdef int32_t dealpts[4]
+
+    d.n = n
+    d.golden = golden
+    dealer = c.g.dealer
+    f = (dealer + 1) % n
+    step = r[R_BID_STEP]
+    clear_row(row)
+    row.dealer = dealer
+    row.forehand = f
+
+    d.v.players = n
+    d.v.dealer = dealer
+    d.v.forehand = f
+    d.v.step = step
+    d.v.sitter = c.g.sitter
+    if n == 2:
+        d.v.n_active = 2
+        d.v.active[0] = f
+        d.v.active[1] = dealer
+        d.v.active[2] = -1
+    else:
+        d.v.n_active = 3
+        for i in range(3):
+            d.v.active[i] = (f + i) % n
+    for s in range(4):
+        d.hands[s] = 0
+        d.won[s] = 0
+        d.cardpts[s] = 0
+        d.marr[s] = 0
+        d.bonus[s] = 0
+        d.tricks[s] = 0
+        d.v.bids[s] = 0
+        d.v.passed[s] = 0
+        d.v.points[s] = 0
+        d.v.score[s] = c.g.score[s]
+        d.v.trick_cards[s] = -1
+        d.v.trick_seats[s] = -1
+    d.v.declarer = -1
+    d.v.contract = 0
+    d.v.can_resign = 0
+    d.v.blind = 0
+    d.v.obligation = 0
+    d.v.talon = 0
+    d.v.played = 0
+    d.v.trick_index = 0
+    d.v.trick_n = 0
+    d.v.trump = -1
+    d.v.high = 0
+    d.v.high_seat = -1
+    d.v.legal = 0
+    d.v.declarable = 0
+    d.v.min_bid = 0
+    d.v.max_bid = 0
+    d.v.redeal_kind = 0
+    d.talon2 = 0
+    d.laid = 0
+
+    # 0. cut and shuffle
+    if c.forced:
+        for i in range(24):
+            deck[i] = c.forced_deck[i]
+    else:
+        shuffle_deck(c.rng, deck)
+        if r[R_CUT_NINE_PENALTY] > 0:
+            cutter = (dealer - 1 + n) % n
+            seen = 0
+            paid = 0
+            run = 0
+            while deck[20] % 6 == 0:
+                seen += 1
+                run += 1
+                if run == 3:
+                    c.g.score[cutter] -= 120
+                    d.v.score[cutter] -= 120
+                    c.g.row.cut_penalties += 1
+                    paid += 1
+                    run = 0
+                shuffle_deck(c.rng, deck)
+            emit(c, EV_CUT, cutter, seen, paid)
+
+    # deal
+    if n == 2:
+        d.hands[f] = mask_of_deck(deck, 0, 10)
+        d.hands[dealer] = mask_of_deck(deck, 10, 20)
+        talon = mask_of_deck(deck, 20, 22)
+        d.talon2 = mask_of_deck(deck, 22, 24)
+    else:
+        for i in range(3):
+            d.hands[d.v.active[i]] = mask_of_deck(deck, 7 * i, 7 * i + 7)
+        talon = mask_of_deck(deck, 21, 24)
+    for s in range(n):
+        row.hand[s] = d.hands[s]
+    row.talon = talon
+    row.talon2 = d.talon2
+
+    # 1. blind
+    if golden:
+        d.v.blind = 1
+    elif r[R_BLIND] > 0 and n != 2 and not c.forced and c.g.score[f] >= 0 and c.g.sitter < 0:
+        d.v.blind = ask_yes_no(c, &d, f, D_BLIND, 0)
+
+    # 2. hand redeal
+    if not golden and not c.forced:
+        for i in range(d.v.n_active):
+            s = d.v.active[i]
+            if d.v.blind and s == f:
+                continue
+            if hand_redeal_allowed(c, d.hands[s]):
+                if ask_yes_no(c, &d, s, D_REDEAL, REDEAL_HAND):
+                    row.redeal = REDEAL_HAND
+                    row.redeal_by = s
+                    return 0
+
+    # 3./4. auction
+    if c.forced:
+        decl = c.forced_declarer
+        contract = c.forced_contract
+    elif golden:
+        decl = f
+        contract = 120
+    elif (r[R_BARREL_TAKES_TALON] > 0 and c.g.sitter >= 0
+          and active_index(&d, c.g.sitter) >= 0):
+        decl = c.g.sitter
+        contract = (r[R_BARREL_TARGET] // step) * step
+    else:
+        opening = 100
+        if d.v.blind:
+            opening = 120
+        elif c.g.sitter == f and r[R_BARREL_BID_MIN] > opening:
+            opening = r[R_BARREL_BID_MIN]
+        d.v.high = opening
+        d.v.high_seat = f
+        d.v.bids[f] = opening
+        n_passed = 0
+        broke = 0
+        i = 1
+        while n_passed < d.v.n_active - 1:
+            s = d.v.active[i % d.v.n_active]
+            i += 1
+            if d.v.passed[s]:
+                continue
+            lo = d.v.high + step
+            if s == c.g.sitter and r[R_BARREL_BID_MIN] > lo:
+                lo = r[R_BARREL_BID_MIN]
+            hi = top_multiple(lo, bid_cap_of(c, d.hands[s]), step)
+            b = ask_bid(c, &d, s, lo, hi)
+            row.n_bids += 1
+            if b == 0:
+                d.v.passed[s] = 1
+                n_passed += 1
+            else:
+                d.v.high = b
+                d.v.high_seat = s
+                d.v.bids[s] = b
+                if s != f:
+                    broke = 1
+        decl = d.v.high_seat
+        contract = d.v.high
+        if d.v.blind and broke:
+            d.v.blind = 0
+        if not d.v.blind and not broke and decl == f and contract == opening:
+            d.v.obligation = 1
+    d.v.declarer = decl
+    d.v.contract = contract
+    row.declarer = decl
+    row.winning_bid = contract
+    row.blind = d.v.blind
+    row.obligation = d.v.obligation
+    for s in range(n):
+        row.bid[s] = d.v.bids[s]
+
+    # 5. talon
+    if n == 2:
+        k = draw_bounded(c.rng, 2)
+        emit(c, EV_TALON, decl, k, 0)
+        if k == 1:
+            h = talon
+            talon = d.talon2
+            d.talon2 = h
+        row.talon = talon
+        row.talon2 = d.talon2
+    if not (d.v.blind or (d.v.obligation and r[R_TALON_FACE_DOWN_ON_OBLIGATION] > 0)):
+        d.v.talon = talon
+
+    # 6. talon redeal
+    if (not d.v.blind and not c.forced
+            and (r[R_REDEAL_TALON_BY] == TALONBY_DECLARER or d.v.obligation)
+            and talon_redeal_allowed(c, talon)):
+        d.v.talon = talon       # the declarer has seen it
+        if ask_yes_no(c, &d, decl, D_REDEAL, REDEAL_TALON):
+            row.redeal = REDEAL_TALON
+            row.redeal_by = decl
+            return 0
+        if not (d.v.blind or (d.v.obligation and r[R_TALON_FACE_DOWN_ON_OBLIGATION] > 0)):
+            d.v.talon = talon
+        else:
+            d.v.talon = 0
+    d.hands[decl] |= talon
+
+    # 7. hand-off
+    d.v.talon = talon if not (d.v.blind or (d.v.obligation and r[R_TALON_FACE_DOWN_ON_OBLIGATION] > 0)) else 0
+    ask_hand_off(c, &d, decl, &first, &second)
+    row.handoff_next = first
+    row.handoff_other = second
+    bit = (<uint32_t>1 << first) | (<uint32_t>1 << second)
+    d.hands[decl] &= ~bit
+    if n == 2:
+        d.laid = bit
+    else:
+        li = active_index(&d, decl)
+        d.hands[d.v.active[(li + 1) % 3]] |= <uint32_t>1 << first
+        d.hands[d.v.active[(li + 2) % 3]] |= <uint32_t>1 << second
+
+    # 8. four nines
+    if r[R_REDEAL_FOUR_NINES_AFTER_EXCHANGE] > 0 and not golden and not c.forced:
+        li = active_index(&d, decl)
+        for k in range(d.v.n_active):
+            s = d.v.active[(li + k) % d.v.n_active]
+            if (d.hands[s] & NINES) == NINES:
+                if ask_yes_no(c, &d, s, D_REDEAL, REDEAL_FOUR_NINES):
+                    row.redeal = REDEAL_FOUR_NINES
+                    row.redeal_by = s
+                    return 0
+
+    # 9. raise or resign
+    if d.v.blind:
+        hi = contract
+    else:
+        cap = bid_cap_of(c, d.hands[decl])
+        hi = top_multiple(contract, cap, step)
+        if hi < contract:
+            hi = contract
+    ans = ask_raise(c, &d, decl, contract, hi, r[R_RESIGN] != RESIGN_NONE)
+    c.raise_choice = ans
+    resigned = ans == RESIGNED
+    if not resigned:
+        contract = ans
+    d.v.contract = contract
+    row.contract = contract
+    row.resigned = resigned
+
+    # 10. play
+    if not resigned or c.play_out_resigned:
+        n_tricks = 10 if n == 2 else 8
+        leader = decl
+        for t in range(n_tricks):
+            d.v.trick_index = t
+            d.v.trick_n = 0
+            li = active_index(&d, leader)
+            best = -1
+            best_seat = -1
+            led = -1
+            trick_mask = 0
+            for k in range(d.v.n_active):
+                s = d.v.active[(li + k) % d.v.n_active]
+                h = d.hands[s]
+                declarable = 0
+                if k == 0:
+                    legal = h
+                    if t >= 1 or r[R_MARRIAGE_FIRST_TRICK] > 0:
+                        bit = marriage_bits(h)
+                        declarable = (bit << 2) | (bit << 3)
+                        if r[R_ACE_MARRIAGE] > 0 and (h & ACES) == ACES:
+                            declarable |= ACES
+                else:
+                    follow = h & SUIT_MASK_C[led]
+                    if follow:
+                        legal = follow
+                        if r[R_MUST_BEAT] > 0 and best // 6 == led:
+                            bit = follow & ~((<uint32_t>2 << best) - 1)
+                            if bit:
+                                legal = bit
+                    elif d.v.trump >= 0 and r[R_MUST_TRUMP] > 0 and (h & SUIT_MASK_C[d.v.trump]):
+                        legal = h & SUIT_MASK_C[d.v.trump]
+                    else:
+                        legal = h
+                declare = 0
+                card = ask_play(c, &d, s, legal, declarable, &declare)
+                bit = <uint32_t>1 << card
+                d.hands[s] &= ~bit
+                d.v.played |= bit
+                trick_mask |= bit
+                d.v.trick_cards[k] = card
+                d.v.trick_seats[k] = s
+                d.v.trick_n = k + 1
+                if k == 0:
+                    led = card // 6
+                    if declare:
+                        if card % 6 == 5:
+                            d.marr[s] += r[R_ACE_MARRIAGE]
+                            if r[R_ACE_MARRIAGE_SETS_TRUMP] > 0:
+                                d.v.trump = led
+                        else:
+                            d.marr[s] += MARRIAGE_VALUE[led]
+                            d.v.trump = led
+                    best = card
+                    best_seat = s
+                else:
+                    tr = card // 6
+                    if tr == best // 6:
+                        if card > best:
+                            best = card
+                            best_seat = s
+                    elif tr == d.v.trump:
+                        best = card
+                        best_seat = s
+            d.won[best_seat] |= trick_mask
+            d.tricks[best_seat] += 1
+            d.v.points[best_seat] += card_points_c(trick_mask)
+            leader = best_seat
+        d.v.trick_n = 0
+        d.bonus[leader] += r[R_LAST_TRICK_BONUS]
+        for s in range(n):
+            d.cardpts[s] = card_points_c(d.won[s])
+        if n == 2:
+            d.cardpts[decl] += card_points_c(d.laid)
+            d.cardpts[leader] += card_points_c(d.talon2)
+
+    # scoring
+    for s in range(n):
+        dealpts[s] = d.cardpts[s] + d.marr[s] + d.bonus[s]
+        row.points[s] = d.cardpts[s]
+        row.marriages[s] = d.marr[s]
+        row.tricks[s] = d.tricks[s]
+    row.declarer_points = dealpts[decl]
+    if resigned:
+        row.made = 0
+        if d.v.blind:
+            row.score[decl] = -240
+            k = 120
+        elif r[R_RESIGN] == RESIGN_HALF_BID:
+            row.score[decl] = -contract
+            k = ((contract + 9) // 10) * 5
+        elif r[R_RESIGN] == RESIGN_SIXTY:
+            row.score[decl] = -contract
+            k = 60
+        else:
+            row.score[decl] = 0 if c.g.resigns[decl] < 2 else -120
+            k = 60
+        c.g.resigns[decl] += 1
+        for i in range(d.v.n_active):
+            s = d.v.active[i]
+            if s != decl:
+                row.score[s] = k
+    else:
+        if d.v.blind:
+            row.made = dealpts[decl] >= 120
+            row.score[decl] = 240 if row.made else -240
+        else:
+            row.made = dealpts[decl] >= contract
+            if decl == c.g.sitter and dealpts[decl] < r[R_BARREL_TARGET]:
+                row.made = 0    # a sitter needs barrel_target points as well
+            row.score[decl] = contract if row.made else -contract
+        for i in range(d.v.n_active):
+            s = d.v.active[i]
+            if s == decl:
+                continue
+            k = dealpts[s]
+            if d.v.blind:
+                k += d.cardpts[s]
+            if r[R_ROUND_DEFENDERS] > 0:
+                k = round_defender(k)
+            row.score[s] = k
+        if r[R_BOLTS] != BOLTS_OFF:
+            for i in range(d.v.n_active):
+                s = d.v.active[i]
+                if r[R_BOLTS] == BOLTS_NOT_ON_BARREL and s == c.g.sitter:
+                    continue
+                if r[R_BOLT_WHEN] == BOLTWHEN_NO_TRICKS:
+                    k = d.tricks[s] == 0
+                else:
+                    k = dealpts[s] == 0
+                if k:
+                    row.bolt[s] = 2 if d.v.blind else 1
+    if n == 4 and c.g.sitter != dealer:
+        if r[R_DEALER_SCORES] == DEALER_TALON_POINTS:
+            row.score[dealer] = card_points_c(talon) + marriage_sum(talon)
+        else:
+            row.score[dealer] = 40 * count_of(talon, ACES) + marriage_sum(talon)
+    return 1
+
+
+# ------------------------------------------------------------------ a game
+cdef void start_game(Ctx* c, int64_t game_id) noexcept nogil:
+    cdef int32_t s, n = c.r[R_PLAYERS]
+    cdef GameRow* g = &c.g.row
+    for s in range(4):
+        c.g.score[s] = 0
+        c.g.bolts[s] = 0
+        c.g.resigns[s] = 0
+        c.g.fails[s] = 0
+        g.final[s] = 0
+        g.declarer_deals[s] = 0
+        g.made[s] = 0
+        g.barrel_entries[s] = 0
+        g.barrel_falls[s] = 0
+        g.bolt_penalties[s] = 0
+        g.resignations[s] = 0
+    c.g.sitter = -1
+    c.g.sitter_deals = 0
+    c.g.deal_no = 0
+    c.g.golden_made = 0
+    c.g.finished = 0
+    c.g.in_game = 1
+    g.game_id = game_id
+    g.winner = -1
+    g.deals = 0
+    g.redeals = 0
+    g.resets_555 = 0
+    g.blind_deals = 0
+    g.blind_made = 0
+    g.golden_reset = 0
+    g.cut_penalties = 0
+    c.g.dealer = draw_bounded(c.rng, n)
+    g.first_dealer = c.g.dealer
+
+
+cdef void apply_deal(Ctx* c, DealRow* row) noexcept nogil:
+    """Game bookkeeping after a played deal (docs/rules.md, 'A game')."""
+    cdef int32_t* r = c.r
+    cdef int32_t n = r[R_PLAYERS]
+    cdef GameRow* g = &c.g.row
+    cdef int32_t s, k, ch, came_off = 0, sitter = c.g.sitter, decl = row.declarer
+    cdef int32_t newcomers = 0, newcomer = -1, best, i
+    cdef int32_t* score = c.g.score
+
+    g.declarer_deals[decl] += 1
+    if row.made:
+        g.made[decl] += 1
+    if row.resigned:
+        g.resignations[decl] += 1
+    if row.blind:
+        g.blind_deals += 1
+        if row.made:
+            g.blind_made += 1
+            if r[R_GOLDEN_KON] > 0 and c.g.deal_no < 3:
+                c.g.golden_made = 1
+    # 1. score changes (a sitter's gains count only when he comes off)
+    if sitter >= 0 and sitter == decl and row.made and not row.resigned:
+        if (row.contract >= (r[R_BARREL_TARGET] // r[R_BID_STEP]) * r[R_BID_STEP]
+                and row.declarer_points >= r[R_BARREL_TARGET]):
+            came_off = 1
+    for s in range(n):
+        ch = row.score[s]
+        if s == sitter and ch > 0 and not came_off:
+            continue
+        score[s] += ch
+    # 2. bolts
+    for s in range(n):
+        for k in range(row.bolt[s]):
+            c.g.bolts[s] += 1
+            if c.g.bolts[s] == 3:
+                score[s] -= r[R_BOLT_PENALTY]
+                c.g.bolts[s] = 0
+                g.bolt_penalties[s] += 1
+    # 3. barrel
+    if r[R_BARREL_AT] >= 0:
+        if sitter >= 0:
+            if came_off:
+                c.g.sitter = -1
+            else:
+                c.g.sitter_deals += 1
+                if score[sitter] < r[R_BARREL_AT]:
+                    c.g.sitter = -1
+                    g.barrel_falls[sitter] += 1
+                elif c.g.sitter_deals >= r[R_BARREL_DEALS]:
+                    c.g.fails[sitter] += 1
+                    g.barrel_falls[sitter] += 1
+                    if r[R_BARREL_THIRD_RESET] > 0 and c.g.fails[sitter] == 3:
+                        score[sitter] = 0
+                    else:
+                        score[sitter] -= r[R_BARREL_PENALTY]
+                    c.g.sitter = -1
+        for s in range(n):
+            if s != sitter and r[R_BARREL_AT] <= score[s] < r[R_TARGET]:
+                newcomers += 1
+                newcomer = s
+        if newcomers == 1:
+            score[newcomer] = r[R_BARREL_AT]
+            g.barrel_entries[newcomer] += 1
+            if c.g.sitter >= 0:
+                score[c.g.sitter] -= r[R_BARREL_PENALTY]
+                g.barrel_falls[c.g.sitter] += 1
+            c.g.sitter = newcomer
+            c.g.sitter_deals = 0
+        elif newcomers > 1:
+            for s in range(n):
+                if s != sitter and r[R_BARREL_AT] <= score[s] < r[R_TARGET]:
+                    score[s] = r[R_BARREL_AT] - r[R_BARREL_PENALTY]
+    # 4. 555
+    if r[R_SAMOZVAL_555] > 0:
+        for s in range(n):
+            if score[s] == 555 or score[s] == -555:
+                score[s] = 0
+                g.resets_555 += 1
+    c.g.deal_no += 1
+    g.deals = c.g.deal_no
+    # golden kon: after the third golden deal, nobody made it -> back to 0
+    if r[R_GOLDEN_KON] > 0 and c.g.deal_no == 3 and not c.g.golden_made:
+        for s in range(n):
+            score[s] = 0
+        c.g.sitter = -1
+        c.g.sitter_deals = 0
+        g.golden_reset = 1
+    for s in range(n):
+        row.total[s] = score[s]
+    # 5. winner
+    best = -1
+    if decl >= 0 and score[decl] >= r[R_TARGET]:
+        best = decl
+    else:
+        for i in range(n):
+            s = (row.forehand + i) % n
+            if score[s] >= r[R_TARGET] and (best < 0 or score[s] > score[best]):
+                best = s
+    if best >= 0:
+        g.winner = best
+        c.g.finished = 1
+    elif c.g.deal_no >= r[R_MAX_DEALS]:
+        c.g.finished = 1
+    c.g.dealer = (c.g.dealer + 1) % n
+    if c.g.finished:
+        for s in range(n):
+            g.final[s] = score[s]

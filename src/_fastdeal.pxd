@@ -1,0 +1,197 @@
+# cython: language_level=3
+"""The kernel's contract: constants, the flattened rules, the row and state structs.
+
+Every struct here is plain C (no Python objects) so the whole engine runs without the
+GIL.  Rows are all 4-byte fields (one 8-byte id first) so that ``numpy.dtype(...,
+align=True)`` built in ``thousand.kernel`` lays them out exactly like the C compiler.
+"""
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from numpy.random cimport bitgen_t
+
+# ---------------------------------------------------------------- rule indices
+# Mirror of thousand.rules.RuleField (a test checks that they match).
+cdef enum:
+    R_PLAYERS = 0
+    R_TARGET = 1
+    R_MAX_DEALS = 2
+    R_BID_STEP = 3
+    R_BID_CAP = 4
+    R_TALON_FACE_DOWN_ON_OBLIGATION = 5
+    R_REDEAL_HAND_POINTS_MAX = 6
+    R_REDEAL_HAND_NINES = 7
+    R_REDEAL_HAND_JACKS = 8
+    R_REDEAL_TALON_POINTS_MAX = 9
+    R_REDEAL_TALON_NINES = 10
+    R_REDEAL_TALON_JACKS = 11
+    R_REDEAL_TALON_BY = 12
+    R_REDEAL_FOUR_NINES_AFTER_EXCHANGE = 13
+    R_RESIGN = 14
+    R_MUST_TRUMP = 15
+    R_MUST_BEAT = 16
+    R_MARRIAGE_FIRST_TRICK = 17
+    R_ACE_MARRIAGE = 18
+    R_ACE_MARRIAGE_SETS_TRUMP = 19
+    R_LAST_TRICK_BONUS = 20
+    R_ROUND_DEFENDERS = 21
+    R_BOLTS = 22
+    R_BOLT_WHEN = 23
+    R_BOLT_PENALTY = 24
+    R_BARREL_AT = 25
+    R_BARREL_DEALS = 26
+    R_BARREL_TARGET = 27
+    R_BARREL_PENALTY = 28
+    R_BARREL_BID_MIN = 29
+    R_BARREL_TAKES_TALON = 30
+    R_BARREL_THIRD_RESET = 31
+    R_SAMOZVAL_555 = 32
+    R_BLIND = 33
+    R_GOLDEN_KON = 34
+    R_CUT_NINE_PENALTY = 35
+    R_DEALER_SCORES = 36
+    N_RULE_FIELDS = 37
+
+# Codes of the enumerated options (thousand.rules.CHOICES order).
+cdef enum:
+    BIDCAP_NONE = 0
+    BIDCAP_MARRIAGES = 1
+    TALONBY_DECLARER = 0
+    TALONBY_OBLIGATION = 1
+    RESIGN_NONE = 0
+    RESIGN_HALF_BID = 1
+    RESIGN_SIXTY = 2
+    RESIGN_SIXTY_TWO_FREE = 3
+    BOLTS_OFF = 0
+    BOLTS_ALWAYS = 1
+    BOLTS_NOT_ON_BARREL = 2
+    BOLTWHEN_NO_TRICKS = 0
+    BOLTWHEN_ZERO_POINTS = 1
+    DEALER_TALON_POINTS = 0
+    DEALER_ACES_40 = 1
+
+# thousand.trace.EventKind
+cdef enum:
+    EV_CUT = 0
+    EV_BLIND = 1
+    EV_REDEAL = 2
+    EV_BID = 3
+    EV_TALON = 4
+    EV_HAND_OFF = 5
+    EV_CONTRACT = 6
+    EV_PLAY = 7
+
+# thousand.schema redeal codes
+cdef enum:
+    REDEAL_NONE = 0
+    REDEAL_HAND = 1
+    REDEAL_TALON = 2
+    REDEAL_FOUR_NINES = 3
+
+# Strategy codes (thousand.strategies.STRATEGY_CODES mirrors them).
+cdef enum:
+    S_RANDOM = 0
+    S_GREEDY = 1
+    S_STANDARD = 2
+    S_CAUTIOUS = 3
+    S_AGGRESSIVE = 4
+    N_STRATEGIES = 5
+    N_PARAMS = 8
+
+# Decision kinds of a View.
+cdef enum:
+    D_BLIND = 0
+    D_REDEAL = 1
+    D_BID = 2
+    D_HAND_OFF = 3
+    D_RAISE = 4
+    D_PLAY = 5
+
+cdef enum:
+    MAX_SEATS = 4
+    EVENT_WIDTH = 5
+    RESIGNED = -1
+
+# ---------------------------------------------------------------- rows
+cdef struct DealRow:
+    int64_t deal_id
+    int64_t game_id
+    int32_t deal_no
+    int32_t dealer
+    uint32_t hand[4]
+    uint32_t talon
+    uint32_t talon2
+    int32_t redeal
+    int32_t redeal_by
+    int32_t blind
+    int32_t bid[4]
+    int32_t n_bids
+    int32_t declarer
+    int32_t obligation
+    int32_t winning_bid
+    int32_t contract
+    int32_t resigned
+    int32_t handoff_next
+    int32_t handoff_other
+    int32_t points[4]
+    int32_t marriages[4]
+    int32_t tricks[4]
+    int32_t declarer_points
+    int32_t made
+    int32_t score[4]
+    int32_t bolt[4]
+    int32_t total[4]        # game scores after the deal (all penalties applied)
+    int32_t forehand
+
+cdef struct GameRow:
+    int64_t game_id
+    int32_t first_dealer
+    int32_t winner
+    int32_t deals
+    int32_t redeals
+    int32_t final[4]
+    int32_t declarer_deals[4]
+    int32_t made[4]
+    int32_t barrel_entries[4]
+    int32_t barrel_falls[4]
+    int32_t bolt_penalties[4]
+    int32_t resignations[4]
+    int32_t resets_555
+    int32_t blind_deals
+    int32_t blind_made
+    int32_t golden_reset
+    int32_t cut_penalties
+
+# ---------------------------------------------------------------- strategy view
+cdef struct View:
+    int32_t kind            # D_* decision asked
+    int32_t players         # table size
+    int32_t seat
+    int32_t dealer
+    int32_t forehand
+    int32_t n_active
+    int32_t active[3]       # active seats in play order from the forehand
+    uint32_t hand           # the seat's cards now
+    int32_t redeal_kind     # REDEAL_* for D_REDEAL
+    int32_t step
+    int32_t high            # auction: highest bid so far
+    int32_t high_seat
+    int32_t min_bid         # smallest legal bid/raise (> max_bid: only pass/keep)
+    int32_t max_bid         # largest legal bid/raise
+    int32_t bids[4]         # auction: each seat's highest bid so far (0 none)
+    int32_t passed[4]
+    int32_t declarer
+    int32_t contract
+    int32_t can_resign
+    int32_t blind
+    int32_t obligation
+    uint32_t talon          # talon cards the seat has seen (0 if face down)
+    uint32_t played         # cards played so far (the current trick included)
+    int32_t trick_index
+    int32_t trick_n         # cards in the current trick
+    int32_t trick_cards[4]
+    int32_t trick_seats[4]
+    int32_t trump           # -1 none
+    uint32_t legal          # legal cards (D_PLAY)
+    uint32_t declarable     # cards whose lead may be declared (D_PLAY)
+    int32_t points[4]       # card points won in tricks so far per seat
+    int32_t score[4]        # game scores
+    int32_t sitter          # barrel sitter, -1 none

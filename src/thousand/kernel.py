@@ -1,0 +1,330 @@
+"""The thin Python layer over the compiled kernel ``thousand._fastdeal``.
+
+Validates the inputs, allocates the output buffers (growing them when the kernel pauses),
+and turns the kernel's rows into the columns of :mod:`thousand.schema` and its event
+arrays into :mod:`thousand.trace` objects.  The batch entry points:
+
+* :func:`play_deals` -- deals outside a game (one row per dealt deal, redeals included);
+* :func:`play_games` -- whole games (game rows, optionally the deal rows);
+* :func:`play_forced_declarer` -- a given hand made declarer, every unseen-card completion;
+* trace mode (``trace=True``) and :func:`deal_traces` / :func:`game_traces`.
+
+>>> import numpy as np
+>>> from thousand.rules import CLASSIC
+>>> cols = play_deals(np.random.PCG64(1), CLASSIC, "greedy", n_deals=10)
+>>> int((cols["redeal"] == 0).sum())
+10
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from thousand import _fastdeal, schema
+from thousand.errors import ThousandError
+from thousand.rules import RuleField, Rules
+from thousand.strategies import resolve_strategies
+from thousand.trace import DealTrace, Event, EventKind, GameTrace
+
+__all__ = ["KERNEL_VERSION", "DEAL_ROW_DTYPE", "GAME_ROW_DTYPE", "play_deals", "play_games",
+           "play_forced_declarer", "deal_traces", "game_traces", "ForcedResult", "ROLE_SEATS"]
+
+KERNEL_VERSION = _fastdeal.KERNEL_VERSION
+
+
+def _row_dtype(fields: list[tuple[str, str, int]]) -> np.dtype:
+    return np.dtype([(name, t, (k,)) if k > 1 else (name, t) for name, t, k in fields], align=True)
+
+
+# Field order and types of the C structs DealRow / GameRow in src/_fastdeal.pxd.
+DEAL_ROW_DTYPE = _row_dtype([
+    ("deal_id", "i8", 1), ("game_id", "i8", 1), ("deal_no", "i4", 1), ("dealer", "i4", 1),
+    ("hand", "u4", 4), ("talon", "u4", 1), ("talon2", "u4", 1), ("redeal", "i4", 1),
+    ("redeal_by", "i4", 1), ("blind", "i4", 1), ("bid", "i4", 4), ("n_bids", "i4", 1),
+    ("declarer", "i4", 1), ("obligation", "i4", 1), ("winning_bid", "i4", 1), ("contract", "i4", 1),
+    ("resigned", "i4", 1), ("handoff_next", "i4", 1), ("handoff_other", "i4", 1),
+    ("points", "i4", 4), ("marriages", "i4", 4), ("tricks", "i4", 4), ("declarer_points", "i4", 1),
+    ("made", "i4", 1), ("score", "i4", 4), ("bolt", "i4", 4), ("total", "i4", 4), ("forehand", "i4", 1),
+])
+GAME_ROW_DTYPE = _row_dtype([
+    ("game_id", "i8", 1), ("first_dealer", "i4", 1), ("winner", "i4", 1), ("deals", "i4", 1),
+    ("redeals", "i4", 1), ("final", "i4", 4), ("declarer_deals", "i4", 4), ("made", "i4", 4),
+    ("barrel_entries", "i4", 4), ("barrel_falls", "i4", 4), ("bolt_penalties", "i4", 4),
+    ("resignations", "i4", 4), ("resets_555", "i4", 1), ("blind_deals", "i4", 1),
+    ("blind_made", "i4", 1), ("golden_reset", "i4", 1), ("cut_penalties", "i4", 1),
+])
+if DEAL_ROW_DTYPE.itemsize != _fastdeal.deal_row_size() or GAME_ROW_DTYPE.itemsize != _fastdeal.game_row_size():
+    raise ImportError("thousand.kernel: row dtypes do not match the compiled kernel; run `make build`")
+
+#: Seat of the forced declarer for each role (the dealer is seat 0).
+ROLE_SEATS = {"forehand": 1, "middle": 2, "rear": 0}
+
+
+# --------------------------------------------------------------------------- inputs
+def _rules_array(rules: Any) -> np.ndarray:
+    if isinstance(rules, Rules):
+        return rules.to_kernel()
+    arr = np.ascontiguousarray(rules, dtype=np.int32)
+    if arr.shape != (len(RuleField),):
+        raise ThousandError(f"rules: expected Rules or an int32 array of {len(RuleField)}, got shape {arr.shape}")
+    return arr
+
+
+def _as_bitgen(bitgen: Any) -> np.random.BitGenerator:
+    if isinstance(bitgen, np.random.Generator):
+        return bitgen.bit_generator
+    if isinstance(bitgen, np.random.BitGenerator):
+        return bitgen
+    raise ThousandError(f"bitgen: expected a numpy BitGenerator such as PCG64, got {type(bitgen).__name__}")
+
+
+def _count(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ThousandError(f"{name}: must be a whole number >= 0, got {value!r}")
+    return int(value)
+
+
+def _engine(bitgen: Any, rules: Any, strategies: Any, params: Any) -> tuple[Any, np.ndarray]:
+    r = _rules_array(rules)
+    codes, vecs = resolve_strategies(strategies, int(r[RuleField.PLAYERS]), params)
+    return _fastdeal.Engine(_as_bitgen(bitgen), r, codes, vecs), r
+
+
+def _grow(buf: np.ndarray, used: int, extra: int) -> np.ndarray:
+    new = np.zeros(max(2 * len(buf), used + extra), dtype=buf.dtype) if buf.ndim == 1 else \
+        np.zeros((max(2 * len(buf), used + extra), buf.shape[1]), dtype=buf.dtype)
+    new[:used] = buf[:used]
+    return new
+
+
+def _split_params(params: Any, count: Any) -> tuple[Any, Any]:
+    # The runner calls play_deals(bitgen, rules, strategies, n): parameters travel in the
+    # strategy specs, so a bare integer in the params slot is the count.
+    if count is None and isinstance(params, (int, np.integer)) and not isinstance(params, bool):
+        return None, params
+    return params, count
+
+
+# --------------------------------------------------------------------------- columns
+def _deal_columns(rows: np.ndarray, players: int) -> dict[str, np.ndarray]:
+    cols: dict[str, np.ndarray] = {}
+    for name, (dtype, _) in schema.DEAL_COLUMNS.items():
+        if name == "chunk":
+            cols[name] = np.zeros(len(rows), dtype=dtype)
+        elif "{s}" in name:
+            base = name.replace("{s}", "")
+            for s in range(players):
+                cols[f"{base}{s}"] = rows[base][:, s].astype(dtype)
+        else:
+            cols[name] = rows[name].astype(dtype)
+    # extras (not in the schema): game scores after the deal, and the forehand
+    for s in range(players):
+        cols[f"total{s}"] = rows["total"][:, s].astype(np.int32)
+    cols["forehand"] = rows["forehand"].astype(np.int8)
+    return cols
+
+
+def _game_columns(rows: np.ndarray, players: int) -> dict[str, np.ndarray]:
+    cols: dict[str, np.ndarray] = {}
+    for name, (dtype, _) in schema.GAME_COLUMNS.items():
+        if name == "chunk":
+            cols[name] = np.zeros(len(rows), dtype=dtype)
+        elif "{s}" in name:
+            base = name.replace("{s}", "")
+            for s in range(players):
+                cols[f"{base}{s}"] = rows[base][:, s].astype(dtype)
+        else:
+            cols[name] = rows[name].astype(dtype)
+    return cols
+
+
+# --------------------------------------------------------------------------- deals
+def play_deals(bitgen: Any, rules: Any, strategies: Any = None, params: Any = None,
+               n_deals: int | None = None, trace: bool = False) -> Any:
+    """Play ``n_deals`` deals outside a game; one row per *dealt* deal.
+
+    Scores start at 0 for every deal, nobody sits on the barrel; the dealer is seat
+    ``k % players`` for the k-th played deal (a redeal keeps the dealer).  Redeals get
+    their own rows (flagged in ``redeal``), so there are ``>= n_deals`` rows.
+
+    Parameters
+    ----------
+    bitgen : numpy BitGenerator (PCG64), the only source of randomness
+    rules : Rules, or ``Rules.to_kernel()``
+    strategies : None (all ``standard``), one spec, or one per seat (``"standard:margin=10"``)
+    params : optional ``players x k`` overrides of the parameter slots (see
+        :func:`thousand.strategies.resolve_strategies`)
+    n_deals : played deals wanted
+    trace : also return the events, an ``int32 (m, 5)`` array ``(row, kind, seat, a, b)``
+
+    Returns
+    -------
+    dict of numpy columns named as :func:`thousand.schema.deal_columns` (plus ``total{s}``
+    and ``forehand``), or ``(columns, events)`` with ``trace=True``.
+    """
+    params, n_deals = _split_params(params, n_deals)
+    n = _count(n_deals, "n_deals")
+    eng, r = _engine(bitgen, rules, strategies, params)
+    players = int(r[RuleField.PLAYERS])
+    rows = np.zeros(n + n // 4 + 16, dtype=DEAL_ROW_DTYPE)
+    mev = eng.max_events_per_deal
+    events = np.zeros((max(64, (n + 16) * 48), 5), dtype=np.int32) if trace else None
+    n_rows = n_ev = 0
+    while True:
+        n_rows, n_ev = eng.run_deals(n, rows.view(np.uint8), events, n_rows, n_ev)
+        if eng.played >= n:
+            break
+        if n_rows >= len(rows):
+            rows = _grow(rows, n_rows, n - eng.played + 16)
+        if events is not None and len(events) - n_ev < mev:
+            events = _grow(events, n_ev, mev * 16)
+    cols = _deal_columns(rows[:n_rows], players)
+    if trace:
+        return cols, events[:n_ev].copy()
+    return cols
+
+
+def play_games(bitgen: Any, rules: Any, strategies: Any = None, params: Any = None,
+               n_games: int | None = None, deal_rows: bool = False, trace: bool = False) -> Any:
+    """Play ``n_games`` whole games.
+
+    Returns ``(games, deals)``: game columns (:func:`thousand.schema.game_columns`) and,
+    with ``deal_rows`` (or ``trace``), the deal columns with ``game_id``, ``deal_no`` and
+    the score changes (else None).  With ``trace``: ``(games, deals, events)``.
+    """
+    params, n_games = _split_params(params, n_games)
+    n = _count(n_games, "n_games")
+    eng, r = _engine(bitgen, rules, strategies, params)
+    players = int(r[RuleField.PLAYERS])
+    keep = deal_rows or trace
+    games = np.zeros(max(n, 1), dtype=GAME_ROW_DTYPE)
+    rows = np.zeros(max(64, n * 24), dtype=DEAL_ROW_DTYPE) if keep else None
+    mev = eng.max_events_per_deal
+    events = np.zeros((max(1024, n * 24 * 40), 5), dtype=np.int32) if trace else None
+    n_games_done = n_rows = n_ev = 0
+    while True:
+        n_games_done, n_rows, n_ev = eng.run_games(
+            n, games.view(np.uint8), n_games_done,
+            rows.view(np.uint8) if rows is not None else None, n_rows, events, n_ev)
+        if n_games_done >= n:
+            break
+        if rows is not None and n_rows >= len(rows):
+            rows = _grow(rows, n_rows, 1024)
+        if events is not None and len(events) - n_ev < mev:
+            events = _grow(events, n_ev, mev * 64)
+    gcols = _game_columns(games[:n], players)
+    dcols = _deal_columns(rows[:n_rows], players) if keep else None
+    if trace:
+        return gcols, dcols, events[:n_ev].copy()
+    return gcols, dcols
+
+
+# --------------------------------------------------------------------------- traces
+def _events_by_row(events: np.ndarray, n_rows: int) -> list[np.ndarray]:
+    starts = np.searchsorted(events[:, 0], np.arange(n_rows + 1))
+    return [events[starts[i]:starts[i + 1]] for i in range(n_rows)]
+
+
+def deal_traces(cols: dict[str, np.ndarray], events: np.ndarray, players: int) -> list[DealTrace]:
+    """One :class:`~thousand.trace.DealTrace` per deal row (redeals included)."""
+    n_rows = len(cols["deal_id"])
+    out = []
+    for i, evs in enumerate(_events_by_row(events, n_rows)):
+        hands = tuple(int(cols[f"hand{s}"][i]) for s in range(players))
+        if players == 2:
+            t1, t2 = int(cols["talon"][i]), int(cols["talon2"][i])
+            taken = [e for e in evs if e[1] == EventKind.TALON]
+            talons = (t2, t1) if taken and taken[0][3] == 1 else (t1, t2)
+        else:
+            talons = (int(cols["talon"][i]),)
+        out.append(DealTrace(dealer=int(cols["dealer"][i]), hands=hands, talons=talons,
+                             events=[Event(EventKind(int(e[1])), int(e[2]), int(e[3]), int(e[4])) for e in evs]))
+    return out
+
+
+def game_traces(rules: Rules, games: dict[str, np.ndarray], deals: dict[str, np.ndarray],
+                events: np.ndarray) -> list[GameTrace]:
+    """One :class:`~thousand.trace.GameTrace` per game row, from a ``play_games(trace=True)`` run."""
+    traces = deal_traces(deals, events, rules.players)
+    out = []
+    gid = deals["game_id"]
+    starts = np.searchsorted(gid, games["game_id"])
+    ends = np.searchsorted(gid, games["game_id"], side="right")
+    for k in range(len(games["game_id"])):
+        out.append(GameTrace(rules=rules, first_dealer=int(games["first_dealer"][k]),
+                             deals=traces[starts[k]:ends[k]]))
+    return out
+
+
+# --------------------------------------------------------------------------- forced declarer
+@dataclass
+class ForcedResult:
+    """Per-completion outcomes of :func:`play_forced_declarer` (arrays of equal length).
+
+    ``talon`` (uint32 mask), ``declarer_points`` (cards + marriages + bonus, played out
+    even when the declarer resigned), ``decision`` (the raise/resign answer: the contract
+    he would play, or -1 resign), ``points`` (n x 3: cards + marriages per seat),
+    ``marriages`` (n x 3: declared marriage points per seat); ``declarer`` is his seat.
+    """
+
+    hand: int
+    role: str
+    declarer: int
+    contract: int
+    exact: bool
+    talon: np.ndarray
+    declarer_points: np.ndarray
+    decision: np.ndarray
+    points: np.ndarray
+    marriages: np.ndarray
+
+    def __getitem__(self, key: str) -> Any:
+        return getattr(self, key)
+
+    def made(self, bid: int) -> np.ndarray:
+        """Did the played-out deal reach ``bid``?"""
+        return self.declarer_points >= bid
+
+
+N_COMPLETIONS = 680 * 3432
+
+
+def play_forced_declarer(bitgen: Any, rules: Any, strategies: Any, params: Any, hand: int, role: str,
+                         n_samples: int = 100_000, exact: bool = False, contract: int = 100) -> ForcedResult:
+    """The 7-card ``hand`` at ``role`` made declarer at ``contract`` (3 players; auction skipped).
+
+    The 17 unseen cards go to the talon and the two opponents: ``n_samples`` uniform
+    deals from ``bitgen``, or with ``exact`` all ``C(17,3) * C(14,7) = 2,333,760``.  The
+    strategies then take the talon, hand off, answer raise/resign (recorded in
+    ``decision``), and play the eight tricks -- played out even after a resignation, so
+    ``declarer_points >= b`` says whether bid ``b`` would have been made.  No redeal is
+    asked (the completion is what is being measured).  The dealer is seat 0: forehand is
+    seat 1, middle seat 2, rear seat 0.
+    """
+    r = _rules_array(rules)
+    if int(r[RuleField.PLAYERS]) != 3:
+        raise ThousandError("play_forced_declarer: the forced-declarer mode plays the 3-player game")
+    if role not in ROLE_SEATS:
+        raise ThousandError(f"role must be one of {', '.join(ROLE_SEATS)}, got {role!r}")
+    hand = int(hand)
+    if not 0 <= hand < 1 << 24 or bin(hand).count("1") != 7:
+        raise ThousandError(f"hand must be a mask of 7 cards, got {hand:#x}")
+    step = int(r[RuleField.BID_STEP])
+    if contract < 100 or (contract - 100) % step:
+        raise ThousandError(f"contract must be 100 or more in steps of {step}, got {contract}")
+    n = N_COMPLETIONS if exact else _count(n_samples, "n_samples")
+    eng, _ = _engine(bitgen, r, strategies, params)
+    seat = ROLE_SEATS[role]
+    talon = np.zeros(n, dtype=np.uint32)
+    decision = np.zeros(n, dtype=np.int16)
+    points = np.zeros((n, 3), dtype=np.int16)
+    marriages = np.zeros((n, 3), dtype=np.int16)
+    dpoints = np.zeros(n, dtype=np.int16)
+    scratch = np.zeros(1, dtype=DEAL_ROW_DTYPE)
+    if n:
+        eng.run_forced(hand, seat, contract, n, exact, talon, decision, points, marriages, dpoints,
+                       scratch.view(np.uint8))
+    return ForcedResult(hand=hand, role=role, declarer=seat, contract=contract, exact=exact, talon=talon,
+                        declarer_points=dpoints, decision=decision, points=points, marriages=marriages)

@@ -1,0 +1,261 @@
+"""The kernel's strategies: names, codes, numeric parameters, and a reference-engine player.
+
+A seat's strategy is written ``NAME`` or ``NAME:k=v,...`` (``standard:margin=10``).  Every
+strategy runs inside the compiled kernel (``src/_strategies.pxi``); this module names
+them, documents their parameters, turns specs into the kernel's arrays, and wraps the
+kernel's single-decision functions as a :class:`KernelPlayer` for the reference engine
+(and so for the interactive table and search players).
+
+>>> parse_strategy("random").name
+'random'
+>>> canonical("greedy")
+'greedy'
+>>> resolve_strategies(["random", "greedy", "standard"], 3)[0].tolist()
+[0, 1, 2, 2]
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from thousand.errors import ThousandError
+
+__all__ = ["Strategy", "Param", "STRATEGIES", "DEFAULT_STRATEGY", "N_PARAMS", "ParsedStrategy",
+           "parse_strategy", "canonical", "resolve_strategies", "KernelPlayer", "reference_player",
+           "register_strategy", "kernel_view"]
+
+#: Parameter slots per seat in the kernel (``double[N_PARAMS]``).
+N_PARAMS = 8
+DEFAULT_STRATEGY = "standard"
+
+
+@dataclass(frozen=True)
+class Param:
+    """A numeric parameter: its slot in the kernel's parameter vector, default and meaning."""
+
+    slot: int
+    default: float
+    doc: str
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A kernel strategy: its code (``_fastdeal.STRATEGY_CODES``), summary and parameters."""
+
+    name: str
+    code: int
+    doc: str
+    params: dict[str, Param] = field(default_factory=dict)
+    alias_of: str | None = None
+
+
+STRATEGIES: dict[str, Strategy] = {}
+
+
+def register_strategy(strategy: Strategy) -> None:
+    """Add (or replace) a strategy; its code must be one the kernel dispatches on."""
+    for p in strategy.params.values():
+        if not 0 <= p.slot < N_PARAMS:
+            raise ValueError(f"{strategy.name}: parameter slot {p.slot} outside 0..{N_PARAMS - 1}")
+    STRATEGIES[strategy.name] = strategy
+
+
+register_strategy(Strategy(
+    "random", 0,
+    "uniform legal choices drawn from the deal's random stream (the reference engine's "
+    "RandomPlayer makes the same draws)"))
+register_strategy(Strategy(
+    "greedy", 1,
+    "the naive baseline: bids up to 100 plus its best marriage, demands every redeal it may, "
+    "hands off its two lowest cards, keeps the contract, plays its highest legal card and "
+    "declares whenever it can"))
+register_strategy(Strategy(
+    "standard", 2,
+    "the default player; for now the same play as greedy (the sensible family -- cautious, "
+    "standard, aggressive -- replaces it)", alias_of="greedy"))
+
+
+@dataclass(frozen=True)
+class ParsedStrategy:
+    name: str
+    code: int
+    params: np.ndarray   # float64[N_PARAMS]
+    given: dict[str, float]
+
+
+def _strategy(name: str) -> Strategy:
+    try:
+        return STRATEGIES[name]
+    except KeyError:
+        raise ThousandError(f"unknown strategy {name!r}: use {', '.join(STRATEGIES)}") from None
+
+
+def parse_strategy(spec: str) -> ParsedStrategy:
+    """``'standard:margin=10'`` -> name, kernel code and the full parameter vector."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ThousandError(f"bad strategy {spec!r}: write NAME or NAME:k=v,...")
+    name, _, rest = spec.strip().partition(":")
+    strat = _strategy(name.strip().lower())
+    vec = np.zeros(N_PARAMS, dtype=np.float64)
+    for pname, p in strat.params.items():
+        vec[p.slot] = p.default
+    given: dict[str, float] = {}
+    for item in rest.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        if "=" not in item:
+            raise ThousandError(f"bad strategy parameter {item!r} in {spec!r}: write k=v")
+        k, v = (x.strip() for x in item.split("=", 1))
+        if k not in strat.params:
+            known = ", ".join(strat.params) or "none"
+            raise ThousandError(f"strategy {strat.name!r} has no parameter {k!r} (parameters: {known})")
+        try:
+            value = float(v)
+        except ValueError:
+            raise ThousandError(f"strategy parameter {k}: must be a number, got {v!r}") from None
+        vec[strat.params[k].slot] = value
+        given[k] = value
+    return ParsedStrategy(strat.name, strat.code, vec, given)
+
+
+def canonical(spec: str) -> str:
+    """The spec written one way: the name, then the given parameters sorted (``'standard'``)."""
+    p = parse_strategy(spec)
+    if not p.given:
+        return p.name
+    return p.name + ":" + ",".join(f"{k}={v:g}" for k, v in sorted(p.given.items()))
+
+
+def resolve_strategies(strategies: str | Sequence[str] | None, players: int,
+                       params: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """Per-seat kernel codes (``int32[4]``) and parameters (``float64[4, N_PARAMS]``).
+
+    ``strategies``: None (every seat ``standard``), one spec for every seat, or one per
+    seat; names or integer codes.  ``params`` (optional, ``players x k``) overrides the
+    first ``k`` parameter slots per seat.
+    """
+    if strategies is None:
+        specs: list[Any] = [DEFAULT_STRATEGY]
+    elif isinstance(strategies, (str, int, np.integer)):
+        specs = [strategies]
+    else:
+        specs = list(strategies)
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise ThousandError(f"strategies: give one for every seat or one per seat ({players}), got {len(specs)}")
+    codes = np.full(4, STRATEGIES[DEFAULT_STRATEGY].code, dtype=np.int32)
+    vecs = np.zeros((4, N_PARAMS), dtype=np.float64)
+    by_code = {s.code: s for s in STRATEGIES.values()}
+    for seat, spec in enumerate(specs):
+        if isinstance(spec, (int, np.integer)):
+            if int(spec) not in by_code:
+                raise ThousandError(f"unknown strategy code {spec}")
+            p = parse_strategy(by_code[int(spec)].name)
+        else:
+            p = parse_strategy(spec)
+        codes[seat] = p.code
+        vecs[seat] = p.params
+    if params is not None:
+        arr = np.asarray(params, dtype=np.float64)
+        if arr.ndim == 1:
+            arr = np.broadcast_to(arr, (players, arr.shape[0]))
+        if arr.shape[0] != players or arr.shape[1] > N_PARAMS:
+            raise ThousandError(f"params: expected {players} rows of at most {N_PARAMS} numbers, got shape {arr.shape}")
+        vecs[:players, :arr.shape[1]] = arr
+    return codes, vecs
+
+
+# --------------------------------------------------------------------------- KernelPlayer
+def kernel_view(view: Any, **extra: Any) -> dict[str, Any]:
+    """A reference :class:`~thousand.reference.players.View` as the kernel's view fields."""
+    rules = view.rules
+    n = rules.players
+    bids = [0] * 4
+    passed = [0] * 4
+    for seat, value in view.bids:
+        if value == 0:
+            passed[seat] = 1
+        else:
+            bids[seat] = max(bids[seat], value)
+    high_seat = -1
+    for seat, value in view.bids:
+        if value and value == view.high_bid:
+            high_seat = seat
+    d = {
+        "players": n, "seat": view.seat, "dealer": view.dealer, "forehand": view.forehand,
+        "active": list(view.active), "hand": view.hand, "step": rules.bid_step,
+        "high": view.high_bid, "high_seat": high_seat, "bids": bids, "passed": passed,
+        "declarer": view.declarer, "contract": view.contract, "blind": int(view.blind),
+        "obligation": int(view.obligation), "talon": view.talon, "played": view.played,
+        "trick_index": view.trick_index, "trick_cards": [c for _, c in view.trick],
+        "trick_seats": [s for s, _ in view.trick], "trump": view.trump,
+        "points": list(view.points), "score": list(view.scores), "sitter": view.barrel_sitter,
+    }
+    d.update(extra)
+    return d
+
+
+class KernelPlayer:
+    """A reference-engine :class:`~thousand.reference.players.Player` whose every decision is
+    the kernel strategy's answer for that one position (``_fastdeal.decide_*``).
+
+    ``bitgen`` (a numpy BitGenerator) is needed by ``random``: hand it the same stream the
+    reference engine deals from to reproduce the kernel's own draws.
+    """
+
+    def __init__(self, name: str = DEFAULT_STRATEGY, params: dict[str, float] | None = None,
+                 bitgen: Any = None) -> None:
+        spec = name if not params else name + ":" + ",".join(f"{k}={v}" for k, v in params.items())
+        parsed = parse_strategy(spec)
+        self.name = parsed.name
+        self.code = parsed.code
+        self.params = [float(x) for x in parsed.params]
+        self.bitgen = bitgen
+        from thousand import _fastdeal
+        self._k = _fastdeal
+
+    def go_blind(self, view: Any) -> bool:
+        return bool(self._k.decide_blind(self.code, self.params, kernel_view(view, hand=0), self.bitgen))
+
+    def demand_redeal(self, view: Any, kind: str) -> bool:
+        code = self._k.REDEAL_CODES[kind]
+        return bool(self._k.decide_redeal(self.code, self.params, kernel_view(view, redeal_kind=code), self.bitgen))
+
+    def bid(self, view: Any, lowest: int, highest: int) -> int:
+        step = view.rules.bid_step
+        top = lowest - 1 if highest < lowest else lowest + (highest - lowest) // step * step
+        return int(self._k.decide_bid(self.code, self.params,
+                                      kernel_view(view, min_bid=lowest, max_bid=top), self.bitgen))
+
+    def hand_off(self, view: Any) -> tuple[int, int]:
+        a, b = self._k.decide_hand_off(self.code, self.params, kernel_view(view), self.bitgen)
+        return int(a), int(b)
+
+    def raise_or_resign(self, view: Any, lowest: int, highest: int, may_resign: bool) -> int:
+        step = view.rules.bid_step
+        top = lowest + (highest - lowest) // step * step
+        return int(self._k.decide_raise_or_resign(
+            self.code, self.params,
+            kernel_view(view, min_bid=lowest, max_bid=top, can_resign=int(may_resign)), self.bitgen))
+
+    def play(self, view: Any, legal: int) -> tuple[int, bool]:
+        from thousand.reference.legal import can_declare
+        declarable = 0
+        if not view.trick:
+            for c in range(24):
+                if legal >> c & 1 and can_declare(view.rules, view.hand, c, view.trick_index, True):
+                    declarable |= 1 << c
+        card, declare = self._k.decide_play(self.code, self.params,
+                                            kernel_view(view, legal=legal, declarable=declarable), self.bitgen)
+        return int(card), bool(declare)
+
+
+def reference_player(name: str, rules: Any, seat: int, stream: Any, params: dict[str, str]) -> KernelPlayer:
+    """Hook for ``thousand.reference.players.make_player``: a kernel strategy as a Player."""
+    _strategy(name)
+    bitgen = getattr(stream, "bit_generator", None)
+    return KernelPlayer(name, {k: float(v) for k, v in params.items()} or None, bitgen=bitgen)
