@@ -1,0 +1,171 @@
+"""Bidding thresholds on hand-made completion frames whose answers are worked out by hand."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import polars as pl
+import pytest
+
+from thousand.analysis import thresholds as T
+from thousand.cards import card_points, marriage_points, parse_hand
+from thousand.rules import CLASSIC
+
+NO_MARRIAGE = parse_hand("AS TS AC 9D JD 9H JH")        # 11+10+11+0+2+0+2 = 36 pts, 2 aces, 1 with ten
+HEARTS = parse_hand("AH TH KH QH AD 9S JC")             # 41 pts, hearts 100, 2 aces, 1 with ten
+TWO_MARRIAGES = parse_hand("KS QS KD QD 9C JC 9H")      # 14 + 2 = 16 pts, 40 + 80
+
+
+def completions(rows: dict[tuple[int, int, str], list[int]]) -> pl.DataFrame:
+    """Frame of completions from {(hand_id, hand, role): [points, ...]}."""
+    parts = []
+    for (hid, hand, role), pts in rows.items():
+        parts.append(pl.DataFrame({"hand_id": [hid] * len(pts), "hand": [hand] * len(pts),
+                                   "role": [role] * len(pts), "points": pts},
+                                  schema={"hand_id": pl.Int32, "hand": pl.UInt32, "role": pl.String,
+                                          "points": pl.Int16}))
+    return pl.concat(parts)
+
+
+def test_hand_features_and_classes():
+    df = pl.DataFrame({"hand": [NO_MARRIAGE, HEARTS, TWO_MARRIAGES, parse_hand("AS AC AD AH TS TC 9D")]},
+                      schema={"hand": pl.UInt32})
+    f = T.add_hand_features(df).collect()
+    assert f["hand_points"].to_list() == [36, 41, 16, 64]
+    assert f["marriage_points"].to_list() == [0, 100, 120, 0]
+    assert f["marriage_value"].to_list() == [0, 100, 120, 0]          # two marriages -> the "120+" class
+    assert f["aces_held"].to_list() == [2, 2, 0, 4] and f["aces"].to_list() == [2, 2, 0, 3]
+    assert f["aces_with_ten_held"].to_list() == [1, 1, 0, 2]
+    assert f["points_band"].cast(pl.String).to_list() == ["30-39", "40-49", "<20", "50+"]
+    for h, pts, m in zip(df["hand"], f["hand_points"], f["marriage_points"]):
+        assert card_points(h) == pts and marriage_points(h) == m
+
+
+def test_hand_outcomes_thresholds_worked_by_hand():
+    df = completions({
+        (0, NO_MARRIAGE, "forehand"): [100, 110, 120, 130, 140],
+        (0, NO_MARRIAGE, "middle"): [150] * 4,
+        (1, HEARTS, "rear"): [90, 95, 99, 180, 200],
+    })
+    out = T.hand_outcomes(df).sort("hand_id", "role")
+    fh, mid, rear = out.rows(named=True)
+    # forehand: P(>=100)=1, P(>=110)=.8, P(>=120)=.6, P(>=130)=.4, P(>=140)=.2
+    assert (fh["bid_50"], fh["bid_70"], fh["bid_80"], fh["bid_90"]) == (120, 110, 110, 100)
+    assert (fh["level_50"], fh["level_80"], fh["level_90"]) == (120, 110, 100)
+    # always 150, but without a marriage no bid over 120
+    assert mid["bid_90"] == 120 and mid["level_90"] == 150 and mid["bid_cap"] == 120
+    # rear: P(>=100)=.4 -> pass (null) at every q >= .5; level_50 = 99 (P(>=99)=.6, P(>=100)=.4)
+    assert rear["bid_50"] is None and rear["bid_90"] is None and rear["level_50"] == 99
+    assert rear["bid_cap"] == 220
+    assert fh["completions"] == 5 and fh["mean_points"] == 120
+
+
+def test_threshold_table_pools_hands_of_a_class():
+    # Two 30-39-point no-marriage hands with the same aces: one class, 10 completions pooled.
+    other = parse_hand("AS TS AC 9D JD 9H QC")            # 37 points, 2 aces, 1 with ten, no marriage
+    df = completions({
+        (0, NO_MARRIAGE, "forehand"): [100, 110, 120, 130, 140],
+        (1, other, "forehand"): [80, 90, 100, 100, 105],
+        (2, HEARTS, "forehand"): [200] * 5,
+    })
+    t = T.threshold_table(df, min_hands=1, n_boot=0)
+    assert t.height == 2
+    row = t.filter(pl.col("marriage_value") == 0).row(0, named=True)
+    assert row["hands"] == 2 and row["completions"] == 10
+    # pooled: P(>=100)=8/10, P(>=101)=P(>=105)=5/10, P(>=110)=4/10
+    assert (row["bid_50"], row["bid_70"], row["bid_80"], row["bid_90"]) == (105, 100, 100, None)
+    assert row["p_at_bid_80"] == pytest.approx(0.8) and row["p_at_bid_50"] == pytest.approx(0.5)
+    assert row["mean_points"] == pytest.approx((600 + 475) / 10)
+    hearts = t.filter(pl.col("marriage_value") == 100).row(0, named=True)
+    assert hearts["bid_90"] == 200                       # below the 220 cap
+    # min_hands drops classes with fewer hands
+    assert T.threshold_table(df, min_hands=2, n_boot=0).height == 1
+
+
+def test_threshold_table_bootstrap_interval_brackets_the_estimate():
+    rng = np.random.default_rng(0)
+    rows = {(i, NO_MARRIAGE, "middle"): list(rng.normal(110, 10, 50).astype(int)) for i in range(40)}
+    t = T.threshold_table(completions(rows), by=("points_band",), min_hands=1, n_boot=200)
+    r = t.row(0, named=True)
+    for q in ("50", "70", "80"):
+        if r[f"bid_{q}"] is not None:
+            lo, hi = r[f"bid_{q}_low"], r[f"bid_{q}_high"]
+            assert lo is None or lo <= r[f"bid_{q}"]
+            assert hi is not None and r[f"bid_{q}"] <= hi
+
+
+def test_bid_step_and_cap_options():
+    df = completions({(0, NO_MARRIAGE, "forehand"): [100, 110, 120, 130, 140]})
+    steps10 = dataclasses.replace(CLASSIC, bid_step=10)
+    assert T.hand_outcomes(df, steps10)["bid_50"][0] == 120
+    df = completions({(0, NO_MARRIAGE, "forehand"): [150] * 3})
+    assert T.hand_outcomes(df, dataclasses.replace(CLASSIC, bid_cap="none"))["bid_90"][0] == 150
+
+
+def _linear_fake(hand, role, bitgen, n):
+    """Deterministic points: 50 + 2 x card points + marriage value (no noise)."""
+    np.random.Generator(bitgen).random(n)   # read the stream like a real simulator would
+    return np.full(n, 50 + 2 * card_points(hand) + marriage_points(hand))
+
+
+def _noisy_fake(hand, role, bitgen, n):
+    g = np.random.Generator(bitgen)
+    mu = 30 + 1.5 * card_points(hand) + 0.8 * marriage_points(hand) + (5 if role == "forehand" else 0)
+    return np.clip(g.normal(mu, 20, n), 0, None).astype(int)
+
+
+def test_simulate_forced_hands_shape_seed_and_workers():
+    a = T.simulate_forced_hands(n_hands=30, samples_per_hand=8, seed=5, simulator=_noisy_fake, chunk_hands=7)
+    assert a.columns == ["hand_id", "hand", "role", "points"] and a.height == 30 * 3 * 8
+    per = a.group_by("hand_id").agg(pl.col("role").n_unique(), pl.len(), pl.col("hand").n_unique().alias("h"))
+    assert (per["role"] == 3).all() and (per["len"] == 24).all() and (per["h"] == 1).all()
+    assert all(bin(h).count("1") == 7 for h in a["hand"].unique())
+    b = T.simulate_forced_hands(n_hands=30, samples_per_hand=8, seed=5, simulator=_noisy_fake, chunk_hands=7, jobs=2)
+    assert a.equals(b)
+    c = T.simulate_forced_hands(n_hands=30, samples_per_hand=8, seed=6, simulator=_noisy_fake, chunk_hands=7)
+    assert not a.equals(c)
+
+
+def test_random_hands_are_uniform():
+    hands = T.random_hands(np.random.PCG64(3), 4000)
+    pts = np.array([card_points(int(h)) for h in hands], dtype=float)
+    # E[points of 7 cards from the 120-point deck] = 7 * 120 / 24 = 35
+    assert abs(pts.mean() - 35) < 4 * pts.std(ddof=1) / np.sqrt(len(pts))
+    # every card appears with probability 7/24
+    freq = np.array([(hands >> c & 1).mean() for c in range(24)])
+    assert np.all(np.abs(freq - 7 / 24) < 4 * np.sqrt(7 / 24 * 17 / 24 / len(hands)))
+
+
+def test_rule_of_thumb_recovers_a_linear_truth():
+    df = T.simulate_forced_hands(n_hands=300, samples_per_hand=4, seed=1, simulator=_linear_fake)
+    rule = T.fit_rule_of_thumb(df, probability=0.8)
+    assert rule.coefficients["points"] == pytest.approx(2.0, abs=1e-6)
+    assert rule.coefficients["marriage_points"] == pytest.approx(1.0, abs=1e-6)
+    assert rule.coefficients["intercept"] == pytest.approx(50.0, abs=1e-6)
+    assert rule.rounded == {"intercept": 50.0, "points": 2.0, "marriage_points": 1.0, "aces": 0.0, "aces_with_ten": 0.0}
+    assert rule.test["mae_points"] == pytest.approx(0.0, abs=1e-6)
+    assert rule.test["bid_exact"] == 1.0 and rule.test["overbid"] == 0.0
+    assert rule.test["p_make_at_rule_bid"] == 1.0      # deterministic points: a bid at the level is always made
+    assert rule.n_train + rule.n_test == df.select("hand_id", "role").unique().height
+    assert "2 x card points" in rule.formula() and "aces" not in rule.formula().split("(")[0]
+    # The baseline (one bid for every hand) is much worse.
+    assert rule.baseline["mae_points"] > 10
+
+
+def test_rule_of_thumb_on_noisy_data_is_honest_about_accuracy():
+    df = T.simulate_forced_hands(n_hands=400, samples_per_hand=60, seed=2, simulator=_noisy_fake)
+    rule = T.fit_rule_of_thumb(df, probability=0.8)
+    # truth: level_80 ~ 30 - 0.84*20 + 1.5 pts + 0.8 marriage (+ role effect): slopes recovered
+    assert rule.coefficients["points"] == pytest.approx(1.5, abs=0.15)
+    assert rule.coefficients["marriage_points"] == pytest.approx(0.8, abs=0.05)
+    assert rule.test["mae_points"] < rule.baseline["mae_points"]
+    tab = T.rule_of_thumb_table(rule)
+    assert tab.height == 4 and {"mae_points", "bid_within_10", "p_make_at_rule_bid"} <= set(tab.columns)
+
+
+def test_heatmap_writes_a_png(tmp_path):
+    df = T.simulate_forced_hands(n_hands=200, samples_per_hand=20, seed=3, simulator=_noisy_fake)
+    t = T.threshold_table(df, by=("points_band", "marriage_value"), min_hands=3, n_boot=50)
+    path = tmp_path / "heat.png"
+    T.plot_threshold_heatmap(t, path)
+    assert path.stat().st_size > 10_000
