@@ -861,19 +861,27 @@ def _labels(rule_sets: Sequence[Rules], specs: Sequence[str] | None) -> list[str
     return out
 
 
-Simulator = Callable[..., tuple[pl.DataFrame | None, pl.DataFrame]]
+Reducer = Callable[[pl.LazyFrame | None, pl.LazyFrame], Any]
+Simulator = Callable[..., Any]
+
+
+def _collect(games: pl.LazyFrame | None, deals: pl.LazyFrame) -> tuple[pl.DataFrame | None, pl.DataFrame]:
+    return (games.collect() if games is not None else None), deals.collect()
 
 
 def simulate_chunks(rules: Rules, mode: str, first_chunk: int, n_chunks: int, chunk_size: int,
-                    seed: int, strategies: Sequence[str] | None, jobs: int,
-                    backend: str = "loky") -> tuple[pl.DataFrame | None, pl.DataFrame]:
-    """Game and deal rows of chunks ``first_chunk .. first_chunk + n_chunks - 1`` of a run.
+                    seed: int, strategies: Sequence[str] | str | None, jobs: int,
+                    backend: str = "loky", reduce: Reducer = _collect) -> Any:
+    """Chunks ``first_chunk .. first_chunk + n_chunks - 1`` of a run, passed through ``reduce``.
 
     The runner (:mod:`thousand.simulate`) seeds chunk ``k`` with
     ``SeedSequence(seed).spawn(...)[k]`` whatever the run's length, so asking for later
-    chunks continues the same experiment.  Returns ``(games, deals)`` (``games`` is
-    ``None`` for a deal-only run).
+    chunks continues the same experiment.  ``reduce(games, deals)`` gets LazyFrames over
+    the written rows (``games`` is ``None`` for a deal-only run) while they exist, so
+    only its (small) result is held in memory; by default both are collected.
     """
+    import tempfile
+
     from thousand import simulate as runner
 
     n = (first_chunk + n_chunks) * chunk_size
@@ -882,19 +890,19 @@ def simulate_chunks(rules: Rules, mode: str, first_chunk: int, n_chunks: int, ch
     first_kw = _first_chunk_keyword(runner)
     if first_kw:
         kwargs[first_kw] = first_chunk
-    start = first_chunk * chunk_size
-    if mode == "games":
-        import tempfile
-        with tempfile.TemporaryDirectory(prefix="thousand-compare-") as tmp:
-            res = runner.run("games", n, out=Path(tmp) / "games", deals_out=Path(tmp) / "deals", **kwargs)
-            games = res.frame().filter(pl.col("game_id") >= start).collect()
-            deals = res.deals_frame().filter(pl.col("game_id") >= start).collect()
-        return games, deals
-    import tempfile
     with tempfile.TemporaryDirectory(prefix="thousand-compare-") as tmp:
+        if mode == "games":
+            res = runner.run("games", n, out=Path(tmp) / "games", deals_out=Path(tmp) / "deals", **kwargs)
+            # Without a first-chunk option the earlier chunks were recomputed: drop them.
+            keep = pl.col("chunk") >= first_chunk
+            return reduce(res.frame().filter(keep), res.deals_frame().filter(keep))
         res = runner.run("deals", n, out=Path(tmp) / "deals", **kwargs)
-        deals = res.frame().filter(pl.col("chunk") >= first_chunk).collect()
-    return None, deals
+        return reduce(None, res.frame().filter(pl.col("chunk") >= first_chunk))
+
+
+def _runner_continues() -> bool:
+    from thousand import simulate as runner
+    return _first_chunk_keyword(runner) is not None
 
 
 def _first_chunk_keyword(runner: Any) -> str | None:
@@ -986,6 +994,17 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     if max_units < n:
         raise ThousandError(f"the cap ({max_units}) is below the first round ({n})")
     max_chunks = math.ceil(max_units / chunk_size)
+    # A runner that cannot start at a later chunk recomputes the earlier ones (identical by
+    # construction) each round; growing at least 2x per round bounds that waste to 2x.
+    min_growth = 1.0 if simulator is not None or _runner_continues() else 2.0
+
+    def reduce(games: pl.LazyFrame | pl.DataFrame | None, deals: pl.LazyFrame | pl.DataFrame) -> tuple:
+        table = unit_table(games, deals, chosen, players)
+        counts = np.zeros(0, dtype=np.int64)
+        if games is not None:
+            n_deals = games.lazy().select("deals").collect()["deals"].to_numpy().astype(np.int64)
+            counts = np.bincount(n_deals)
+        return table, counts
 
     tables: list[list[pl.DataFrame]] = [[] for _ in rules]
     hists: list[np.ndarray] = [np.zeros(0, dtype=np.int64) for _ in rules]
@@ -999,12 +1018,10 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
             rounds += 1
             new = want_chunks - done_chunks
             for i, r in enumerate(rules):
-                games, deals = simulate_fn(r, mode, done_chunks, new, chunk_size, seed, strategies, jobs,
-                                           backend=backend)
-                tables[i].append(unit_table(games, deals, chosen, players))
-                if games is not None:
-                    counts = np.bincount(games["deals"].to_numpy().astype(np.int64))
-                    hists[i] = _add_hist(hists[i], counts)
+                table, counts = simulate_fn(r, mode, done_chunks, new, chunk_size, seed, strategies, jobs,
+                                            backend=backend, reduce=reduce)
+                tables[i].append(table)
+                hists[i] = _add_hist(hists[i], counts)
                 if bar is not None:
                     bar.update(new * chunk_size)
             done_chunks = want_chunks
@@ -1019,7 +1036,7 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
                 break
             # Interval widths shrink like 1/sqrt(n): aim for the n that meets the target,
             # at least one more chunk, at most 4x per round, never over the cap.
-            factor = min(4.0, max(1.0, (worst / precision) ** 2 * 1.1))
+            factor = min(4.0, max(min_growth, (worst / precision) ** 2 * 1.1))
             want_chunks = min(max_chunks, max(done_chunks + 1, math.ceil(done_chunks * factor)))
             if bar is not None:
                 bar.total = want_chunks * chunk_size * len(rules)

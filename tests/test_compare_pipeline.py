@@ -127,7 +127,8 @@ def test_metrics_follow_enabled_options():
 
 
 # ----------------------------------------------------------------------------- a toy simulator
-def toy_simulator(rules, mode, first_chunk, n_chunks, chunk_size, seed, strategies, jobs, backend="loky"):
+def toy_simulator(rules, mode, first_chunk, n_chunks, chunk_size, seed, strategies, jobs, backend="loky",
+                  reduce=lambda games, deals: (games, deals)):
     """Games whose length scales with the target and whose events follow the options."""
     P = rules.players
     games_parts, deal_parts = [], []
@@ -155,7 +156,7 @@ def toy_simulator(rules, mode, first_chunk, n_chunks, chunk_size, seed, strategi
         d["made"][:] = g.random(len(gid)) < 0.7
         deal_parts.append(pl.DataFrame(d))
     deals = pl.concat(deal_parts).with_columns(pl.int_range(pl.len()).alias("deal_id"))
-    return (pl.concat(games_parts) if mode == "games" else None), deals
+    return reduce((pl.concat(games_parts) if mode == "games" else None), deals)
 
 
 def toy_compare(specs, **kw):
@@ -248,3 +249,24 @@ def test_markdown_section_level_for_the_report():
     md = result_markdown(res, level=3)
     assert md.startswith("### House-rule comparison")
     assert "#### Deals per game" in md and "#### Methods" in md
+
+
+# ----------------------------------------------------------------------------- the runner adapter
+def test_simulate_chunks_through_the_runner(monkeypatch):
+    """The adapter drives the real runner (here over the runner's stand-in kernel, in process)."""
+    import sys
+
+    import test_simulate_fake_kernel as fake_kernel
+
+    from thousand.analysis.compare import simulate_chunks
+
+    monkeypatch.setitem(sys.modules, "thousand.kernel", fake_kernel)
+    games, deals = simulate_chunks(CLASSIC, "games", 2, 2, 50, 7, None, 1)
+    assert games["game_id"].to_list() == list(range(100, 200))
+    assert set(deals["game_id"].unique().to_list()) <= set(range(100, 200))
+    assert sorted(games["chunk"].unique().to_list()) == [2, 3]
+    # Chunk 2 is the same whether it is asked alone or after chunks 0 and 1.
+    alone, _ = simulate_chunks(CLASSIC, "games", 2, 1, 50, 7, None, 1)
+    assert alone.equals(games.filter(pl.col("chunk") == 2))
+    _, only_deals = simulate_chunks(CLASSIC, "deals", 1, 1, 40, 7, None, 1)
+    assert only_deals["chunk"].unique().to_list() == [1] and only_deals.height >= 40
