@@ -428,7 +428,31 @@ def simulate_hand(hand: int, rules: Rules, role: str = "forehand", strategies: S
         raise ThousandError(f"--samples must be at least 2, got {samples}")
     if rules.players != 3:
         raise ThousandError(f"thousand bid analyses the 3-player game; the rules say players={rules.players}")
-    return _call_kernel(kernel_play(), hand, rules, role, strategies, samples, exact, seed)
+    return _call_kernel(kernel_play(), hand, rules, role, seat_strategies(strategies, role), samples, exact, seed)
+
+
+#: Seat of the forced declarer for each role (the kernel's convention: the dealer is seat 0).
+ROLE_SEATS = {"forehand": 1, "middle": 2, "rear": 0}
+
+
+def seat_strategies(strategies: Sequence[str] | str | None, role: str) -> list[str] | str | None:
+    """Strategies in seat order from ``None``, one spec, or three given as (declarer, next, other).
+
+    >>> seat_strategies(["d", "n", "o"], "forehand")   # declarer at seat 1
+    ['o', 'd', 'n']
+    """
+    if strategies is None or isinstance(strategies, str):
+        return strategies
+    specs = list(strategies)
+    if len(specs) == 1:
+        return specs[0]
+    if len(specs) != 3:
+        raise ThousandError(f"--strategy: give one (all seats) or three (declarer, next, other), got {len(specs)}")
+    seat = ROLE_SEATS[role]
+    out = [""] * 3
+    for k, spec in enumerate(specs):
+        out[(seat + k) % 3] = spec
+    return out
 
 
 def kernel_play() -> Any:

@@ -69,6 +69,8 @@ def test_bad_hands_give_one_line_error_naming_the_token(hand, needle):
     (("--set", "resign=maybe"), "resign"),
     (("--plot", "chart.txt"), "--plot"),
     (("--strategy", "a", "--strategy", "b"), "--strategy"),
+    (("--strategy", "nosuchplayer"), "nosuchplayer"),
+    (("--strategy", "greedy:nosuchparam=1"), "nosuchparam"),
 ])
 def test_bad_options_give_one_line_error(args, needle):
     out = run_cli("bid", HAND_TEXT, *args)
@@ -149,6 +151,13 @@ def test_table_and_plot(capsys, fake_kernel, tmp_path):
     assert path.stat().st_size > 10_000
 
 
+def test_three_strategies_are_put_in_seat_order(capsys, fake_kernel):
+    bid_json(capsys, HAND_TEXT, "--samples", "100", "--position", "middle",
+             "--strategy", "greedy", "--strategy", "random", "--strategy", "standard")
+    # middle declarer sits at seat 2: next is seat 0, the other seat 1
+    assert fake_kernel.calls[-1]["strategies"] == ["random", "standard", "greedy"]
+
+
 def test_rules_reach_the_kernel(capsys, fake_kernel):
     obj = bid_json(capsys, HAND_TEXT, "--samples", "200", "--rules", "classic", "--set", "bid_cap=none")
     assert obj["bids"][-1]["bid"] == 400
@@ -177,7 +186,6 @@ def test_real_kernel_json(capsys):
 
 
 @needs_kernel
-@pytest.mark.slow
 def test_real_kernel_exact_and_sampled_agree(capsys):
     exact = bid_json(capsys, HAND_TEXT, "--exact")
     assert exact["samples"] == 2_333_760
@@ -188,3 +196,12 @@ def test_real_kernel_exact_and_sampled_agree(capsys):
         p = e["made"] / e["n"]
         se = math.sqrt(p * (1 - p) / 50000)
         assert abs(s["p_make"] - p) <= 4 * se + 1e-12, (e["bid"], s["p_make"], p)
+
+
+@needs_kernel
+def test_real_kernel_exact_enumerates_every_completion_once():
+    c = B.simulate_hand(HAND, B.CLASSIC_RULES, "middle", exact=True)
+    assert c.n == B.N_COMPLETIONS
+    talons, counts = np.unique(c.talon, return_counts=True)
+    assert len(talons) == 680 and (counts == 3432).all()          # each talon with every split of 14
+    assert not (talons & HAND).any()                              # never one of his own cards
