@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from thousand.cards import (ACE, FULL_DECK, NINE, SUIT_MASK, card_name, card_points, format_hand,
                             popcount, rank_of, suit_of, SUIT_SYMBOLS)
@@ -702,8 +702,12 @@ def play_deal(rules: Rules, players: Sequence[Player], stream: Stream, dealer: i
     return deal.run()
 
 
-def replay_deal(rules: Rules, deal_trace: DealTrace, state: GameState | None = None) -> DealResult:
+def replay_deal(rules: Rules, deal_trace: DealTrace, state: GameState | None = None,
+                wrap_player: Callable[[Player, int], Player] | None = None) -> DealResult:
     """Replay a recorded deal; every decision is checked.
+
+    ``wrap_player(trace_player, seat)`` may wrap each seat's trace player, e.g. to record
+    the views or to ask another engine for its choice at every decision.
 
     Raises
     ------
@@ -716,7 +720,9 @@ def replay_deal(rules: Rules, deal_trace: DealTrace, state: GameState | None = N
     _check_dealt(rules, deal_trace)
     cursor = TraceCursor(deal_trace.events)
     chance = _TraceChance(cursor)
-    players = [TracePlayer(cursor, s) for s in range(n)]
+    players: list[Player] = [TracePlayer(cursor, s) for s in range(n)]
+    if wrap_player is not None:
+        players = [wrap_player(p, s) for s, p in enumerate(players)]
     deal = _Deal(rules, players, chance, deal_trace.dealer, state)
     deal.hands = list(deal_trace.hands)
     deal.dealt = list(deal_trace.hands)
