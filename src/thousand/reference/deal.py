@@ -262,12 +262,12 @@ class _Deal:
         i = self.active.index(seat)
         return [self.active[(i + k) % len(self.active)] for k in range(len(self.active))]
 
-    def view(self, seat: int) -> View:
+    def view(self, seat: int, hide_hand: bool = False) -> View:
         can_see_talon = seat == self.declarer or self.talon_shown
         given: tuple[int, ...] = self.given if (self.given is not None and seat == self.declarer) else ()
         return View(
             rules=self.rules, seat=seat, phase=self.phase, dealer=self.dealer, forehand=self.forehand,
-            active=self.active, hand=self.hands[seat], scores=tuple(self.scores_now()),
+            active=self.active, hand=0 if hide_hand else self.hands[seat], scores=tuple(self.scores_now()),
             barrel_sitter=self.state.barrel_sitter, bids=tuple(self.bids), high_bid=self.high_bid,
             declarer=self.declarer, contract=self.contract, blind=self.blind, obligation=self.obligation,
             golden=self.golden, talon=self.talon if can_see_talon else 0, received=self.received[seat],
@@ -314,7 +314,7 @@ class _Deal:
         if self.scores_now()[f] < 0 or self.state.barrel_sitter >= 0:
             return
         self.phase = "blind"
-        v = self.players[f].go_blind(self.view(f))
+        v = self.players[f].go_blind(self.view(f, hide_hand=True))  # asked before he looks
         self.decide(f, EventKind.BLIND, v, _bool_reason(v, "go_blind"), Event(EventKind.BLIND, f, int(bool(v)), 0))
         self.went_blind = bool(v)
 
