@@ -82,6 +82,18 @@ def test_threshold_table_pools_hands_of_a_class():
     assert T.threshold_table(df, min_hands=2, n_boot=0).height == 1
 
 
+def test_threshold_table_rows_describe_their_own_hands():
+    # Many hands whose points equal their card points: each class's mean must lie in its band.
+    df = T.simulate_forced_hands(n_hands=150, samples_per_hand=3, seed=4,
+                                 simulator=lambda h, r, bg, n: np.full(n, card_points(h)))
+    t = T.threshold_table(df, by=("points_band",), min_hands=1, n_boot=0)
+    bounds = {"<20": (0, 19), "20-29": (20, 29), "30-39": (30, 39), "40-49": (40, 49), "50+": (50, 74)}
+    for band, mean in zip(t["points_band"].cast(pl.String), t["mean_points"]):
+        lo, hi = bounds[band]
+        assert lo <= mean <= hi, (band, mean)
+    assert t["hands"].sum() == 450
+
+
 def test_threshold_table_bootstrap_interval_brackets_the_estimate():
     rng = np.random.default_rng(0)
     rows = {(i, NO_MARRIAGE, "middle"): list(rng.normal(110, 10, 50).astype(int)) for i in range(40)}
