@@ -77,7 +77,7 @@ _NORMAL = NormalDist()
 # Chunks for comparison runs: small enough that a --precision round adds little more than
 # it needs, large enough that a chunk costs far more than starting it.  They are part of
 # what determines the data (with the seed), like the runner's own chunk size.
-COMPARE_CHUNK_GAMES = 1_000
+COMPARE_CHUNK_GAMES = 250
 COMPARE_CHUNK_DEALS = 50_000
 BOOTSTRAP_RESAMPLES = 1_000
 # Bootstrap draws come from their own stream, derived from the root seed, so the
@@ -567,9 +567,8 @@ def _build_metrics(players: int) -> list[Metric]:
         Metric("declarer_score", "deal", "ratio", _POINTS, "declarer's score change, mean over played deals",
                lambda p: _played(p) * _at_declarer(p, "score"), _played),
         Metric("points_declarer", "deal", "ratio", _POINTS,
-               "declarer's deal points (cards + marriages), deals played out",
-               lambda p: _played_cards(p) * (_at_declarer(p, "points") + _at_declarer(p, "marriages")),
-               _played_cards),
+               "declarer's deal points (cards + marriages + bonus), deals played out",
+               lambda p: _played_cards(p) * pl.col("declarer_points").cast(pl.Float64), _played_cards),
         Metric("points_defender", "deal", "ratio", _POINTS,
                "one defender's deal points (cards + marriages), deals played out",
                lambda p: _played_cards(p) * _defender_points(p), _played_cards),
@@ -900,6 +899,86 @@ def simulate_chunks(rules: Rules, mode: str, first_chunk: int, n_chunks: int, ch
         return reduce(None, res.frame().filter(pl.col("chunk") >= first_chunk))
 
 
+def game_seed(seed: int, chunk: int, game: int) -> np.random.SeedSequence:
+    """The stream of game ``game`` of chunk ``chunk`` in a comparison.
+
+    ``SeedSequence(seed).spawn(...)[chunk].spawn(...)[game]``: a child of the runner's
+    chunk seed, so a comparison is as reproducible as a run, and every game starts from
+    its own stream.  (The runner plays a whole chunk from one stream: there, game 2 of a
+    chunk starts wherever game 1 happened to end, which differs between rule sets as soon
+    as the game lengths do, and the pairing would be lost after the first game.)
+
+    >>> a = game_seed(1, 2, 3).generate_state(1)
+    >>> b = np.random.SeedSequence(1).spawn(3)[2].spawn(4)[3].generate_state(1)
+    >>> bool((a == b).all())
+    True
+    """
+    return np.random.SeedSequence(seed, spawn_key=(chunk, game))
+
+
+def _concat_columns(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+
+
+def _play_game_chunk(rules: Rules, strategies: tuple[str, ...], seed: int, chunk: int, size: int,
+                     reduce: Reducer) -> Any:
+    """One chunk of a games comparison, played game by game, reduced in the worker."""
+    from thousand import kernel
+
+    rules_array = rules.to_kernel()
+    game_parts, deal_parts = [], []
+    first_id = chunk * size
+    for g in range(size):
+        bitgen = np.random.PCG64(game_seed(seed, chunk, g))
+        games, deals = kernel.play_games(bitgen, rules_array, list(strategies), n_games=1, deal_rows=True)
+        games["game_id"] = np.full(1, first_id + g, dtype=np.int64)
+        deals["game_id"] = np.full(len(deals["deal_no"]), first_id + g, dtype=np.int64)
+        game_parts.append(games)
+        deal_parts.append(deals)
+    games = _concat_columns(game_parts)
+    deals = _concat_columns(deal_parts)
+    games["chunk"] = np.full(size, chunk, dtype=np.int32)
+    deals["chunk"] = np.full(len(deals["deal_no"]), chunk, dtype=np.int32)
+    deals["deal_id"] = np.arange(len(deals["deal_no"]), dtype=np.int64)
+    return reduce(pl.DataFrame(games).lazy(), pl.DataFrame(deals).lazy())
+
+
+def play_paired(rules: Rules, mode: str, first_chunk: int, n_chunks: int, chunk_size: int,
+                seed: int, strategies: Sequence[str] | str | None, jobs: int,
+                backend: str = "loky", reduce: Reducer = _collect,
+                on_chunk: Callable[[int], None] | None = None) -> Any:
+    """The default source of a comparison: games seeded one by one (:func:`game_seed`).
+
+    Games mode plays each game from its own stream through the kernel's batch API, in
+    joblib workers, one chunk per task, and reduces every chunk in its worker (only unit
+    tables travel back).  Deals mode uses the runner (:func:`simulate_chunks`): deal
+    slots stay paired as long as both rule sets consume the chunk's stream alike.
+    ``reduce`` must return ``(unit table, deals-per-game counts)``.
+    """
+    if mode != "games":
+        result = simulate_chunks(rules, mode, first_chunk, n_chunks, chunk_size, seed, strategies, jobs,
+                                 backend=backend, reduce=reduce)
+        if on_chunk is not None:
+            on_chunk(n_chunks * chunk_size)
+        return result
+    from joblib import Parallel, delayed
+
+    from thousand.simulate import normalize_strategies
+
+    strategies = normalize_strategies(strategies, rules.players)
+    joblib_backend = "threading" if backend == "threads" else "loky"
+    calls = (delayed(_play_game_chunk)(rules, strategies, seed, k, chunk_size, reduce)
+             for k in range(first_chunk, first_chunk + n_chunks))
+    tables, hist = [], np.zeros(0, dtype=np.int64)
+    # In order, so the tables (and so every statistic) do not depend on the workers.
+    for table, counts in Parallel(n_jobs=jobs, backend=joblib_backend, return_as="generator")(calls):
+        tables.append(table)
+        hist = _add_hist(hist, counts)
+        if on_chunk is not None:
+            on_chunk(chunk_size)
+    return pl.concat(tables), hist
+
+
 def _runner_continues() -> bool:
     from thousand import simulate as runner
     return _first_chunk_keyword(runner) is not None
@@ -930,7 +1009,7 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
         Two or more rule sets (:class:`Rules` or specs); the first is the baseline.
     n_games, n_deals
         Whole games (game and deal metrics), or deals only (deal metrics); exactly one.
-        Rounded up to whole chunks.
+        Cut into equal chunks of at most ``chunk_size`` (rounded up to fill the last).
     seed
         Root seed shared by every rule set (the common random numbers).
     strategies
@@ -951,7 +1030,7 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     progress
         Progress bar on stderr (default: when stderr is a terminal).
     simulator
-        Replaces :func:`simulate_chunks` (same signature), e.g. in tests.
+        Replaces :func:`play_paired` (same signature, ``reduce`` keyword), e.g. in tests.
     chunk_size
         Units per chunk (default :data:`COMPARE_CHUNK_GAMES` / :data:`COMPARE_CHUNK_DEALS`).
 
@@ -987,8 +1066,9 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     chosen = select_metrics(rules, mode, metrics)
     players = rules[0].players
     chunk_size = int(chunk_size or (COMPARE_CHUNK_GAMES if mode == "games" else COMPARE_CHUNK_DEALS))
-    chunk_size = min(chunk_size, n)
-    simulate_fn = simulator or simulate_chunks
+    # Equal chunks that cover n with the least excess (400 games: 2 x 200, not 2 x 250).
+    chunk_size = math.ceil(n / math.ceil(n / chunk_size))
+    simulate_fn = simulator or play_paired
     if max_units is None:
         max_units = 32 * n
     if max_units < n:
@@ -996,7 +1076,7 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     max_chunks = math.ceil(max_units / chunk_size)
     # A runner that cannot start at a later chunk recomputes the earlier ones (identical by
     # construction) each round; growing at least 2x per round bounds that waste to 2x.
-    min_growth = 1.0 if simulator is not None or _runner_continues() else 2.0
+    min_growth = 1.0 if simulator is not None or mode == "games" or _runner_continues() else 2.0
 
     def reduce(games: pl.LazyFrame | pl.DataFrame | None, deals: pl.LazyFrame | pl.DataFrame) -> tuple:
         table = unit_table(games, deals, chosen, players)
@@ -1018,11 +1098,13 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
             rounds += 1
             new = want_chunks - done_chunks
             for i, r in enumerate(rules):
-                table, counts = simulate_fn(r, mode, done_chunks, new, chunk_size, seed, strategies, jobs,
-                                            backend=backend, reduce=reduce)
+                kw: dict[str, Any] = dict(backend=backend, reduce=reduce)
+                if simulator is None and bar is not None:
+                    kw["on_chunk"] = bar.update
+                table, counts = simulate_fn(r, mode, done_chunks, new, chunk_size, seed, strategies, jobs, **kw)
                 tables[i].append(table)
                 hists[i] = _add_hist(hists[i], counts)
-                if bar is not None:
+                if simulator is not None and bar is not None:
                     bar.update(new * chunk_size)
             done_chunks = want_chunks
             merged = [pl.concat(t) for t in tables]

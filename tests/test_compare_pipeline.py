@@ -53,9 +53,9 @@ def test_unit_table_game_and_deal_metrics_by_hand():
         # game 0: a redeal, then three played deals
         dict(game_id=0, dealer=2, redeal=1, declarer=-1),
         dict(game_id=0, dealer=2, declarer=0, contract=120, made=True, score0=120, score1=35, score2=10,
-             points0=90, marriages0=40, points1=20, points2=10),
+             points0=90, marriages0=40, points1=20, points2=10, declarer_points=130),
         dict(game_id=0, dealer=0, declarer=1, contract=100, made=False, score0=40, score1=-100, score2=60,
-             points0=40, points1=30, marriages2=60, points2=50),
+             points0=40, points1=30, marriages2=60, points2=50, declarer_points=30),
         dict(game_id=0, dealer=1, declarer=2, contract=110, resigned=True, score0=55, score1=55, score2=-110),
         # game 1: two played deals
         dict(game_id=1, dealer=0, declarer=1, contract=100, made=True, score0=5, score1=100, score2=15,
