@@ -517,6 +517,10 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
         except Exception as e:  # the thresholds table stands on its own
             notes.append(f"rule of thumb failed: {e}")
             blocks.append(Block("note", f"The rule of thumb could not be fitted: {e}"))
+    except ThousandError as e:  # the analysis does not cover these rules: say so, no traceback
+        notes.append(f"bidding thresholds: {e}")
+        log(f"bidding thresholds not computed: {e}")
+        blocks.append(Block("note", f"Not computed: {e}."))
     except Exception as e:
         notes.append(f"bidding thresholds failed: {e}")
         log(f"bidding thresholds failed: {e}")
@@ -547,6 +551,10 @@ def _compare_section(cfg: ReportConfig, log: _Log, tables_dir: Path, notes: list
         shutil.copyfile(out / "compare.csv", tables_dir / "compare.csv")
         tables["compare"] = tables_dir / "compare.csv"
         blocks.append(Block("md", md, path=out))
+    except ThousandError as e:
+        notes.append(f"house-rule comparison: {e}")
+        log(f"house-rule comparison not computed: {e}")
+        blocks.append(Block("note", f"Not computed: {e}."))
     except Exception as e:
         notes.append(f"house-rule comparison failed: {e}")
         log(f"house-rule comparison failed: {e}")
