@@ -353,12 +353,16 @@ def plot_threshold_heatmap(df: pl.DataFrame, path: Any, probability: float = 0.8
             t += f"\nreaches {r[level_col]}"
         text[i][j] = t + f"\nn={r['hands']}"
     fig, ax = plt.subplots(figsize=(1.5 + 1.3 * len(col_vals), 1.2 + 0.9 * len(row_vals)), constrained_layout=True)
-    im = ax.imshow(np.ma.masked_invalid(grid), cmap="viridis", aspect="auto", origin="lower")
+    finite = grid[np.isfinite(grid)]
+    vmin, vmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    if vmax - vmin < 1:  # one value (or one cell): widen so the colour scale is defined
+        vmin, vmax = vmin - 1, vmax + 1
+    im = ax.imshow(np.ma.masked_invalid(grid), cmap="viridis", aspect="auto", origin="lower", vmin=vmin, vmax=vmax)
     for i in range(len(row_vals)):
         for j in range(len(col_vals)):
             if text[i][j]:
                 ax.text(j, i, text[i][j], ha="center", va="center", fontsize=7,
-                        color="white" if grid[i, j] < np.nanmean(grid) else "black")
+                        color="white" if grid[i, j] < (vmin + vmax) / 2 else "black")
     label = {"points_band": "card points in hand", "marriage_value": "marriage value held (120 = two or more)",
              "aces": "aces held (3 = 3 or 4)", "aces_with_ten": "aces held with their ten (2 = 2+)"}
     ax.set_xticks(range(len(col_vals)), [str(v) for v in col_vals])

@@ -181,3 +181,12 @@ def test_heatmap_writes_a_png(tmp_path):
     path = tmp_path / "heat.png"
     T.plot_threshold_heatmap(t, path)
     assert path.stat().st_size > 10_000
+
+
+@pytest.mark.filterwarnings("error")
+def test_heatmap_of_a_single_cell_draws_without_warnings(tmp_path):
+    df = completions({(0, NO_MARRIAGE, "forehand"): [100, 110, 120, 130, 140]})
+    t = T.threshold_table(df, by=("points_band", "marriage_value"), min_hands=1, n_boot=0)
+    assert t.height == 1
+    T.plot_threshold_heatmap(t, tmp_path / "one.png")
+    assert (tmp_path / "one.png").stat().st_size > 5_000
