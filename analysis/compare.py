@@ -444,7 +444,7 @@ METHODS: dict[str, tuple[str, str]] = {
                "paired bootstrap, percentile, 1000 resamples; no p-value"),
 }
 
-_SHARE, _PER_GAME, _DEALS, _POINTS = "share", "per game", "deals per game", "points"
+_SHARE, _PER_GAME, _DEALS, _POINTS, _FINAL = "share", "per game", "deals per game", "points", "final points"
 
 
 def _seats(players: int, name: str) -> pl.Expr:
@@ -547,7 +547,7 @@ def _build_metrics(players: int) -> list[Metric]:
                lambda p: pl.col("resets_555").cast(pl.Float64), applies=_has("samozval_555")),
         Metric("cut_penalties", "game", "mean", _PER_GAME, "cut-nine penalties, per game",
                lambda p: pl.col("cut_penalties").cast(pl.Float64), applies=_has("cut_nine_penalty")),
-        Metric("score_spread", "game", "mean", _POINTS, "final score spread (highest - lowest), per game",
+        Metric("score_spread", "game", "mean", _FINAL, "final score spread (highest - lowest), per game",
                lambda p: (pl.max_horizontal([pl.col(f"final{s}") for s in range(p)]).cast(pl.Float64)
                           - pl.min_horizontal([pl.col(f"final{s}") for s in range(p)]).cast(pl.Float64))),
         # ---- per deal (inside games: ratios clustered by game)
@@ -1299,7 +1299,7 @@ def result_markdown(result: ComparisonResult, figure: str | None = None, level: 
     return "\n".join(lines)
 
 
-_PANEL_ORDER = [_SHARE, _PER_GAME, "per deal", _DEALS, _POINTS]
+_PANEL_ORDER = [_SHARE, _PER_GAME, "per deal", _DEALS, _POINTS, _FINAL]
 
 
 def forest_plot(result: ComparisonResult, path: str | os.PathLike) -> Path:
@@ -1343,7 +1343,8 @@ def forest_plot(result: ComparisonResult, path: str | os.PathLike) -> Path:
         ax.axvline(0, color="grey", lw=0.8, ls="--")
         ax.set_yticks(range(len(names)), names, fontsize=8)
         ax.set_ylim(len(names) - 0.5, -0.5)
-        xlabel = {_SHARE: "difference (percentage points)", _POINTS: "difference (points)",
+        xlabel = {_SHARE: "difference (percentage points)", _POINTS: "difference (points per deal)",
+                  _FINAL: "difference (final score points)",
                   _PER_GAME: "difference (events per game)", _DEALS: "difference (deals per game)",
                   "per deal": "difference (per played deal)"}.get(unit, f"difference ({unit})")
         ax.set_xlabel(xlabel, fontsize=9)
@@ -1354,7 +1355,7 @@ def forest_plot(result: ComparisonResult, path: str | os.PathLike) -> Path:
                       ncol=min(3, n_var), frameon=False)
     fig.suptitle(f"Rule variants minus {result.labels[0]}: paired differences with 95% intervals", fontsize=10)
     fig.text(0.01, 0.005, f"{result.n:,} {'games' if result.mode == 'games' else 'deal slots'} per rule set, "
-             f"same seeds (seed {result.seed}); filled marker: Holm p < 0.05", fontsize=7, color="dimgrey")
+             f"same seeds (seed {result.seed}); filled marker: Holm p < 0.05 (medians: no test, hollow)", fontsize=7, color="dimgrey")
     fig.tight_layout(rect=(0, 0.015, 1, 0.98))
     path = Path(path)
     fig.savefig(path, dpi=120)
@@ -1362,20 +1363,30 @@ def forest_plot(result: ComparisonResult, path: str | os.PathLike) -> Path:
     return path
 
 
-def write_outputs(result: ComparisonResult, out_dir: str | os.PathLike, level: int = 2) -> str:
+def write_outputs(result: ComparisonResult, out_dir: str | os.PathLike, level: int = 2,
+                  tables_dir: str | os.PathLike | None = None,
+                  figures_dir: str | os.PathLike | None = None) -> str:
     """Write ``compare.md``, ``compare.csv``, ``compare.json`` and ``compare_forest.png``.
 
-    Returns the Markdown section (with the figure linked relative to ``out_dir``), which
-    the report includes when it is given several rule sets.
+    Everything goes to ``out_dir`` unless ``tables_dir`` (CSV and JSON) or ``figures_dir``
+    (PNG) say otherwise.  Returns the Markdown section (``level`` = heading level, the
+    figure linked relative to ``out_dir``), which the report includes when it is given
+    several rule sets, e.g.::
+
+        result = compare_rules(["classic", "classic:bolts=off"], n_games=2000)
+        section = write_outputs(result, "report", level=2, tables_dir="report/tables")
     """
     out = Path(out_dir)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise ThousandError(f"cannot create output directory {os.fspath(out)!r}: {e.strerror}") from None
-    figure = forest_plot(result, out / "compare_forest.png")
-    result.frame().write_csv(out / "compare.csv")
-    (out / "compare.json").write_text(json.dumps(result.to_json(), indent=1) + "\n")
-    md = result_markdown(result, figure=figure.name, level=level)
+    tables = Path(tables_dir) if tables_dir is not None else out
+    figures = Path(figures_dir) if figures_dir is not None else out
+    for d in (out, tables, figures):
+        try:
+            d.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ThousandError(f"cannot create output directory {os.fspath(d)!r}: {e.strerror}") from None
+    figure = forest_plot(result, figures / "compare_forest.png")
+    result.frame().write_csv(tables / "compare.csv")
+    (tables / "compare.json").write_text(json.dumps(result.to_json(), indent=1) + "\n")
+    md = result_markdown(result, figure=Path(os.path.relpath(figure, out)).as_posix(), level=level)
     (out / "compare.md").write_text(md)
     return md
