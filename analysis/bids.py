@@ -255,11 +255,16 @@ def _choice_scores(c: Completions, bids: np.ndarray, rules: Rules, free_resignat
     talon_ids, talon_idx = np.unique(np.asarray(c.talon, dtype=np.int64), return_inverse=True)
     n_talons = len(talon_ids)
     resign = resign_score(bids, rules, free_resignation)
-    redeal_ok = talon_redeal_allowed(talon_ids, rules, obligation=(c.role == "forehand"))
+    # A talon redeal (worth 0) where the talon allows one; with redeal_talon_by = obligation
+    # only the forehand on his forced, uncontested 100 may demand it.
+    redeal_ok = np.repeat(talon_redeal_allowed(talon_ids, rules)[:, None], len(bids), axis=1)
+    if rules.redeal_talon_by == "obligation":
+        on_obligation = (bids == 100) & (c.role == "forehand")
+        redeal_ok = talon_redeal_allowed(talon_ids, rules, obligation=True)[:, None] & on_obligation[None, :]
     alt = np.full((n_talons, len(bids)), -np.inf)
     if resign is not None:
         alt = np.maximum(alt, np.asarray(resign, dtype=float)[None, :])
-    alt = np.where(redeal_ok[:, None], np.maximum(alt, 0.0), alt)   # best choice other than playing
+    alt = np.where(redeal_ok, np.maximum(alt, 0.0), alt)            # best choice other than playing
 
     n_folds = 1 if c.exact else 2
     fold = np.zeros(len(talon_idx), dtype=np.int64) if c.exact else np.arange(len(talon_idx)) % 2

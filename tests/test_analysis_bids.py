@@ -129,6 +129,17 @@ def test_talon_informed_choice_worked_example():
     assert B.bid_table(c, CLASSIC, bids=[135])["ev"][0] == pytest.approx(-135 / 2)
 
 
+def test_obligation_redeal_only_for_the_forehand_at_100():
+    pts = [130, 130, 90, 90]
+    talons = [TALON_RICH, TALON_RICH, TALON_POOR, TALON_POOR]
+    rules = dataclasses.replace(CLASSIC, redeal_talon_by="obligation")
+    fh = B.bid_table(_completions(pts, talons, exact=True, role="forehand"), rules, bids=[100, 105])
+    mid = B.bid_table(_completions(pts, talons, exact=True, role="middle"), rules, bids=[100])
+    # forehand at 100: POOR -> redeal 0: (200 + 0)/4 = 50; at 105 he was outbidding: (210 - 210)/4 = 0
+    assert fh["ev"].to_list() == [50.0, 0.0]
+    assert mid["ev"][0] == 0.0
+
+
 def test_resigning_beats_a_losing_talon_when_cheaper():
     # Talon POOR gives 100 once in four: playing 120 there is worth (120 - 3*120)/4 = -60 per deal;
     # Russian resign costs -120 -> he plays; a rule where resigning is free (Polish) -> resign, 0.
