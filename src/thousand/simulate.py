@@ -116,8 +116,14 @@ def _kernel(module: str) -> Any:
 
 
 def _frame(columns: dict[str, np.ndarray], names: Iterable[str]) -> pl.DataFrame:
-    """The kernel's numpy columns as a frame in schema order (no copy for numeric arrays)."""
-    return pl.DataFrame({name: columns[name] for name in names})
+    """The kernel's numpy columns as a frame (no copy for numeric arrays).
+
+    The schema's columns come first, in schema order; columns the kernel adds beyond the
+    schema (e.g. the game scores after each deal, ``total{s}``) follow.
+    """
+    names = list(names)
+    extra = [name for name in columns if name not in set(names)]
+    return pl.DataFrame({name: columns[name] for name in names + extra})
 
 
 def _write_atomic(frame: pl.DataFrame, path: Path, compression: str) -> None:
