@@ -42,7 +42,7 @@ from thousand.analysis.redeals import redeal_calls, redeal_frequencies
 from thousand.errors import ThousandError
 from thousand.rules import PRESETS, Rules
 
-__all__ = ["ReportConfig", "ReportResult", "build_report", "markdown_to_html", "DEFAULT_DEALS"]
+__all__ = ["ReportConfig", "ReportResult", "build_report", "markdown_to_html", "overview", "DEFAULT_DEALS"]
 
 DEFAULT_DEALS = 1_000_000
 DEFAULT_GAMES = 4_000
@@ -310,6 +310,63 @@ def _simulate_deals(rules: Rules, label: str, cfg: ReportConfig, log: _Log) -> t
 
 
 # --------------------------------------------------------------------------- sections
+def overview(deals: pl.LazyFrame, label: str) -> pl.LazyFrame:
+    """Headline figures of a deal dataset: rows, redeals, contracts made, mean contract and
+    declarer points (deals played out), each share with its 95% Wilson interval."""
+    from thousand.analysis.stats import wilson_exprs
+
+    played = (pl.col("redeal") == 0) & (pl.col("declarer") >= 0)
+    lo_r, hi_r = wilson_exprs("redeals", "rows")
+    lo_m, hi_m = wilson_exprs("made", "played")
+    lo_s, hi_s = wilson_exprs("resigned", "played")
+    return (
+        deals.select(
+            pl.len().cast(pl.Int64).alias("rows"),
+            (pl.col("redeal") != 0).cast(pl.Int64).sum().alias("redeals"),
+            played.cast(pl.Int64).sum().alias("played"),
+            (played & pl.col("made")).cast(pl.Int64).sum().alias("made"),
+            (played & pl.col("resigned")).cast(pl.Int64).sum().alias("resigned"),
+            (played & pl.col("obligation")).cast(pl.Int64).sum().alias("obligation"),
+            pl.col("contract").filter(played).cast(pl.Float64).mean().alias("mean_contract"),
+            pl.col("declarer_points").filter(played & ~pl.col("resigned")).cast(pl.Float64).mean()
+            .alias("mean_declarer_points"),
+        )
+        .with_columns(
+            pl.lit(label).alias("rules"),
+            (pl.col("redeals") / pl.col("rows")).alias("redeal_share"), lo_r.alias("redeal_ci_low"),
+            hi_r.alias("redeal_ci_high"),
+            (pl.col("made") / pl.col("played")).alias("made_share"), lo_m.alias("made_ci_low"),
+            hi_m.alias("made_ci_high"),
+            (pl.col("resigned") / pl.col("played")).alias("resigned_share"), lo_s.alias("resigned_ci_low"),
+            hi_s.alias("resigned_ci_high"),
+        )
+        .select("rules", pl.exclude("rules"))
+    )
+
+
+def _overview_blocks(ov: pl.DataFrame) -> list[Block]:
+    show = ov.select(
+        "rules",
+        pl.col("played").map_elements(lambda v: f"{v:,}", return_dtype=pl.String).alias("deals played"),
+        pl.struct("redeal_share", "redeal_ci_low", "redeal_ci_high").map_elements(
+            lambda r: f"{_fmt_pct(r['redeal_share'])} {_ci(r['redeal_ci_low'], r['redeal_ci_high'])}",
+            return_dtype=pl.String).alias("dealt deals redealt"),
+        pl.struct("made_share", "made_ci_low", "made_ci_high").map_elements(
+            lambda r: f"{_fmt_pct(r['made_share'])} {_ci(r['made_ci_low'], r['made_ci_high'])}",
+            return_dtype=pl.String).alias("contracts made"),
+        pl.struct("resigned_share", "resigned_ci_low", "resigned_ci_high").map_elements(
+            lambda r: f"{_fmt_pct(r['resigned_share'])} {_ci(r['resigned_ci_low'], r['resigned_ci_high'])}",
+            return_dtype=pl.String).alias("resigned"),
+        pl.col("mean_contract").map_elements(lambda v: _fmt_num(v), return_dtype=pl.String).alias("mean contract"),
+        pl.col("mean_declarer_points").map_elements(lambda v: _fmt_num(v), return_dtype=pl.String)
+        .alias("mean declarer points"),
+    )
+    return [Block("h", "Overview"),
+            Block("p", "The simulated deals of each rule set (deals outside games, every seat playing the chosen "
+                       "strategies). Shares with 95% Wilson intervals; declarer points over deals played out."),
+            Block("table", frame=show)]
+
+
 def _redeal_blocks(freq: pl.DataFrame, calls: pl.DataFrame, played: bool, chart: Path,
                    calls_chart: Path | None) -> list[Block]:
     blocks = [Block("h", "Redeal frequencies")]
@@ -633,6 +690,11 @@ def build_report(cfg: ReportConfig) -> ReportResult:
         blocks.append(Block("note", "The compiled kernel was not available when this report ran: only the "
                                     "dealt cards were generated (uniform random deals), so every section that "
                                     "needs play is left out."))
+    if played:
+        ov = pl.concat([overview(frames[label], label).collect() for label, _ in rule_sets])
+        ov.write_csv(tables_dir / "overview.csv")
+        tables["overview"] = tables_dir / "overview.csv"
+        blocks += _overview_blocks(ov)
     blocks += _redeal_blocks(freq, calls, played, figs["redeal_frequencies"], calls_chart)
 
     # 3. Marriages (needs play).

@@ -138,3 +138,28 @@ def test_markdown_to_html_subset(tmp_path):
     page = markdown_to_html(md, tmp_path)
     assert "<h2>Title</h2>" in page and "<code>code</code>" in page and "<strong>bold</strong>" in page
     assert "<td>1</td><td>2</td>" in page and "<li>x</li>" in page
+
+
+def test_overview_on_a_hand_made_frame():
+    from thousand.analysis.deals import frame_of
+    from thousand.analysis.report import overview
+
+    f = frame_of({"redeal": [1, 0, 0, 0], "declarer": [-1, 0, 1, 2], "made": [False, True, False, False],
+                  "resigned": [False, False, False, True], "contract": [0, 120, 100, 110],
+                  "declarer_points": [0, 130, 80, 0]})
+    got = overview(f.lazy(), "x").collect()
+    assert_frame_equal(
+        got.select("rules", "rows", "redeals", "played", "made", "resigned", "mean_contract", "mean_declarer_points"),
+        pl.DataFrame({"rules": ["x"], "rows": [4], "redeals": [1], "played": [3], "made": [1], "resigned": [1],
+                      "mean_contract": [110.0], "mean_declarer_points": [105.0]}))
+    assert got["made_share"][0] == pytest.approx(1 / 3)
+
+
+def test_overview_table_agrees_with_the_pipeline(small_report):
+    from thousand.analysis.report import overview
+
+    out = small_report.out
+    csv = pl.read_csv(out / "tables" / "overview.csv")
+    again = overview(_scan(out / "data" / "classic"), "classic").collect()
+    assert_frame_equal(csv.filter(pl.col("rules") == "classic"), again, check_dtypes=False, check_exact=False,
+                       rel_tol=1e-12)
