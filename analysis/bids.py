@@ -390,6 +390,7 @@ class BidEstimate:
     best_ev_bid: int | None
     points_mean: float
     points_quantiles: dict[str, float]
+    points_histogram: tuple[tuple[int, int], ...] = ()   # (bin start, weight) in 5-point bins
     strategies: str = "standard"
     seed: int | None = None
     seconds: float | None = None
@@ -415,7 +416,20 @@ def estimate_from_completions(c: Completions, rules: Rules, confidence: float = 
     return BidEstimate(
         hand=c.hand, role=c.role, rules=rules, samples=c.n, exact=c.exact, table=table,
         confidence=confidence, safe_bid=safe_bid(table, confidence), best_ev_bid=best_ev_bid(table),
-        points_mean=float((pts * w).sum() / w.sum()), points_quantiles=quant, **info)
+        points_mean=float((pts * w).sum() / w.sum()), points_quantiles=quant,
+        points_histogram=points_histogram(c.points, c.weights), **info)
+
+
+def points_histogram(points: np.ndarray, weight: np.ndarray | None = None, width: int = 5) -> tuple[tuple[int, int], ...]:
+    """The distribution of declarer points: ``(bin start, weight)`` for bins ``[x, x + width)``.
+
+    >>> points_histogram(np.array([0, 3, 5, 12]))
+    ((0, 2), (5, 1), (10, 1))
+    """
+    pts = np.clip(np.asarray(points, dtype=np.int64), 0, None) // width
+    w = np.ones(len(pts), dtype=np.int64) if weight is None else np.asarray(weight, dtype=np.int64)
+    counts = np.bincount(pts, weights=w).astype(np.int64)
+    return tuple((int(i * width), int(k)) for i, k in enumerate(counts) if k)
 
 
 def simulate_hand(hand: int, rules: Rules, role: str = "forehand", strategies: Sequence[str] | str | None = None,
@@ -543,6 +557,8 @@ def bid_estimate_json(est: BidEstimate) -> dict[str, Any]:
         "confidence": est.confidence,
         "points_mean": num(est.points_mean),
         "points_quantiles": {k: num(v) for k, v in est.points_quantiles.items()},
+        "points_distribution": [{"from": a, "to": a + 4, "share": num(k / est.samples)}
+                                for a, k in est.points_histogram],
         "pass_ev": 0.0,
         "bids": bids,
         "safe_bid": est.safe_bid,
@@ -602,7 +618,19 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> None:
 
     t = est.table
     b = t["bid"].to_numpy()
-    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(8, 7), sharex=True, constrained_layout=True)
+    fig, (ax0, ax1, ax2) = plt.subplots(3, 1, figsize=(8, 10.5), constrained_layout=True,
+                                        gridspec_kw={"height_ratios": [0.7, 1, 1]})
+    ax2.sharex(ax1)
+    if est.points_histogram:
+        starts = np.array([a for a, _ in est.points_histogram], dtype=float)
+        shares = np.array([k for _, k in est.points_histogram], dtype=float) / est.samples
+        ax0.bar(starts, shares * 100, width=5, align="edge", color="C7", edgecolor="white", lw=0.3)
+    ax0.axvspan(b.min(), b.max(), color="C0", alpha=0.06, label="bids the rules allow")
+    ax0.set_ylabel("share of deals (%)")
+    ax0.set_title("Declarer's points when the deal is played out (5-point bins)")
+    ax0.legend(loc="upper left", fontsize=8)
+    ax0.grid(alpha=0.3)
+    ax0.set_xlabel("declarer's deal points (cards + marriages)")
     ax1.plot(b, t["p_make"].to_numpy(), marker="o", ms=3, color="C0", label="P(make)")
     if not est.exact:
         ax1.fill_between(b, t["ci_low"].to_numpy(), t["ci_high"].to_numpy(), color="C0", alpha=0.25,
@@ -615,7 +643,9 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> None:
     ax1.legend(loc="upper right", fontsize=8)
     ax1.grid(alpha=0.3)
     mode = "exact enumeration" if est.exact else f"{est.samples:,} samples"
-    ax1.set_title(f"{format_hand(est.hand)} as {est.role} declarer ({est.rules.describe()}, {mode})")
+    fig.suptitle(f"{format_hand(est.hand)} as {est.role} declarer ({est.rules.describe()}, {mode})")
+    ax1.set_title("Probability of making each bid")
+    ax1.set_xlabel("bid (contract, points)")
 
     ev = t["ev"].to_numpy()
     ax2.plot(b, ev, marker="o", ms=3, color="C1", label="bid, then play or resign after the talon")
@@ -632,7 +662,7 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> None:
     ax2.set_xlabel("bid (contract, points)")
     ax2.set_ylabel("expected score change (points)")
     ax2.set_title("Expected score change of each bid")
-    ax2.legend(loc="lower left", fontsize=8)
+    ax2.legend(loc="best", fontsize=8)
     ax2.grid(alpha=0.3)
     fig.savefig(path, dpi=120)
     plt.close(fig)

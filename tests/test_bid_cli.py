@@ -104,6 +104,11 @@ def test_json_shape(capsys, fake_kernel):
     ok = [b["bid"] for b in obj["bids"] if b["p_make"] >= 0.8]
     assert obj["safe_bid"] == (max(ok) if ok else None)
     assert obj["best_ev_bid"] == max(obj["bids"], key=lambda b: b["ev"])["bid"]
+    dist = obj["points_distribution"]
+    assert sum(d["share"] for d in dist) == pytest.approx(1.0, abs=1e-4)
+    assert all(d["to"] - d["from"] == 4 and d["from"] % 5 == 0 for d in dist)
+    # P(make 100) is the share of the bins from 100 up
+    assert sum(d["share"] for d in dist if d["from"] >= 100) == pytest.approx(obj["bids"][0]["p_make"], abs=1e-4)
     call = fake_kernel.calls[-1]
     assert call["role"] == "rear" and call["hand"] == HAND and call["n_samples"] == 5000
 
