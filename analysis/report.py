@@ -9,7 +9,7 @@ Layout of ``DIR`` after :func:`build_report`::
     tables/*.csv           every table, full precision
     data/<label>/          the deal datasets (Parquet chunks + metadata.json), one per rule set
     data/forced_hands.parquet   the forced-declarer completions behind the bid thresholds
-    compare/               the house-rule comparison's own outputs (several --rules only)
+    compare.md             the house-rule comparison section alone (several --rules only)
 
 Sections and where they come from: redeal frequencies and marriages (this package:
 :mod:`.redeals`, :mod:`.marriages`); bidding thresholds (:mod:`.thresholds`); house-rule
@@ -586,38 +586,42 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
     return blocks, tables, figs
 
 
-def _compare_section(cfg: ReportConfig, log: _Log, tables_dir: Path, notes: list[str]) -> tuple[list[Block], dict[str, Path]]:
-    blocks = [Block("h", "House rules compared")]
+def _compare_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_dir: Path,
+                     notes: list[str]) -> tuple[list[Block], dict[str, Path], dict[str, Path]]:
+    """House-rule comparison through :mod:`thousand.analysis.compare` (its public API);
+    its Markdown section brings its own heading."""
+    title = Block("h", "House-rule comparison")
     tables: dict[str, Path] = {}
+    figs: dict[str, Path] = {}
     try:
         from thousand.analysis import compare as cmp
     except ImportError as e:
         notes.append(f"house-rule comparison: module not available ({e})")
-        blocks.append(Block("note", "The house-rule comparison is not available in this build."))
-        return blocks, tables
+        return [title, Block("note", "The house-rule comparison is not available in this build.")], tables, figs
     if not _kernel_available():
         notes.append("house-rule comparison: the kernel is not available")
-        blocks.append(Block("note", "Not computed: the comparison plays whole games, and the kernel is not available."))
-        return blocks, tables
+        return [title, Block("note", "Not computed: the comparison plays whole games, and the kernel is not "
+                                     "available.")], tables, figs
     try:
         log(f"comparing {len(cfg.rules)} rule sets over {cfg.games:,} games each ...")
         result = cmp.compare_rules(cfg.rules, n_games=cfg.games, seed=cfg.seed, strategies=cfg.strategies,
                                    jobs=cfg.jobs, labels=cfg.labels, progress=cfg.progress)
-        out = cfg.out / "compare"
-        md = cmp.write_outputs(result, out, level=3)
-        shutil.copyfile(out / "compare.csv", tables_dir / "compare.csv")
-        tables["compare"] = tables_dir / "compare.csv"
-        blocks.append(Block("md", md, path=out))
+        md = cmp.write_outputs(result, cfg.out, level=2, tables_dir=tables_dir, figures_dir=charts_dir)
+        for name in ("compare.csv", "compare.json"):
+            if (tables_dir / name).exists():
+                tables[name.replace(".", "_")] = tables_dir / name
+        if (charts_dir / "compare_forest.png").exists():
+            figs["compare_forest"] = charts_dir / "compare_forest.png"
+        return [Block("md", md, path=cfg.out)], tables, figs
     except ThousandError as e:
         notes.append(f"house-rule comparison: {e}")
         log(f"house-rule comparison not computed: {e}")
-        blocks.append(Block("note", f"Not computed: {e}."))
+        return [title, Block("note", f"Not computed: {e}.")], tables, figs
     except Exception as e:
         notes.append(f"house-rule comparison failed: {e}")
         log(f"house-rule comparison failed: {e}")
         traceback.print_exc(file=sys.stderr)
-        blocks.append(Block("note", f"The house-rule comparison failed and is not shown ({e})."))
-    return blocks, tables
+        return [title, Block("note", f"The house-rule comparison failed and is not shown ({e}).")], tables, figs
 
 
 # --------------------------------------------------------------------------- the report
@@ -722,9 +726,10 @@ def build_report(cfg: ReportConfig) -> ReportResult:
 
     # 5. House-rule comparison.
     if len(cfg.rules) > 1:
-        b, t = _compare_section(cfg, log, tables_dir, notes)
+        b, t, f = _compare_section(cfg, log, tables_dir, charts_dir, notes)
         blocks += b
         tables.update(t)
+        figs.update(f)
 
     seconds = time.perf_counter() - t0
     blocks.append(Block("h", "How this report was made"))

@@ -105,9 +105,12 @@ def test_report_with_two_rule_sets_includes_the_comparison(tmp_path):
                        hands=6, samples=5, seed=3, jobs=1, presets=False, progress=False, log=lambda s: None)
     r = build_report(cfg)
     md = (tmp_path / "report.md").read_text()
-    assert "House rules compared" in md
-    assert (tmp_path / "tables" / "compare.csv").exists(), r.notes
-    assert (tmp_path / "compare" / "compare_forest.png").exists()
+    assert "## House-rule comparison" in md and r.notes == []
+    assert (tmp_path / "tables" / "compare.csv").exists()
+    assert (tmp_path / "charts" / "compare_forest.png").exists()
+    assert "charts/compare_forest.png" in md
+    compare = pl.read_csv(tmp_path / "tables" / "compare.csv")
+    assert set(compare["rules"]) == {"classic", "classic:bolts=off"}
     freq = pl.read_csv(tmp_path / "tables" / "redeal_frequencies.csv")
     assert set(freq["rules"]) == {"classic", "classic:bolts=off"}  # presets=False: only these
     page = (tmp_path / "report.html").read_text()
