@@ -578,8 +578,9 @@ def _build_metrics(players: int) -> list[Metric]:
     ]
     for k in range(players):
         role = _SEAT_ROLE_NAMES[k]
+        where = "the dealer" if k == 0 else f"the {role} ({k} seat{'s' if k > 1 else ''} after the dealer)"
         m.append(Metric(f"score_{role}", "deal", "ratio", _POINTS,
-                        f"score change of the {role} (seat {k} after the dealer), per played deal",
+                        f"score change of {where}, per played deal",
                         lambda p, k=k: _played(p) * _at_offset(p, "score", k), _played))
     return m
 
