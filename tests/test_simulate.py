@@ -62,7 +62,7 @@ def test_rows_follow_the_schema_and_ids_are_run_wide(tmp_path):
     lf = sim.simulate(5_000, "classic", seed=3, chunk_size=1_000, out=tmp_path / "d")
     df = lf.collect()
     expected = schema.deal_columns(3)
-    assert df.columns[:len(expected)] == list(expected)  # the kernel may add columns after them
+    assert df.columns == list(expected)
     for name, (dtype, _) in expected.items():
         assert df.schema[name] == pl.from_numpy(np.zeros(1, dtype=dtype)).dtypes[0], name
     assert df["deal_id"].to_list() == list(range(df.height))
@@ -103,9 +103,21 @@ def test_games_rows_and_their_deals(tmp_path):
     assert games["game_id"].to_list() == list(range(250))
     assert games["chunk"].to_list() == [0] * 100 + [1] * 100 + [2] * 50
     deals = sim.load(tmp_path / "gd").collect()
+    # Deal rows of games: the schema's columns, then the game scores after each deal.
     assert deals.columns[:len(schema.deal_columns(3))] == list(schema.deal_columns(3))
+    assert {"total0", "total1", "total2"} <= set(deals.columns)
     assert set(deals["game_id"].unique()) <= set(range(250))
     assert sim.read_metadata(tmp_path / "gd")["rows"] == "deals"
+    # Game ids tie each game row to its own deals across chunks: the played deals match
+    # the game's count and the scores after its last deal are its final scores.
+    last = (deals.filter(pl.col("redeal") == 0).group_by("game_id")
+            .agg(pl.len().alias("played"), pl.col("total0", "total1", "total2").last(),
+                 pl.col("chunk").n_unique().alias("chunks")))
+    joined = games.join(last, on="game_id", how="left")
+    assert joined["played"].to_list() == joined["deals"].to_list()
+    for s in range(3):
+        assert joined[f"total{s}"].to_list() == joined[f"final{s}"].to_list()
+    assert (joined["chunks"] == 1).all() and (joined["chunk"] == joined["game_id"] // 100).all()
     again = sim.simulate_games(250, seed=4, chunk_size=100, out=tmp_path / "g2", deals_out=tmp_path / "gd2")
     assert_frame_equal(again.collect(), games)
     assert_frame_equal(sim.load(tmp_path / "gd2").collect(), deals)

@@ -115,15 +115,19 @@ def _kernel(module: str) -> Any:
         raise ThousandError(f"the compiled kernel is not available ({e}); run `make build`") from None
 
 
-def _frame(columns: dict[str, np.ndarray], names: Iterable[str]) -> pl.DataFrame:
-    """The kernel's numpy columns as a frame (no copy for numeric arrays).
+def _frame(columns: dict[str, np.ndarray], names: Iterable[str], extras: bool = False) -> pl.DataFrame:
+    """The kernel's numpy columns as a frame in schema order (no copy for numeric arrays).
 
-    The schema's columns come first, in schema order; columns the kernel adds beyond the
-    schema (e.g. the game scores after each deal, ``total{s}``) follow.
+    With ``extras``, columns the kernel adds beyond the schema (the game scores after each
+    deal, ``total{s}``, in the deal rows of games) follow the schema's.  Deal-only runs
+    leave them out: there they repeat ``score{s}`` and ``dealer``, and every column costs
+    write time.
     """
     names = list(names)
-    extra = [name for name in columns if name not in set(names)]
-    return pl.DataFrame({name: columns[name] for name in names + extra})
+    if extras:
+        known = set(names)
+        names += [name for name in columns if name not in known]
+    return pl.DataFrame({name: columns[name] for name in names})
 
 
 def _write_atomic(frame: pl.DataFrame, path: Path, compression: str) -> None:
@@ -165,7 +169,7 @@ def run_chunk(task: ChunkTask) -> tuple[int, int, int]:
         deals["game_id"] = deals["game_id"].astype(np.int64) + task.start
         deals["chunk"] = np.full(len(deals["deal_id"]), chunk_col, dtype=np.int32)
         # The deals file goes first: a chunk counts as done when its games file exists.
-        _write_atomic(_frame(deals, schema.deal_columns(task.players)),
+        _write_atomic(_frame(deals, schema.deal_columns(task.players), extras=True),
                       Path(task.deals_out) / chunk_file(task.index), task.compression)
     frame = _frame(games, schema.game_columns(task.players))
     _write_atomic(frame, Path(task.out) / chunk_file(task.index), task.compression)
