@@ -181,3 +181,26 @@ def test_event_kind_codes_are_the_documented_ones():
         const = getattr(_fastdeal, f"EV_{k.name}", None)
         if const is not None:
             assert const == k.value, f"kernel EV_{k.name} = {const}, trace says {k.value}"
+
+
+@pytest.mark.parametrize("method,answer,message", [
+    ("bid", "abc", "bid 'abc', which is not a number"),
+    ("bid", True, "bid True, which is not a number"),
+    ("raise_or_resign", "x", "sets the contract to 'x', but it must be"),
+    ("hand_off", None, "hand_off must give two cards, got None"),
+    ("play", 5, "play must return (card, declare), got 5"),
+    ("play", (0, 7), "declare must be true or false, got 7"),
+    ("demand_redeal", "yes", "demand_redeal(hand) must answer true or false"),
+])
+def test_malformed_answers_are_illegal_decisions(method, answer, message):
+    class Odd(PassivePlayer):
+        def bid(self, view, lowest, highest):
+            return lowest if view.high_bid == 100 else 0   # one bid, then passes: a contract is played
+
+    def odd_answer(self, *args):
+        return answer
+
+    setattr(Odd, method, odd_answer)
+    rules = CLASSIC.with_overrides("redeal_hand_points_max=120")  # every hand may ask for a redeal
+    with pytest.raises(IllegalDecision, match=f"seat \\d {message.replace('(', '.').replace(')', '.')}"):
+        play_deal(rules, [Odd()] * 3, Stream(2), dealer=0)

@@ -293,11 +293,11 @@ class _Deal:
     def scores_now(self) -> list[int]:
         return [s - f for s, f in zip(self.scores_before, self.cut_fines)]
 
-    def decide(self, seat: int, reason: str | None, event: Event) -> None:
+    def decide(self, seat: int, reason: str | None, kind: EventKind, a: Any, b: Any = 0) -> None:
         """Record a checked decision, or reject it naming the event, the seat and why."""
         if reason is not None:
             raise IllegalDecision(f"event {len(self.events)}: seat {seat} {reason}")
-        self.events.append(event)
+        self.events.append(Event(kind, seat, int(a), int(b)))
 
     # ---------------------------------------------------------------- 0. cut and deal
     def deal_from_deck(self, deck: list[int]) -> None:
@@ -329,7 +329,7 @@ class _Deal:
             return
         self.phase = "blind"
         v = self.players[f].go_blind(self.view(f, hide_hand=True))  # asked before he looks
-        self.decide(f, _bool_reason(v, "go_blind"), Event(EventKind.BLIND, f, int(bool(v)), 0))
+        self.decide(f, _bool_reason(v, "go_blind"), EventKind.BLIND, bool(v))
         self.went_blind = bool(v)
 
     # ---------------------------------------------------------------- 2. hand redeal
@@ -346,8 +346,7 @@ class _Deal:
     def ask_redeal(self, seat: int, kind: str) -> None:
         code = REDEAL_KINDS[kind]
         v = self.players[seat].demand_redeal(self.view(seat), kind)
-        self.decide(seat, _bool_reason(v, f"demand_redeal({kind})"),
-                    Event(EventKind.REDEAL, seat, int(bool(v)), code))
+        self.decide(seat, _bool_reason(v, f"demand_redeal({kind})"), EventKind.REDEAL, bool(v), code)
         if v:
             raise _RedealCalled(code, seat)
 
@@ -374,8 +373,7 @@ class _Deal:
                 lowest = max(lowest, r.barrel_bid_min)
             highest = bid_cap(r, self.hands[seat])
             v = _as_int(self.players[seat].bid(self.view(seat), lowest, highest))
-            self.decide(seat, _bid_reason(v, lowest, highest, r.bid_step),
-                        Event(EventKind.BID, seat, int(v), 0))
+            self.decide(seat, _bid_reason(v, lowest, highest, r.bid_step), EventKind.BID, v)
             self.bids.append((seat, int(v)))
             if v == 0:
                 in_auction.remove(seat)
@@ -438,7 +436,7 @@ class _Deal:
                 reason = f"hands off {_name(b)}, which is not in his hand"
             elif a == b:
                 reason = f"hands off {_name(a)} twice"
-        self.decide(d, reason, Event(EventKind.HAND_OFF, d, a, b))
+        self.decide(d, reason, EventKind.HAND_OFF, a, b)
         self.hands[d] &= ~((1 << a) | (1 << b))
         self.given = (a, b)
         if self.n == 2:
@@ -473,7 +471,7 @@ class _Deal:
         elif not isinstance(v, int) or isinstance(v, bool) or not lowest <= v <= highest or (v - lowest) % r.bid_step:
             span = f"{lowest}" if lowest == highest else f"{lowest}..{highest} in steps of {r.bid_step}"
             reason = f"sets the contract to {v!r}, but it must be {span}{' or -1 (resign)' if may_resign else ''}"
-        self.decide(d, reason, Event(EventKind.CONTRACT, d, int(v), 0))
+        self.decide(d, reason, EventKind.CONTRACT, v)
         self.resigned = v == -1
         if not self.resigned:
             self.contract = int(v)
@@ -491,7 +489,7 @@ class _Deal:
                 legal = legal_plays(r, hand, [c for _, c in self.trick], self.trump)
                 v = self.players[seat].play(self.view(seat), legal)
                 card, declare, reason = self._check_play(seat, v, hand, legal)
-                self.decide(seat, reason, Event(EventKind.PLAY, seat, card, int(declare)))
+                self.decide(seat, reason, EventKind.PLAY, card, declare)
                 if declare:
                     value = declaration_value(r, hand, card)
                     self.marriage_pts[seat] += value
