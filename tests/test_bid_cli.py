@@ -53,12 +53,18 @@ def bid_json(capsys, *args: str) -> dict:
     ("AH TH KH QH AD 9S AH", "duplicate card 'AH'"),
     ("AH TH KH QH AD 9S 10H", "duplicate"),
 ])
-def test_bad_hands_give_one_line_error_naming_the_token(hand, needle):
-    out = run_cli("bid", hand)
-    assert out.returncode == 2
-    lines = out.stderr.strip().splitlines()
-    assert len(lines) == 1 and needle in lines[0], out.stderr
-    assert "Traceback" not in out.stderr
+def test_bad_hands_give_one_line_error_naming_the_token(hand, needle, capsys):
+    rc = cli.main(["bid", hand])
+    err = capsys.readouterr().err
+    assert rc == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], err
+
+
+def test_bad_hand_from_a_real_process():
+    out = run_cli("bid", "AH TH KH QH AD 9S XC")
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip() == "thousand bid: error: bad card 'XC': unknown rank 'X' (use 9 J Q K 10 A)"
 
 
 @pytest.mark.parametrize("args, needle", [
@@ -72,21 +78,25 @@ def test_bad_hands_give_one_line_error_naming_the_token(hand, needle):
     (("--strategy", "nosuchplayer"), "nosuchplayer"),
     (("--strategy", "greedy:nosuchparam=1"), "nosuchparam"),
 ])
-def test_bad_options_give_one_line_error(args, needle):
-    out = run_cli("bid", HAND_TEXT, *args)
-    assert out.returncode == 2
-    lines = out.stderr.strip().splitlines()
-    assert len(lines) == 1 and needle in lines[0], out.stderr
+def test_bad_options_give_one_line_error(args, needle, capsys, fake_kernel):
+    # In-process (fast); the subprocess tests above cover the real entry point.
+    rc = cli.main(["bid", HAND_TEXT, *args])
+    err = capsys.readouterr().err
+    assert rc == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], err
+    assert not fake_kernel.calls, "bad options must be rejected before any simulation"
 
 
-def test_samples_and_exact_exclude_each_other():
-    out = run_cli("bid", HAND_TEXT, "--samples", "100", "--exact")
-    assert out.returncode == 2 and "not allowed with" in out.stderr
-
-
-def test_bad_position_is_rejected():
-    out = run_cli("bid", HAND_TEXT, "--position", "dealer")
-    assert out.returncode == 2 and "--position" in out.stderr
+@pytest.mark.parametrize("args, needle", [
+    (("--samples", "100", "--exact"), "not allowed with"),
+    (("--position", "dealer"), "--position"),
+    (("--samples", "many"), "--samples"),
+])
+def test_argument_errors_exit_2(args, needle, capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["bid", HAND_TEXT, *args])
+    assert e.value.code == 2 and needle in capsys.readouterr().err
 
 
 # ------------------------------------------------------------------ output on the stand-in kernel
