@@ -70,7 +70,7 @@ __all__ = [
     "holm", "paired_mean_diff", "paired_proportion_diff", "ratio_estimate",
     "paired_ratio_diff", "median_interval", "paired_median_diff", "mcnemar_p",
     "result_markdown", "result_table", "forest_plot", "COMPARE_CHUNK_GAMES",
-    "COMPARE_CHUNK_DEALS",
+    "COMPARE_CHUNK_DEALS", "game_seed", "play_paired", "simulate_chunks", "Diff", "Estimate",
 ]
 
 _NORMAL = NormalDist()
