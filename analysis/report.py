@@ -669,14 +669,19 @@ def build_report(cfg: ReportConfig) -> ReportResult:
 
     # 2. Redeal frequencies and calls.
     log("redeal frequencies ...")
-    freq = pl.concat([redeal_frequencies(frames[label], rules, label).collect() for label, rules in rule_sets])
+    # One pass over each dataset for its frequencies, redeal calls and overview.
+    per_set = [pl.collect_all([redeal_frequencies(frames[label], rules, label)]
+                              + ([redeal_calls(frames[label], rules, label), overview(frames[label], label)]
+                                 if played else []))
+               for label, rules in rule_sets]
+    freq = pl.concat([p[0] for p in per_set])
     freq.write_csv(tables_dir / "redeal_frequencies.csv")
     tables["redeal_frequencies"] = tables_dir / "redeal_frequencies.csv"
     figs["redeal_frequencies"] = charts.redeal_frequency_chart(freq, charts_dir / "redeal_frequencies.png")
     calls_chart = None
     calls = pl.DataFrame()
     if played:
-        calls = pl.concat([redeal_calls(frames[label], rules, label).collect() for label, rules in rule_sets])
+        calls = pl.concat([p[1] for p in per_set])
         calls.write_csv(tables_dir / "redeal_calls.csv")
         tables["redeal_calls"] = tables_dir / "redeal_calls.csv"
         calls_chart = figs["redeal_calls"] = charts.redeal_calls_chart(calls, charts_dir / "redeal_calls.png")
@@ -695,7 +700,7 @@ def build_report(cfg: ReportConfig) -> ReportResult:
                                     "dealt cards were generated (uniform random deals), so every section that "
                                     "needs play is left out."))
     if played:
-        ov = pl.concat([overview(frames[label], label).collect() for label, _ in rule_sets])
+        ov = pl.concat([p[2] for p in per_set])
         ov.write_csv(tables_dir / "overview.csv")
         tables["overview"] = tables_dir / "overview.csv"
         blocks += _overview_blocks(ov)
