@@ -190,3 +190,26 @@ def test_heatmap_of_a_single_cell_draws_without_warnings(tmp_path):
     assert t.height == 1
     T.plot_threshold_heatmap(t, tmp_path / "one.png")
     assert (tmp_path / "one.png").stat().st_size > 5_000
+
+
+def _kernel_ready() -> bool:
+    try:
+        from thousand.analysis.bids import kernel_play
+        kernel_play()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.mark.skipif(not _kernel_ready(), reason="thousand.kernel.play_forced_declarer is not built")
+def test_real_kernel_thresholds_pipeline_runs_and_is_reproducible():
+    a = T.simulate_forced_hands(CLASSIC, n_hands=40, samples_per_hand=50, seed=7, chunk_hands=16)
+    b = T.simulate_forced_hands(CLASSIC, n_hands=40, samples_per_hand=50, seed=7, chunk_hands=16)
+    assert a.equals(b) and a.height == 40 * 3 * 50
+    assert (a["points"] >= 0).all() and (a["points"] <= 400).all()
+    out = T.hand_outcomes(a, CLASSIC)
+    # Stronger hands reach more: the 4 strongest hands' mean beats the 4 weakest's.
+    per = out.group_by("hand_id").agg(pl.col("hand_points").first(), pl.col("mean_points").mean()).sort("hand_points")
+    assert per["mean_points"].tail(4).mean() > per["mean_points"].head(4).mean()
+    t = T.threshold_table(a, CLASSIC, by=("points_band",), min_hands=1, n_boot=20)
+    assert t["hands"].sum() == 120
