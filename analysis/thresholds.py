@@ -400,13 +400,12 @@ class RuleOfThumb:
     def formula(self) -> str:
         names = {"points": "card points", "marriage_points": "marriage value", "aces": "aces",
                  "aces_with_ten": "aces with their ten", "tens": "tens"}
-        parts = [f"{self.rounded['intercept']:g}"]
-        for f in self.features:
-            c = self.rounded[f]
-            if c == 0:
-                continue
-            parts.append(f"{'+' if c >= 0 else '-'} {abs(c):g} x {names.get(f, f)}")
-        return "bid " + " ".join(parts) + " (round down to the step; below 100 pass; at most the cap)"
+        terms = [(self.rounded[f], f" x {names.get(f, f)}") for f in self.features if self.rounded[f] != 0]
+        if self.rounded["intercept"] != 0 or not terms:
+            terms.append((self.rounded["intercept"], ""))
+        text = " ".join(f"{'+' if c >= 0 else '-'} {abs(c):g}{name}" for c, name in terms)
+        text = text[2:] if text.startswith("+ ") else "-" + text[2:]
+        return f"bid = {text} (round down to the step; below 100 pass; at most the cap)"
 
     def predict_level(self, X: np.ndarray, rounded: bool = True) -> np.ndarray:
         c = self.rounded if rounded else self.coefficients
