@@ -6,14 +6,14 @@ there and below.  Each test replays a trace (so every decision is also checked).
 from __future__ import annotations
 
 import pytest
-from reference_deals import (D1_AUCTION, D1_HANDOFF, D1_HANDS, D1_PLAY, D1_TALON, D2_AUCTION, D2_HANDOFF,
-                             D2_HANDS, D2_PLAY, D2_TALON, FOUR, TWO, bids, d1, d2, d3, d4, d5, ev, plays, trace)
+from reference_deals import (D1_PLAY, D1_TALON, D2_AUCTION, D2_HANDS, D2_PLAY, D2_TALON, FOUR, bids, d1, d2,
+                             d3, d4, d5, ev, plays, trace)
 
 from thousand.cards import parse_card, parse_hand
 from thousand.errors import IllegalDecision
 from thousand.reference import GameState, replay_deal, settle_deal
 from thousand.reference.legal import dealer_talon_score, legal_plays, talon_redeal_allowed
-from thousand.rules import CLASSIC, POLISH, RUSSIAN
+from thousand.rules import CLASSIC, POLISH
 from thousand.schema import REDEAL_FOUR_NINES, REDEAL_HAND, REDEAL_TALON
 
 C = CLASSIC.with_overrides

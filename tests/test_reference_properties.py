@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from thousand.cards import (KING, MARRIAGE_VALUES, QUEEN, SUIT_MASK, card_points, popcount, rank_of, suit_of)
 from thousand.reference import GameState, RandomPlayer, Stream, play_deal, replay_deal
 from thousand.reference.game import play_game, replay_game
-from thousand.rules import CLASSIC, Rules, RulesError
+from thousand.rules import Rules, RulesError
 from thousand.trace import DealTrace, EventKind, GameTrace
 
 OPTIONS = {

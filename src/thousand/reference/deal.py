@@ -20,7 +20,7 @@ from thousand.cards import (ACE, FULL_DECK, NINE, SUIT_MASK, card_name, card_poi
                             popcount, rank_of, suit_of, SUIT_SYMBOLS)
 from thousand.errors import IllegalDecision
 from thousand.rules import Rules
-from thousand.schema import REDEAL_FOUR_NINES, REDEAL_HAND, REDEAL_NONE, REDEAL_TALON
+from thousand.schema import REDEAL_NONE
 from thousand.trace import REDEAL_KINDS, DealTrace, Event, EventKind
 
 from .legal import (bid_cap, can_declare, dealer_talon_score, declaration_value, half_bid,
