@@ -19,7 +19,6 @@ replaced by a line saying so, never by made-up numbers.
 from __future__ import annotations
 
 import base64
-import dataclasses
 import html
 import json
 import os

@@ -17,7 +17,7 @@ from thousand.analysis.redeals import (
     FREQUENCY_COLUMNS, CALL_COLUMNS, exact_table, hand_conditions, redeal_calls,
     redeal_frequencies, talon_conditions,
 )
-from thousand.cards import RANK_POINTS, card_points, count_rank, parse_hand
+from thousand.cards import card_points, count_rank, parse_hand
 from thousand.rules import CLASSIC, POLISH, RUSSIAN
 
 
