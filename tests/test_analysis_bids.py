@@ -238,3 +238,46 @@ def test_fake_kernel_exact_pipeline_gives_the_counted_fraction():
     est = B.estimate_from_completions(c, CLASSIC)
     for bid in (100, 140, 150, 180, 220):
         assert est.exact_fraction(bid) == _bid_fakes.exact_p_make(HAND, bid)
+
+
+# ------------------------------------------------------------------ properties against brute force
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 300), st.integers(0, 3), st.integers(1, 4)), min_size=1, max_size=60),
+       st.lists(st.integers(100, 320), min_size=1, max_size=8, unique=True))
+def test_group_counts_match_brute_force(rows, bids):
+    pts = np.array([r[0] for r in rows])
+    grp = np.array([r[1] for r in rows])
+    w = np.array([r[2] for r in rows])
+    b = np.array(sorted(bids))
+    tot, made = B._group_make_counts(pts, grp, 4, b, w)
+    for g in range(4):
+        assert tot[g] == w[grp == g].sum()
+        for j, bid in enumerate(b):
+            assert made[g, j] == w[(grp == g) & (pts >= bid)].sum()
+    assert B.make_counts(pts, b, w).tolist() == [int(w[pts >= x].sum()) for x in b]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(40, 260), st.sampled_from([TALON_RICH, TALON_POOR, parse_hand("9S 9C 9D")])),
+                min_size=1, max_size=40))
+def test_exact_choice_ev_matches_brute_force(rows):
+    """Exact EV = mean over talons of max(mean play score, best alternative), by brute force."""
+    pts = np.array([r[0] for r in rows])
+    tal = np.array([r[1] for r in rows], dtype=np.uint32)
+    bids = np.arange(100, 221, 5)
+    t = B.bid_table(_completions(pts, tal, exact=True), CLASSIC, bids=bids)
+    for j, b in enumerate(bids):
+        total = 0.0
+        for talon in set(tal.tolist()):
+            sel = tal == talon
+            play = np.where(pts[sel] >= b, b, -b).astype(float)
+            alt = -b
+            if B.talon_redeal_allowed(np.array([talon]), CLASSIC)[0]:
+                alt = 0
+            total += play.sum() if play.mean() >= alt else alt * sel.sum()
+        assert t["ev"][j] == pytest.approx(total / len(pts))
+        assert t["ev"][j] >= t["ev_play"][j] - 1e-9          # the option to resign never hurts
