@@ -79,6 +79,10 @@ _NORMAL = NormalDist()
 # what determines the data (with the seed), like the runner's own chunk size.
 COMPARE_CHUNK_GAMES = 250
 COMPARE_CHUNK_DEALS = 50_000
+# Deals per stream in a deals comparison: a per-call cost of ~0.2 ms spread over 64
+# deals (~3 us each), and pairs realign every 64 slots after a redeal only one rule set
+# allows.
+DEAL_BLOCK = 64
 BOOTSTRAP_RESAMPLES = 1_000
 # Bootstrap draws come from their own stream, derived from the root seed, so the
 # comparison is reproducible and never touches the simulation's streams.
@@ -944,31 +948,46 @@ def _play_game_chunk(rules: Rules, strategies: tuple[str, ...], seed: int, chunk
     return reduce(pl.DataFrame(games).lazy(), pl.DataFrame(deals).lazy())
 
 
+def _play_deal_chunk(rules: Rules, strategies: tuple[str, ...], seed: int, chunk: int, size: int,
+                     reduce: Reducer) -> Any:
+    """One chunk of a deals comparison: blocks of :data:`DEAL_BLOCK` deals, each from its
+    own stream ``game_seed(seed, chunk, block)``, reduced in the worker."""
+    from thousand import kernel
+
+    rules_array = rules.to_kernel()
+    parts = []
+    for block, start in enumerate(range(0, size, DEAL_BLOCK)):
+        bitgen = np.random.PCG64(game_seed(seed, chunk, block))
+        parts.append(kernel.play_deals(bitgen, rules_array, list(strategies), n_deals=min(DEAL_BLOCK, size - start)))
+    deals = _concat_columns(parts)
+    rows = len(deals["deal_no"])
+    deals["chunk"] = np.full(rows, chunk, dtype=np.int32)
+    deals["deal_id"] = np.arange(rows, dtype=np.int64)
+    return reduce(None, pl.DataFrame(deals).lazy())
+
+
 def play_paired(rules: Rules, mode: str, first_chunk: int, n_chunks: int, chunk_size: int,
                 seed: int, strategies: Sequence[str] | str | None, jobs: int,
                 backend: str = "loky", reduce: Reducer = _collect,
                 on_chunk: Callable[[int], None] | None = None) -> Any:
-    """The default source of a comparison: games seeded one by one (:func:`game_seed`).
+    """The default source of a comparison: every game (or block of deals) on its own stream.
 
-    Games mode plays each game from its own stream through the kernel's batch API, in
-    joblib workers, one chunk per task, and reduces every chunk in its worker (only unit
-    tables travel back).  Deals mode uses the runner (:func:`simulate_chunks`): deal
-    slots stay paired as long as both rule sets consume the chunk's stream alike.
-    ``reduce`` must return ``(unit table, deals-per-game counts)``.
+    Games mode plays each game from its own stream (:func:`game_seed`) through the
+    kernel's batch API; deals mode plays blocks of :data:`DEAL_BLOCK` deals, each block
+    from its own stream, so deal slots realign at every block even after a redeal that
+    only one rule set allows.  Chunks run in joblib workers, in order, and each is reduced
+    in its worker (only unit tables travel back).  ``reduce`` must return ``(unit table,
+    deals-per-game counts)``.  :func:`simulate_chunks` is the same through the runner
+    (one stream per chunk, Parquet on disk).
     """
-    if mode != "games":
-        result = simulate_chunks(rules, mode, first_chunk, n_chunks, chunk_size, seed, strategies, jobs,
-                                 backend=backend, reduce=reduce)
-        if on_chunk is not None:
-            on_chunk(n_chunks * chunk_size)
-        return result
     from joblib import Parallel, delayed
 
     from thousand.simulate import normalize_strategies
 
     strategies = normalize_strategies(strategies, rules.players)
     joblib_backend = "threading" if backend == "threads" else "loky"
-    calls = (delayed(_play_game_chunk)(rules, strategies, seed, k, chunk_size, reduce)
+    play_chunk = _play_game_chunk if mode == "games" else _play_deal_chunk
+    calls = (delayed(play_chunk)(rules, strategies, seed, k, chunk_size, reduce)
              for k in range(first_chunk, first_chunk + n_chunks))
     tables, hist = [], np.zeros(0, dtype=np.int64)
     # In order, so the tables (and so every statistic) do not depend on the workers.
@@ -1075,9 +1094,9 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     if max_units < n:
         raise ThousandError(f"the cap ({max_units}) is below the first round ({n})")
     max_chunks = math.ceil(max_units / chunk_size)
-    # A runner that cannot start at a later chunk recomputes the earlier ones (identical by
-    # construction) each round; growing at least 2x per round bounds that waste to 2x.
-    min_growth = 1.0 if simulator is not None or mode == "games" or _runner_continues() else 2.0
+    # A simulator that cannot start at a later chunk (the runner, see simulate_chunks)
+    # recomputes the earlier ones each round; growing at least 2x per round bounds that waste.
+    min_growth = 1.0 if simulator is not simulate_chunks or _runner_continues() else 2.0
 
     def reduce(games: pl.LazyFrame | pl.DataFrame | None, deals: pl.LazyFrame | pl.DataFrame) -> tuple:
         table = unit_table(games, deals, chosen, players)
