@@ -267,3 +267,19 @@ def test_memory_stays_flat_as_the_run_grows(tmp_path):
         return top
     small, large = peak(4_000, "s"), peak(40_000, "l")
     assert large < 1.5 * small + 1_000_000, (small, large)
+
+
+def test_a_bad_deals_out_leaves_no_trace_in_out(tmp_path):
+    sim.simulate_games(40, chunk_size=20, out=tmp_path / "g1", deals_out=tmp_path / "d")
+    with pytest.raises(ThousandError, match="already holds a run"):
+        sim.simulate_games(40, chunk_size=20, out=tmp_path / "g2", deals_out=tmp_path / "d")
+    assert not (tmp_path / "g2" / "metadata.json").exists()  # g2 can still be used afresh
+
+
+@pytest.mark.parametrize("spec", ["classic:players=4", "polish:players=2"])
+def test_other_table_sizes_have_a_column_per_seat(tmp_path, spec):
+    players = parse_rules_spec(spec).players
+    deals = sim.simulate(3_000, spec, chunk_size=1_000, out=tmp_path / "d").collect()
+    assert deals.columns == list(schema.deal_columns(players))
+    games = sim.simulate_games(20, spec, chunk_size=10, out=tmp_path / "g").collect()
+    assert games.columns == list(schema.game_columns(players)) and games.height == 20
