@@ -47,9 +47,7 @@ from typing import Any, Sequence
 import numpy as np
 import polars as pl
 
-from thousand.cards import (
-    ACE, KING, QUEEN, RANK_PLANE, card_points, format_hand, marriage_points, popcount,
-)
+from thousand.cards import RANK_PLANE, RANK_POINTS, card_points, format_hand, marriage_points, popcount
 from thousand.analysis.stats import wilson_interval as _stats_wilson
 from thousand.analysis.stats import z_for
 from thousand.errors import ThousandError
@@ -89,22 +87,19 @@ def wilson_interval(successes: Any, n: Any, confidence: float = 0.95) -> tuple[A
 
 # --------------------------------------------------------------------- the rules
 def bid_cap(hand: int, rules: Rules) -> int:
-    """Highest bid the rules allow for the 7-card ``hand`` (``docs/rules.md``, auction).
+    """Highest bid the rules allow for the 7-card ``hand``: the reference engine's cap.
 
-    ``bid_cap = marriages``: 120 plus the marriages held (just 120 without one);
-    ``none``: 120 + 280 + the ace marriage + the last-trick bonus (no more can be made).
-    The four-ace marriage counts as a marriage held when ``ace_marriage`` is set.
+    ``bid_cap = marriages``: 120 plus the marriages held (just 120 without one; the
+    four-ace marriage does not count, as in the engines); ``none``: 120 + 280 + the ace
+    marriage + the last-trick bonus (no more can be made).
 
     >>> from thousand.cards import parse_hand
     >>> bid_cap(parse_hand("AH TH KH QH AD 9S JC"), CLASSIC_RULES)
     220
     """
-    if rules.bid_cap == "none":
-        return 120 + 280 + (rules.ace_marriage or 0) + rules.last_trick_bonus
-    held = marriage_points(hand)
-    if rules.ace_marriage and popcount(hand & RANK_PLANE[ACE]) == 4:
-        held += rules.ace_marriage
-    return 120 + held
+    from thousand.reference.legal import bid_cap as engine_bid_cap
+
+    return int(engine_bid_cap(rules, hand))
 
 
 def bids_for_hand(hand: int, rules: Rules) -> np.ndarray:
@@ -138,7 +133,6 @@ def talon_redeal_allowed(talon: np.ndarray, rules: Rules, obligation: bool = Fal
     allowed = np.zeros(talon.shape, dtype=bool)
     if rules.redeal_talon_points_max is not None:
         pts = np.zeros(talon.shape, dtype=np.int64)
-        from thousand.cards import RANK_POINTS
         for r in range(6):
             pts += RANK_POINTS[r] * _popcount(talon & RANK_PLANE[r])
         allowed |= pts <= rules.redeal_talon_points_max

@@ -32,7 +32,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import polars as pl
 
-from thousand.cards import RANK_PLANE, RANK_POINTS, SUIT_MASK, ACE, TEN, KING, QUEEN, MARRIAGE_VALUES
+from thousand.cards import ACE, KING, MARRIAGE_VALUES, QUEEN, RANK_PLANE, RANK_POINTS, TEN
 from thousand.rules import CLASSIC, Rules
 
 __all__ = [
@@ -197,8 +197,10 @@ def _survival(df: pl.DataFrame) -> tuple[pl.DataFrame, np.ndarray]:
 
 
 def _bid_cap_of(marriage_points: np.ndarray, rules: Rules) -> np.ndarray:
+    # As thousand.reference.legal.bid_cap, vectorised over hands.
     if rules.bid_cap == "none":
-        return np.full(len(marriage_points), 120 + 280 + (rules.ace_marriage or 0) + rules.last_trick_bonus)
+        from thousand.reference.legal import no_cap
+        return np.full(len(marriage_points), no_cap(rules), dtype=np.int64)
     return 120 + np.asarray(marriage_points, dtype=np.int64)
 
 

@@ -50,8 +50,13 @@ def test_bid_cap_and_bids():
     assert B.bid_cap(parse_hand("KS QS KH QH 9C JC TC"), CLASSIC) == 120 + 40 + 100
     assert B.bid_cap(HAND, dataclasses.replace(CLASSIC, bid_cap="none")) == 400
     four_aces = parse_hand("AS AC AD AH KH QH 9C")
-    assert B.bid_cap(four_aces, dataclasses.replace(CLASSIC, ace_marriage=200)) == 120 + 100 + 200
-    assert B.bid_cap(four_aces, CLASSIC) == 220
+    # The four-ace marriage raises the no-cap ceiling but is not a "marriage held" for the cap.
+    assert B.bid_cap(four_aces, dataclasses.replace(CLASSIC, ace_marriage=200)) == 220
+    assert B.bid_cap(four_aces, dataclasses.replace(CLASSIC, ace_marriage=200, bid_cap="none")) == 600
+    assert B.bid_cap(four_aces, dataclasses.replace(CLASSIC, last_trick_bonus=10, bid_cap="none")) == 410
+    from thousand.reference.legal import bid_cap as engine_cap
+    for h in (HAND, four_aces, parse_hand("KS QS KH QH 9C JC TC")):
+        assert B.bid_cap(h, CLASSIC) == engine_cap(CLASSIC, h)
     b = B.bids_for_hand(HAND, CLASSIC)
     assert b[0] == 100 and b[-1] == 220 and len(b) == 25
     assert B.bids_for_hand(HAND, dataclasses.replace(CLASSIC, bid_step=10)).tolist() == list(range(100, 221, 10))
