@@ -286,3 +286,13 @@ def test_exact_choice_ev_matches_brute_force(rows):
             total += play.sum() if play.mean() >= alt else alt * sel.sum()
         assert t["ev"][j] == pytest.approx(total / len(pts))
         assert t["ev"][j] >= t["ev_play"][j] - 1e-9          # the option to resign never hurts
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, RUSSIAN, POLISH,
+                                   dataclasses.replace(CLASSIC, redeal_talon_points_max=0, redeal_talon_nines=None)])
+def test_talon_redeal_condition_agrees_with_the_reference_engine(rules):
+    import itertools
+    from thousand.reference.legal import talon_redeal_allowed as engine_allowed
+    talons = np.array([(1 << a) | (1 << b) | (1 << c) for a, b, c in itertools.combinations(range(24), 3)])
+    mine = B.talon_redeal_allowed(talons, rules, obligation=True)
+    assert mine.tolist() == [engine_allowed(rules, int(t)) for t in talons]
