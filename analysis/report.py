@@ -454,7 +454,9 @@ def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[st
     blocks.append(Block("p", (
         "Players holding the marriage (declarer: in hand + talon; defender: after the hand-off) against "
         "players of the same role holding no marriage at all. `deal points` = card points of the tricks "
-        "won + declared marriages, over deals played out (Welch 95% interval of the difference); `made` = "
+        "won + declared marriages, over deals played out (Welch 95% interval of the difference); `deal points, "
+        "same card points` compares holders and non-holders holding the same card points (5-point strata, "
+        "weighted as the holders), which isolates the marriage from the high cards that come with it; `made` = "
         "share of contracts made, a resignation counting as failed (Newcombe interval); `contract` shows "
         "that holders also bid higher, which is why the making probability moves much less than the points.")))
     show = v.select(
