@@ -651,6 +651,10 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     except OSError as e:
         raise ThousandError(f"cannot create output directory {os.fspath(out)!r}: {e.strerror}") from None
     tables_dir, charts_dir = out / "tables", out / "charts"
+    # A previous report in the same place must not leave tables or charts this run did not make.
+    for stale in [*tables_dir.glob("*.csv"), *tables_dir.glob("*.json"), *charts_dir.glob("*.png"),
+                  out / "data" / "forced_hands.parquet", out / "compare.md"]:
+        stale.unlink(missing_ok=True)
     tables: dict[str, Path] = {}
     figs: dict[str, Path] = {}
     data: dict[str, Path] = {}
