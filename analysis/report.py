@@ -457,8 +457,8 @@ def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[st
         "won + declared marriages, over deals played out (Welch 95% interval of the difference); `deal points, "
         "same card points` compares holders and non-holders holding the same card points (5-point strata, "
         "weighted as the holders), which isolates the marriage from the high cards that come with it; `made` = "
-        "share of contracts made, a resignation counting as failed (Newcombe interval); `contract` shows "
-        "that holders also bid higher, which is why the making probability moves much less than the points.")))
+        "share of contracts made, a resignation counting as failed (Newcombe interval); `contract` is the mean "
+        "final contract: holders also bid higher, so `made` compares contracts of different sizes.")))
     show = v.select(
         "suit", "role", "metric",
         pl.col("n_with").map_elements(lambda x: f"{x:,}", return_dtype=pl.String).alias("n with"),
