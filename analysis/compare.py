@@ -1113,6 +1113,9 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
             labels = [f"{lab} +{','.join(overrides)}" for lab in labels]
     labels = _labels(rules, labels)
     chosen = select_metrics(rules, mode, metrics)
+    if precision is not None and not any(m.in_precision for m in chosen):
+        raise ThousandError("--precision watches no selected metric (quantiles move in whole steps); "
+                            "add one, e.g. --metric deals_mean")
     players = rules[0].players
     chunk_size = int(chunk_size or (COMPARE_CHUNK_GAMES if mode == "games" else COMPARE_CHUNK_DEALS))
     # Equal chunks that cover n with the least excess (400 games: 2 x 200, not 2 x 250).
