@@ -44,9 +44,8 @@ def test_sigint_mid_run_then_resume_gives_the_full_dataset(tmp_path):
     out, err = resume.communicate(timeout=120)
     assert resume.returncode == 0, err
     assert "(of 30,000" in out
-    full = tmp_path / "full"
-    whole = thousand(*args, "--out", str(full))
-    assert whole.wait(timeout=120) == 0
+    full = tmp_path / "full"  # the uninterrupted run, in this process (the same call the CLI makes)
+    sim.simulate(30_000, "classic", seed=5, chunk_size=200, jobs=1, out=full)
     resumed = files_of(cut)
     assert len(resumed) == n_chunks and resumed == files_of(full)
     assert all(written[name] == resumed[name] for name in written)
