@@ -51,8 +51,9 @@ def redeal_frequency_chart(freq: pl.DataFrame, path: str | os.PathLike) -> Path:
                     "hand after exchange": "#17a589", "deal after exchange": "#117864"}
     for ax, label in zip(axes[:, 0], labels):
         t = freq.filter(pl.col("rules") == label)
-        if t.height == 0:
-            ax.text(0.5, 0.5, "no redeal condition enabled", ha="center", va="center", transform=ax.transAxes)
+        if t.height == 0 or not (t["observed"].fill_null(0) > 0).any():
+            msg = "no redeal condition enabled" if t.height == 0 else "no condition observed"
+            ax.text(0.5, 0.5, msg, ha="center", va="center", transform=ax.transAxes)
             ax.set_axis_off()
             ax.set_title(label)
             continue

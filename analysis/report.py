@@ -679,7 +679,8 @@ def build_report(cfg: ReportConfig) -> ReportResult:
                               + ([redeal_calls(frames[label], rules, label), overview(frames[label], label)]
                                  if played else []))
                for label, rules in rule_sets]
-    freq = pl.concat([p[0] for p in per_set])
+    # A condition nobody could be checked for (four nines without any hand-off) has no row.
+    freq = pl.concat([p[0] for p in per_set]).filter(pl.col("n") > 0)
     freq.write_csv(tables_dir / "redeal_frequencies.csv")
     tables["redeal_frequencies"] = tables_dir / "redeal_frequencies.csv"
     figs["redeal_frequencies"] = charts.redeal_frequency_chart(freq, charts_dir / "redeal_frequencies.png")

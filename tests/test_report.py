@@ -178,3 +178,34 @@ def test_a_second_report_in_the_same_place_leaves_nothing_stale(tmp_path):
     assert not (tmp_path / "tables" / "compare.csv").exists()
     assert not (tmp_path / "charts" / "compare_forest.png").exists()
     assert "House-rule comparison" not in (tmp_path / "report.md").read_text()
+
+
+def test_report_without_kernel_shows_only_dealt_card_statistics(tmp_path, monkeypatch):
+    import thousand.analysis.report as report_mod
+
+    monkeypatch.setattr(report_mod, "_kernel_available", lambda: False)
+    r = build_report(ReportConfig(out=tmp_path, deals=3000, seed=4, jobs=1, progress=False, log=lambda s: None))
+    assert (tmp_path / "tables" / "redeal_frequencies.csv").exists()
+    freq = pl.read_csv(tmp_path / "tables" / "redeal_frequencies.csv")
+    # Dealt cards only: no four-nines rows (they need the hand-off), every exact value present.
+    assert freq["exact"].null_count() == 0 and freq.height == 24
+    for name in ("marriages", "redeal_calls", "bid_thresholds", "overview"):
+        assert not (tmp_path / "tables" / f"{name}.csv").exists(), name
+    md = (tmp_path / "report.md").read_text()
+    assert "kernel was not available" in md and "no redeal was called" in md
+    assert any("kernel" in n for n in r.notes)
+
+
+def test_report_without_the_thresholds_module_says_so(tmp_path, monkeypatch):
+    import sys
+
+    import thousand.analysis
+
+    # As if the module did not exist: not importable, and not an attribute of the package.
+    monkeypatch.setitem(sys.modules, "thousand.analysis.thresholds", None)
+    monkeypatch.delattr(thousand.analysis, "thresholds", raising=False)
+    r = build_report(ReportConfig(out=tmp_path, deals=600, seed=4, jobs=1, presets=False, progress=False,
+                                  log=lambda s: None))
+    assert not (tmp_path / "tables" / "bid_thresholds.csv").exists()
+    assert "bidding-threshold analysis is not available" in (tmp_path / "report.md").read_text()
+    assert any("bidding thresholds" in n for n in r.notes)
