@@ -111,7 +111,8 @@ cdef inline uint32_t mask_of_deck(int32_t* deck, int32_t lo, int32_t hi) noexcep
 
 # ------------------------------------------------------------------ decisions
 cdef inline int32_t ask_yes_no(Ctx* c, Deal* d, int32_t seat, int32_t kind, int32_t redeal_kind) noexcept nogil:
-    cdef View v = d.v
+    # The View lives in the deal state; each question refreshes the fields it concerns.
+    cdef View* v = &d.v
     cdef int32_t ans
     v.kind = kind
     v.seat = seat
@@ -119,29 +120,29 @@ cdef inline int32_t ask_yes_no(Ctx* c, Deal* d, int32_t seat, int32_t kind, int3
     v.redeal_kind = redeal_kind
     if kind == D_BLIND:
         v.hand = 0          # asked before he looks
-        ans = strategy_blind(c.strat[seat], &v, seat_params(c, seat), c.rng)
+        ans = strategy_blind(c.strat[seat], v, seat_params(c, seat), c.rng)
         emit(c, EV_BLIND, seat, ans, 0)
     else:
-        ans = strategy_redeal(c.strat[seat], &v, seat_params(c, seat), c.rng)
+        ans = strategy_redeal(c.strat[seat], v, seat_params(c, seat), c.rng)
         emit(c, EV_REDEAL, seat, ans, redeal_kind)
     return ans
 
 
 cdef inline int32_t ask_bid(Ctx* c, Deal* d, int32_t seat, int32_t lo, int32_t hi) noexcept nogil:
-    cdef View v = d.v
+    cdef View* v = &d.v
     cdef int32_t ans
     v.kind = D_BID
     v.seat = seat
     v.hand = d.hands[seat]
     v.min_bid = lo
     v.max_bid = hi
-    ans = strategy_bid(c.strat[seat], &v, seat_params(c, seat), c.rng)
+    ans = strategy_bid(c.strat[seat], v, seat_params(c, seat), c.rng)
     emit(c, EV_BID, seat, ans, 0)
     return ans
 
 
 cdef inline int32_t ask_raise(Ctx* c, Deal* d, int32_t seat, int32_t lo, int32_t hi, int32_t can_resign) noexcept nogil:
-    cdef View v = d.v
+    cdef View* v = &d.v
     cdef int32_t ans
     v.kind = D_RAISE
     v.seat = seat
@@ -149,17 +150,17 @@ cdef inline int32_t ask_raise(Ctx* c, Deal* d, int32_t seat, int32_t lo, int32_t
     v.min_bid = lo
     v.max_bid = hi
     v.can_resign = can_resign
-    ans = strategy_raise(c.strat[seat], &v, seat_params(c, seat), c.rng)
+    ans = strategy_raise(c.strat[seat], v, seat_params(c, seat), c.rng)
     emit(c, EV_CONTRACT, seat, ans, 0)
     return ans
 
 
 cdef inline void ask_hand_off(Ctx* c, Deal* d, int32_t seat, int32_t* first, int32_t* second) noexcept nogil:
-    cdef View v = d.v
+    cdef View* v = &d.v
     v.kind = D_HAND_OFF
     v.seat = seat
     v.hand = d.hands[seat]
-    strategy_hand_off(c.strat[seat], &v, seat_params(c, seat), c.rng, first, second)
+    strategy_hand_off(c.strat[seat], v, seat_params(c, seat), c.rng, first, second)
     emit(c, EV_HAND_OFF, seat, first[0], second[0])
 
 
@@ -221,7 +222,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     cdef int32_t deck[24]
     cdef int32_t s, i, k, cutter, seen, paid, run, f, dealer, step, decl, lo, hi, cap
     cdef int32_t n_passed, broke, opening, b, first, second, contract, resigned, ans
-    cdef int32_t leader, li, t, n_tricks, best, best_seat, led, card, declare, tr
+    cdef int32_t leader, li, j, t, n_tricks, best, best_seat, led, card, declare, tr
     cdef uint32_t legal, declarable, follow, bit, h, trick_mask, talon
     cdef int32_t dealpts[4]
 
@@ -478,8 +479,12 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
             best_seat = -1
             led = -1
             trick_mask = 0
+            j = li
             for k in range(d.v.n_active):
-                s = d.v.active[(li + k) % d.v.n_active]
+                s = d.v.active[j]
+                j += 1
+                if j == d.v.n_active:
+                    j = 0
                 h = d.hands[s]
                 declarable = 0
                 if k == 0:
@@ -493,7 +498,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
                     follow = h & SUIT_MASK_C[led]
                     if follow:
                         legal = follow
-                        if r[R_MUST_BEAT] > 0 and best // 6 == led:
+                        if r[R_MUST_BEAT] > 0 and SUIT_OF[best] == led:
                             bit = follow & ~((<uint32_t>2 << best) - 1)
                             if bit:
                                 legal = bit
@@ -511,7 +516,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
                 d.v.trick_seats[k] = s
                 d.v.trick_n = k + 1
                 if k == 0:
-                    led = card // 6
+                    led = SUIT_OF[card]
                     if declare:
                         if card % 6 == 5:
                             d.marr[s] += r[R_ACE_MARRIAGE]
@@ -523,8 +528,8 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
                     best = card
                     best_seat = s
                 else:
-                    tr = card // 6
-                    if tr == best // 6:
+                    tr = SUIT_OF[card]
+                    if tr == SUIT_OF[best]:
                         if card > best:
                             best = card
                             best_seat = s

@@ -108,22 +108,26 @@ def _split_params(params: Any, count: Any) -> tuple[Any, Any]:
 
 
 # --------------------------------------------------------------------------- columns
-def _deal_columns(rows: np.ndarray, players: int) -> dict[str, np.ndarray]:
-    cols: dict[str, np.ndarray] = {}
-    for name, (dtype, _) in schema.DEAL_COLUMNS.items():
-        if name == "chunk":
-            cols[name] = np.zeros(len(rows), dtype=dtype)
-        elif "{s}" in name:
-            base = name.replace("{s}", "")
-            for s in range(players):
-                cols[f"{base}{s}"] = rows[base][:, s].astype(dtype)
-        else:
-            cols[name] = rows[name].astype(dtype)
-    # extras (not in the schema): game scores after the deal, and the forehand
-    for s in range(players):
-        cols[f"total{s}"] = rows["total"][:, s].astype(np.int32)
-    cols["forehand"] = rows["forehand"].astype(np.int8)
-    return cols
+_DEAL_BUFFER_COLUMNS = {**schema.deal_columns(4), **{f"total{s}": (np.int32, "") for s in range(4)},
+                       "forehand": (np.int8, "")}
+
+
+def _deal_buffer(n: int) -> dict[str, np.ndarray]:
+    """Empty deal columns for ``n`` rows, four seats' worth (what the kernel writes into)."""
+    return {name: np.zeros(n, dtype=dtype) for name, (dtype, _) in _DEAL_BUFFER_COLUMNS.items()}
+
+
+def _grow_columns(cols: dict[str, np.ndarray], used: int, extra: int) -> dict[str, np.ndarray]:
+    new = _deal_buffer(max(2 * len(cols["deal_id"]), used + extra))
+    for name, arr in cols.items():
+        new[name][:used] = arr[:used]
+    return new
+
+
+def _deal_columns(buf: dict[str, np.ndarray], n_rows: int, players: int) -> dict[str, np.ndarray]:
+    """The schema's columns (plus ``total{s}``, ``forehand``) for a table of ``players``."""
+    names = list(schema.deal_columns(players)) + [f"total{s}" for s in range(players)] + ["forehand"]
+    return {name: buf[name][:n_rows] for name in names}
 
 
 def _game_columns(rows: np.ndarray, players: int) -> dict[str, np.ndarray]:
@@ -168,19 +172,19 @@ def play_deals(bitgen: Any, rules: Any, strategies: Any = None, params: Any = No
     n = _count(n_deals, "n_deals")
     eng, r = _engine(bitgen, rules, strategies, params)
     players = int(r[RuleField.PLAYERS])
-    rows = np.zeros(n + n // 4 + 16, dtype=DEAL_ROW_DTYPE)
+    cols = _deal_buffer(n + n // 2 + 16)
     mev = eng.max_events_per_deal
     events = np.zeros((max(64, (n + 16) * 48), 5), dtype=np.int32) if trace else None
     n_rows = n_ev = 0
     while True:
-        n_rows, n_ev = eng.run_deals(n, rows.view(np.uint8), events, n_rows, n_ev)
+        n_rows, n_ev = eng.run_deals(n, cols, len(cols["deal_id"]), events, n_rows, n_ev)
         if eng.played >= n:
             break
-        if n_rows >= len(rows):
-            rows = _grow(rows, n_rows, n - eng.played + 16)
+        if n_rows >= len(cols["deal_id"]):
+            cols = _grow_columns(cols, n_rows, n - eng.played + 16)
         if events is not None and len(events) - n_ev < mev:
             events = _grow(events, n_ev, mev * 16)
-    cols = _deal_columns(rows[:n_rows], players)
+    cols = _deal_columns(cols, n_rows, players)
     if trace:
         return cols, events[:n_ev].copy()
     return cols
@@ -200,22 +204,22 @@ def play_games(bitgen: Any, rules: Any, strategies: Any = None, params: Any = No
     players = int(r[RuleField.PLAYERS])
     keep = deal_rows or trace
     games = np.zeros(max(n, 1), dtype=GAME_ROW_DTYPE)
-    rows = np.zeros(max(64, n * 24), dtype=DEAL_ROW_DTYPE) if keep else None
+    rows = _deal_buffer(max(64, n * 40)) if keep else None
     mev = eng.max_events_per_deal
     events = np.zeros((max(1024, n * 24 * 40), 5), dtype=np.int32) if trace else None
     n_games_done = n_rows = n_ev = 0
     while True:
         n_games_done, n_rows, n_ev = eng.run_games(
             n, games.view(np.uint8), n_games_done,
-            rows.view(np.uint8) if rows is not None else None, n_rows, events, n_ev)
+            rows, len(rows["deal_id"]) if rows is not None else 0, n_rows, events, n_ev)
         if n_games_done >= n:
             break
-        if rows is not None and n_rows >= len(rows):
-            rows = _grow(rows, n_rows, 1024)
+        if rows is not None and n_rows >= len(rows["deal_id"]):
+            rows = _grow_columns(rows, n_rows, 1024)
         if events is not None and len(events) - n_ev < mev:
             events = _grow(events, n_ev, mev * 64)
     gcols = _game_columns(games[:n], players)
-    dcols = _deal_columns(rows[:n_rows], players) if keep else None
+    dcols = _deal_columns(rows, n_rows, players) if keep else None
     if trace:
         return gcols, dcols, events[:n_ev].copy()
     return gcols, dcols
