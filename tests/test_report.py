@@ -169,14 +169,17 @@ def test_overview_table_agrees_with_the_pipeline(small_report):
 
 
 def test_a_second_report_in_the_same_place_leaves_nothing_stale(tmp_path):
-    base = dict(out=tmp_path, deals=600, hands=4, samples=4, seed=2, jobs=1, presets=False, progress=False,
-                log=lambda s: None)
-    build_report(ReportConfig(rules=[CLASSIC, parse_rules_spec("classic:bolts=off")],
-                              labels=["classic", "classic:bolts=off"], games=10, **base))
-    assert (tmp_path / "tables" / "compare.csv").exists()
-    build_report(ReportConfig(**base))
+    # What an earlier report with two rule sets left behind.
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "charts").mkdir()
+    (tmp_path / "tables" / "compare.csv").write_text("metric,rules\nx,y\n")
+    (tmp_path / "charts" / "compare_forest.png").write_bytes(b"\x89PNG old")
+    (tmp_path / "compare.md").write_text("## House-rule comparison\n")
+    build_report(ReportConfig(out=tmp_path, deals=600, hands=4, samples=4, seed=2, jobs=1, presets=False,
+                              progress=False, log=lambda s: None))
     assert not (tmp_path / "tables" / "compare.csv").exists()
     assert not (tmp_path / "charts" / "compare_forest.png").exists()
+    assert not (tmp_path / "compare.md").exists()
     assert "House-rule comparison" not in (tmp_path / "report.md").read_text()
 
 
