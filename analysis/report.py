@@ -45,7 +45,7 @@ __all__ = ["ReportConfig", "ReportResult", "build_report", "markdown_to_html", "
 
 DEFAULT_DEALS = 1_000_000
 DEFAULT_GAMES = 4_000
-DEFAULT_HANDS = 1_000
+DEFAULT_HANDS = 2_000
 DEFAULT_SAMPLES = 100
 
 
