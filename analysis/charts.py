@@ -13,6 +13,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only; never a window
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
@@ -47,6 +48,10 @@ def redeal_frequency_chart(freq: pl.DataFrame, path: str | os.PathLike) -> Path:
     heights = [max(1, freq.filter(pl.col("rules") == r).height) for r in labels]
     fig, axes = plt.subplots(len(labels), 1, figsize=(9, 1.2 + 0.36 * sum(heights) + 0.5 * len(labels)),
                              gridspec_kw={"height_ratios": heights}, squeeze=False)
+    # One x range for every panel, so that bars of different rule sets compare by eye.
+    pos = [v for c in ("observed", "ci_low", "exact") for v in freq[c].drop_nulls().to_list() if v and v > 0] \
+        if freq.height else []
+    xlim = (10 ** np.floor(np.log10(min(pos) * 100)), max(pos) * 100 * 2.2) if pos else None
     scope_colour = {"hand": "#2e86c1", "deal": "#884ea0", "talon": "#d68910",
                     "hand after exchange": "#17a589", "deal after exchange": "#117864"}
     for ax, label in zip(axes[:, 0], labels):
@@ -68,6 +73,10 @@ def redeal_frequency_chart(freq: pl.DataFrame, path: str | os.PathLike) -> Path:
         ax.scatter(exact, y, marker="|", s=260, color="black", zorder=5, label="exact probability")
         ax.set_yticks(y, [f"{c}  [{s}]" for c, s in zip(t["condition"], t["scope"])], fontsize=8)
         ax.set_xscale("log")
+        if xlim:
+            ax.set_xlim(*xlim)
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}%"))
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.set_xlabel("frequency (% of hands / deals / talons, log scale)")
         ax.set_title(f"{label}", fontsize=10, loc="left")
         ax.grid(axis="x", which="both", alpha=0.3)
@@ -76,10 +85,11 @@ def redeal_frequency_chart(freq: pl.DataFrame, path: str | os.PathLike) -> Path:
                 ax.annotate(f"{o:.3g}%", (o, yy), xytext=(4, 4), textcoords="offset points", fontsize=7)
     handles = [plt.Rectangle((0, 0), 1, 1, color=c, alpha=0.75) for c in scope_colour.values()]
     handles.append(plt.Line2D([], [], color="black", marker="|", linestyle="none", markersize=12))
-    fig.legend(handles, [f"per {s}" for s in scope_colour] + ["exact probability"], loc="lower center",
-               ncol=3, fontsize=8, bbox_to_anchor=(0.5, -0.02 - 0.04 / max(1, len(labels))))
     fig.suptitle("How often redeal conditions occur (observed with 95% interval, exact tick)", fontsize=11)
-    fig.tight_layout(rect=(0, 0.06, 1, 0.97))
+    legend_h = 0.75 / fig.get_figheight()  # about 0.75 inch for three rows of legend
+    fig.tight_layout(rect=(0, legend_h, 1, 0.97))
+    fig.legend(handles, [f"per {s}" for s in scope_colour] + ["exact probability"], loc="lower center",
+               ncol=3, fontsize=8, bbox_to_anchor=(0.5, 0.0))
     return save(fig, path)
 
 
