@@ -158,12 +158,12 @@ def run_chunk(task: ChunkTask) -> tuple[int, int, int]:
     bitgen = np.random.PCG64(chunk_seed(task.seed, task.index))
     chunk_col = np.int32(task.index)
     if task.kind == "deals":
-        cols = kernel.play_deals(bitgen, task.rules, list(task.strategies), task.size)
+        cols = kernel.play_deals(bitgen, task.rules, list(task.strategies), n_deals=task.size)
         cols["chunk"] = np.full(len(cols["deal_id"]), chunk_col, dtype=np.int32)
         frame = _frame(cols, schema.deal_columns(task.players))
         _write_atomic(frame, Path(task.out) / chunk_file(task.index), task.compression)
         return task.index, task.size, frame.height
-    games, deals = kernel.play_games(bitgen, task.rules, list(task.strategies), task.size,
+    games, deals = kernel.play_games(bitgen, task.rules, list(task.strategies), n_games=task.size,
                                      deal_rows=task.deals_out is not None)
     # Game ids are run-wide: chunk k holds games start .. start+size-1.
     games["game_id"] = games["game_id"].astype(np.int64) + task.start
@@ -402,14 +402,13 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
         strategies: str | Sequence[str] | None = None, seed: int | None = 1, jobs: int = 1,
         backend: str = "loky", scheduler: str | None = None, out: str | os.PathLike | None = None,
         chunk_size: int | None = None, resume: bool = False, progress: bool | None = None,
-        deals_out: str | os.PathLike | None = None, compression: str = PARQUET_COMPRESSION,
-        _kernel_module: str | None = None) -> RunResult:
+        deals_out: str | os.PathLike | None = None, compression: str = PARQUET_COMPRESSION) -> RunResult:
     """Simulate ``n`` deals or games and write them; see :func:`simulate` for the arguments.
 
     Returns a :class:`RunResult` (path, counts, timing); :func:`simulate` and
     :func:`simulate_games` wrap this and return the LazyFrame.
     """
-    _kernel_module = _kernel_module or _KERNEL_MODULE
+    kernel_module = _KERNEL_MODULE
     if kind not in ("deals", "games"):
         raise ThousandError(f"kind must be deals or games, got {kind!r}")
     if chunk_size is None:
@@ -434,13 +433,13 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
         raise ThousandError("--resume needs --out: the directory of the run to continue")
     deals_path = Path(deals_out) if deals_out is not None else None
     with_deals = deals_path is not None
-    meta = _metadata(kind, n, chunk_size, seed, rules, strategies, compression, _kernel_module,
+    meta = _metadata(kind, n, chunk_size, seed, rules, strategies, compression, kernel_module,
                      with_deals, rows_of=kind)
     _check_dir(out_path, meta, resume)
     if deals_path is not None:
         if deals_path.resolve() == out_path.resolve():
             raise ThousandError("--deals-out must be a different directory from --out")
-        deal_meta = _metadata(kind, n, chunk_size, seed, rules, strategies, compression, _kernel_module,
+        deal_meta = _metadata(kind, n, chunk_size, seed, rules, strategies, compression, kernel_module,
                               with_deals, rows_of="deals")
         _check_dir(deals_path, deal_meta, resume)
     # Both directories are checked before either is written to.
@@ -453,7 +452,7 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
     rules_array = rules.to_kernel()
     tasks = [
         ChunkTask(kind, k, start, size, seed, rules_array, rules.players, strategies, os.fspath(out_path),
-                  os.fspath(deals_path) if deals_path else None, compression, _kernel_module)
+                  os.fspath(deals_path) if deals_path else None, compression, kernel_module)
         for k, (start, size) in enumerate(bounds) if k not in done
     ]
     already = sum(bounds[k][1] for k in done)
