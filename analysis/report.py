@@ -744,8 +744,12 @@ def build_report(cfg: ReportConfig) -> ReportResult:
 
     seconds = time.perf_counter() - t0
     blocks.append(Block("h", "How this report was made"))
-    cmd = ["thousand report", f"--deals {cfg.deals}", f"--games {cfg.games}", f"--seed {cfg.seed}"]
+    cmd = ["thousand report", f"--deals {cfg.deals}", f"--games {cfg.games}", f"--hands {cfg.hands}",
+           f"--samples {cfg.samples}", f"--seed {cfg.seed}"]
     cmd += [f"--rules '{l}'" for l in cfg.labels]
+    cmd += [f"--strategy '{st}'" for st in (cfg.strategies or [])]
+    if not cfg.presets:
+        cmd.append("--no-presets")
     blocks.append(Block("p", f"Reproduce with `{' '.join(cmd)}` (any `--jobs`); it took {seconds:.0f} s. "
                              "Methods: see `docs/analysis.md`."))
     if notes:
