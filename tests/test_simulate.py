@@ -283,3 +283,22 @@ def test_other_table_sizes_have_a_column_per_seat(tmp_path, spec):
     assert deals.columns == list(schema.deal_columns(players))
     games = sim.simulate_games(20, spec, chunk_size=10, out=tmp_path / "g").collect()
     assert games.columns == list(schema.game_columns(players)) and games.height == 20
+
+
+def _die_on_chunk_3(task):
+    if task.index == 3:
+        os._exit(1)  # a worker killed mid-run (out of memory, kill -9)
+    return _real_run_chunk(task)
+
+
+_real_run_chunk = sim.run_chunk
+
+
+def test_a_dead_worker_is_a_clear_error_and_the_run_resumes(tmp_path, monkeypatch):
+    monkeypatch.setattr(sim, "run_chunk", _die_on_chunk_3)
+    with pytest.raises(ThousandError, match="worker process died.*--resume"):
+        sim.simulate(6_000, seed=3, chunk_size=1_000, jobs=2, out=tmp_path / "r")
+    monkeypatch.setattr(sim, "run_chunk", _real_run_chunk)
+    sim.simulate(6_000, seed=3, chunk_size=1_000, jobs=2, out=tmp_path / "r", resume=True)
+    sim.simulate(6_000, seed=3, chunk_size=1_000, out=tmp_path / "ref")
+    assert files_of(tmp_path / "r") == files_of(tmp_path / "ref")

@@ -28,6 +28,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -475,6 +476,12 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
         print(f"interrupted: {len(bounds) - left} of {len(bounds)} chunks are written in {out_path}; "
               f"run the same command with --resume to finish", file=sys.stderr)
         raise
+    except BrokenExecutor as e:
+        # A worker process died (killed, out of memory): what was written is kept.
+        left = sum(1 for k in range(len(bounds)) if not (out_path / chunk_file(k)).exists())
+        raise ThousandError(
+            f"a worker process died ({type(e).__name__}); {len(bounds) - left} of {len(bounds)} chunks "
+            f"are written in {out_path}: run the same command with --resume to finish") from None
     finally:
         if bar is not None:
             bar.close()
