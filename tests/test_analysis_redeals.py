@@ -210,3 +210,19 @@ def test_simulator_deals_agree_with_exact(spec, tmp_path):
     calls = redeal_calls(lf, rules).collect()
     # Every called redeal had a condition that allowed it.
     assert (calls["called"] <= calls["eligible"]).all()
+
+
+def test_a_blind_forehand_is_not_asked_for_a_hand_redeal():
+    # Seat 1 (forehand of dealer 0) holds three nines; in the blind deal he was not asked.
+    deal = ("9S 9C 9D AS TS AC TC", "JS JC QS QC QD KS KC", "JD JH KD KH AH TH QH", "9H AD TD")
+    assert len(set(" ".join(deal).split())) == 24
+    frame = frame_of({
+        "hand0": [H(deal[1])] * 2, "hand1": [H(deal[0])] * 2, "hand2": [H(deal[2])] * 2,
+        "talon": [H(deal[3])] * 2, "dealer": [0, 0], "blind": [False, True], "declarer": [1, 1],
+    })
+    rules = dataclasses.replace(CLASSIC, blind=True)
+    calls = redeal_calls(frame.lazy(), rules).collect()
+    assert calls.filter(pl.col("kind") == "hand")["eligible"].item() == 1
+    # The condition itself still occurred in both deals.
+    freq = redeal_frequencies(frame.lazy(), rules).collect()
+    assert freq.filter((pl.col("condition") == "hand nines >= 3") & (pl.col("scope") == "deal"))["count"].item() == 2
