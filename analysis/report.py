@@ -395,7 +395,8 @@ def _redeal_blocks(freq: pl.DataFrame, calls: pl.DataFrame, played: bool, chart:
         return blocks
     blocks.append(Block("p", (
         "`could` counts deals in which a player meeting an enabled condition was allowed to ask "
-        "(talon: the deal reached the talon, was not blind, and `redeal_talon_by` let the declarer ask); "
+        "(hand: not a blind forehand, not a golden-kon deal; talon: the deal reached the talon, was not "
+        "blind, and `redeal_talon_by` let the declarer ask); "
         "`called` counts deals the strategies actually redealt. Shares with 95% Wilson intervals.")))
     show = calls.select(
         "rules", "kind",
