@@ -458,6 +458,10 @@ cdef View view_from_dict(dict d) except *:
     v.high_seat = -1
     v.sitter = -1
     v.step = 5
+    v.received = -1
+    v.given[0] = -1
+    v.given[1] = -1
+    v.n_tricks = 8
     for i in range(4):
         v.trick_cards[i] = -1
         v.trick_seats[i] = -1
@@ -508,6 +512,21 @@ cdef View view_from_dict(dict d) except *:
             for i in range(len(value)):
                 v.score[i] = value[i]
         elif key == "sitter": v.sitter = value
+        elif key == "golden": v.golden = value
+        elif key == "received": v.received = value
+        elif key == "given":
+            for i in range(len(value)):
+                v.given[i] = value[i]
+        elif key == "n_tricks": v.n_tricks = value
+        elif key == "marriage_points":
+            for i in range(len(value)):
+                v.marriage_points[i] = value[i]
+        elif key == "bolts":
+            for i in range(len(value)):
+                v.bolts[i] = value[i]
+        elif key == "resignations":
+            for i in range(len(value)):
+                v.resignations[i] = value[i]
         else:
             raise KeyError(f"unknown view field {key!r}")
     return v
