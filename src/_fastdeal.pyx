@@ -212,6 +212,8 @@ cdef class Engine:
     cdef public int64_t played
     cdef int32_t game_running
     cdef public int32_t max_events_per_deal
+    cdef public int64_t redeals_in_a_row
+    cdef public int64_t max_redeals
 
     def __init__(self, bitgen, const int32_t[::1] rules, const int32_t[::1] strategies,
                  const double[:, ::1] params):
@@ -233,6 +235,8 @@ cdef class Engine:
         self.next_game_id = 0
         self.played = 0
         self.game_running = 0
+        self.redeals_in_a_row = 0
+        self.max_redeals = 10000
         cap = 120 + 280 + max(0, rules[R_ACE_MARRIAGE]) + rules[R_LAST_TRICK_BONUS]
         self.max_events_per_deal = (cap - 100) // rules[R_BID_STEP] + 64
 
@@ -269,6 +273,8 @@ cdef class Engine:
             while self.played < n_deals and n_rows < capacity:
                 if self.c.ev != NULL and ev_cap - self.c.n_ev < mev:
                     break
+                if self.redeals_in_a_row >= self.max_redeals:
+                    break
                 self._reset_deal_only()
                 self.c.g.dealer = <int32_t>(self.played % n)
                 row.deal_id = self.next_deal_id
@@ -277,6 +283,9 @@ cdef class Engine:
                 self.c.row_index = n_rows
                 if run_deal(&self.c, &row, 0):
                     self.played += 1
+                    self.redeals_in_a_row = 0
+                else:
+                    self.redeals_in_a_row += 1
                 store_row(&k, n_rows, &row)
                 n_rows += 1
                 self.next_deal_id += 1
@@ -312,6 +321,8 @@ cdef class Engine:
             while n_game_rows < n_games and n_game_rows < game_cap:
                 if keep_rows and n_rows >= capacity:
                     break
+                if self.redeals_in_a_row >= self.max_redeals:
+                    break
                 if self.c.ev != NULL and ev_cap - self.c.n_ev < mev:
                     break
                 if not self.game_running:
@@ -324,7 +335,9 @@ cdef class Engine:
                 golden = self.c.r[R_GOLDEN_KON] > 0 and self.c.g.deal_no < 3
                 if run_deal(&self.c, &row, golden):
                     apply_deal(&self.c, &row)
+                    self.redeals_in_a_row = 0
                 else:
+                    self.redeals_in_a_row += 1
                     self.c.g.row.redeals += 1
                     for s in range(4):
                         row.total[s] = self.c.g.score[s]

@@ -99,6 +99,12 @@ def _grow(buf: np.ndarray, used: int, extra: int) -> np.ndarray:
     return new
 
 
+def _check_redeals(eng: Any) -> None:
+    if eng.redeals_in_a_row >= eng.max_redeals:
+        raise ThousandError(f"{eng.max_redeals} redeals in a row: the players never play "
+                            "(a redeal condition every hand meets, and strategies that always demand it)")
+
+
 def _split_params(params: Any, count: Any) -> tuple[Any, Any]:
     # The runner calls play_deals(bitgen, rules, strategies, n): parameters travel in the
     # strategy specs, so a bare integer in the params slot is the count.
@@ -180,6 +186,7 @@ def play_deals(bitgen: Any, rules: Any, strategies: Any = None, params: Any = No
         n_rows, n_ev = eng.run_deals(n, cols, len(cols["deal_id"]), events, n_rows, n_ev)
         if eng.played >= n:
             break
+        _check_redeals(eng)
         if n_rows >= len(cols["deal_id"]):
             cols = _grow_columns(cols, n_rows, n - eng.played + 16)
         if events is not None and len(events) - n_ev < mev:
@@ -214,6 +221,7 @@ def play_games(bitgen: Any, rules: Any, strategies: Any = None, params: Any = No
             rows, len(rows["deal_id"]) if rows is not None else 0, n_rows, events, n_ev)
         if n_games_done >= n:
             break
+        _check_redeals(eng)
         if rows is not None and n_rows >= len(rows["deal_id"]):
             rows = _grow_columns(rows, n_rows, 1024)
         if events is not None and len(events) - n_ev < mev:
