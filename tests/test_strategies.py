@@ -107,3 +107,11 @@ def test_standard_beats_random_as_declarer():
         m = (c["redeal"] == 0) & ~c["resigned"]
         return c["made"][m].mean()
     assert made_rate(std) > made_rate(rnd)
+
+
+def test_standard_margin_lowers_the_bidding_limit():
+    hand = parse_hand("KH QH KS QS 9D JD AC")
+    code = STRATEGIES["standard"].code
+    view = {"hand": hand, "min_bid": 195, "max_bid": 260}
+    assert _fastdeal.decide_bid(code, parse_strategy("standard").params.tolist(), view) == 195
+    assert _fastdeal.decide_bid(code, parse_strategy("standard:margin=10").params.tolist(), view) == 0

@@ -73,8 +73,10 @@ register_strategy(Strategy(
     "declares whenever it can"))
 register_strategy(Strategy(
     "standard", 2,
-    "the default player; for now the same play as greedy (the sensible family -- cautious, "
-    "standard, aggressive -- replaces it)", alias_of="greedy"))
+    "the default player; for now greedy's play (the sensible family -- cautious, standard, "
+    "aggressive -- replaces it)", alias_of="greedy",
+    params={"margin": Param(0, 0.0, "points kept in reserve when bidding: bids only up to "
+                                    "100 + best marriage - margin")}))
 
 
 @dataclass(frozen=True)
