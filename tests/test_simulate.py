@@ -302,3 +302,21 @@ def test_a_dead_worker_is_a_clear_error_and_the_run_resumes(tmp_path, monkeypatc
     sim.simulate(6_000, seed=3, chunk_size=1_000, jobs=2, out=tmp_path / "r", resume=True)
     sim.simulate(6_000, seed=3, chunk_size=1_000, out=tmp_path / "ref")
     assert files_of(tmp_path / "r") == files_of(tmp_path / "ref")
+
+
+def test_first_chunk_continues_the_same_experiment(tmp_path):
+    full = tmp_path / "full"
+    sim.simulate(5_000, seed=12, chunk_size=1_000, out=full)
+    later = tmp_path / "later"
+    result = sim.run("deals", 5_000, seed=12, chunk_size=1_000, out=later, first_chunk=3)
+    assert result.computed == 2_000 and result.n == 2_000
+    assert files_of(later) == {name: data for name, data in files_of(full).items()
+                               if name in (sim.chunk_file(3), sim.chunk_file(4))}
+    frame = sim.load(later).collect()
+    assert set(frame["chunk"].unique()) == {3, 4}
+    expected = sim.load(full).filter(pl.col("chunk") >= 3).drop("deal_id").collect()
+    assert_frame_equal(frame.drop("deal_id"), expected)
+    with pytest.raises(ThousandError, match="first_chunk="):
+        sim.run("deals", 5_000, seed=12, chunk_size=1_000, out=later, first_chunk=2, resume=True)
+    with pytest.raises(ThousandError, match="first_chunk must be"):
+        sim.run("deals", 5_000, seed=12, chunk_size=1_000, first_chunk=5)
