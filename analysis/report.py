@@ -184,7 +184,8 @@ def markdown_to_html(md: str, base: Path | None = None) -> str:
         m = re.match(r"^(#{1,6})\s+(.*)$", s)
         if m:
             n = len(m.group(1))
-            out.append(f"<h{n}>{_inline_md(m.group(2))}</h{n}>")
+            anchor = f' id="{_slug(m.group(2)).lower()}"' if n == 2 else ""
+            out.append(f"<h{n}{anchor}>{_inline_md(m.group(2))}</h{n}>")
             i += 1
             continue
         m = re.match(r"^!\[([^\]]*)\]\(([^)]+)\)$", s)
@@ -234,10 +235,18 @@ figure{margin:1em 0}img{max-width:100%}code{background:#f4f6f7;padding:0 3px}
 def _render(blocks: list[Block], out: Path) -> tuple[str, str]:
     md: list[str] = []
     hp: list[str] = []
+    toc: list[tuple[str, str]] = []
     for b in blocks:
         if b.kind == "h":
             md.append("#" * b.level + " " + b.text)
-            hp.append(f"<h{b.level}>{_inline_md(b.text)}</h{b.level}>")
+            if b.level == 2:
+                anchor = _slug(b.text).lower()
+                toc.append((anchor, b.text))
+                hp.append(f'<h2 id="{anchor}">{_inline_md(b.text)}</h2>')
+            else:
+                hp.append(f"<h{b.level}>{_inline_md(b.text)}</h{b.level}>")
+            if b.level == 1:
+                hp.append("<!--toc-->")
         elif b.kind == "p":
             md.append(b.text)
             hp.append(f"<p>{_inline_md(b.text)}</p>")
@@ -261,7 +270,10 @@ def _render(blocks: list[Block], out: Path) -> tuple[str, str]:
                            lambda m: f"![{m.group(1)}]({os.path.relpath(base / m.group(2), out)})", b.text)
             md.append(fixed)
             hp.append(markdown_to_html(b.text, base))
+            toc += [(_slug(m.group(1)).lower(), m.group(1)) for m in re.finditer(r"^##\s+(.*)$", b.text, re.M)]
     text = "\n\n".join(md) + "\n"
+    nav = '<nav><p>' + " · ".join(f'<a href="#{a}">{html.escape(t)}</a>' for a, t in toc) + "</p></nav>"
+    hp = [nav if h == "<!--toc-->" else h for h in hp]
     page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>"
             "<title>Thousand: simulation report</title><style>" + CSS + "</style></head><body>\n"
             + "\n".join(hp) + "\n</body></html>\n")
