@@ -139,7 +139,7 @@ def test_report_cli_errors_are_one_line(argv, msg, capsys, tmp_path):
 def test_markdown_to_html_subset(tmp_path):
     md = "## Title\n\nSome `code` and **bold**.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- x\n- y\n"
     page = markdown_to_html(md, tmp_path)
-    assert "<h2>Title</h2>" in page and "<code>code</code>" in page and "<strong>bold</strong>" in page
+    assert '<h2 id="title">Title</h2>' in page and "<code>code</code>" in page and "<strong>bold</strong>" in page
     assert "<td>1</td><td>2</td>" in page and "<li>x</li>" in page
 
 
