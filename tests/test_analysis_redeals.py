@@ -17,7 +17,7 @@ from thousand.analysis.redeals import (
     FREQUENCY_COLUMNS, CALL_COLUMNS, exact_table, hand_conditions, redeal_calls,
     redeal_frequencies, talon_conditions,
 )
-from thousand.cards import card_points, count_rank, parse_hand
+from thousand.cards import card_points, count_rank, parse_card, parse_hand
 from thousand.rules import CLASSIC, POLISH, RUSSIAN
 
 
@@ -78,6 +78,7 @@ def test_exact_known_closed_forms():
 
 # ----------------------------------------------------------------- hand-made frames
 H = parse_hand
+C = parse_card
 
 
 def test_frequencies_on_a_hand_made_frame():
@@ -226,3 +227,16 @@ def test_a_blind_forehand_is_not_asked_for_a_hand_redeal():
     # The condition itself still occurred in both deals.
     freq = redeal_frequencies(frame.lazy(), rules).collect()
     assert freq.filter((pl.col("condition") == "hand nines >= 3") & (pl.col("scope") == "deal"))["count"].item() == 2
+
+
+def test_hand_after_exchange_skips_the_sitting_out_dealer():
+    # 4 players, dealer 1 sits out (empty hand).  Declarer 0 gives 9H "to the next seat",
+    # which is seat 2 (seat 1 is the dealer); seat 2 then holds four nines.
+    rules = dataclasses.replace(POLISH, players=4)
+    frame = frame_of({
+        "hand0": [H("AS TS AC TC AD TD 9H")], "hand1": [0], "hand2": [H("9S 9C 9D JS JC JD JH")],
+        "hand3": [H("QS QC QD QH KS KC KD")], "talon": [H("KH AH TH")], "dealer": [1], "declarer": [0],
+        "handoff_next": [C("9H")], "handoff_other": [C("TH")],
+    }, players=4)
+    out = redeal_frequencies(frame.lazy(), rules).collect()
+    assert out.select("scope", "count", "n").rows() == [("hand after exchange", 1, 3), ("deal after exchange", 1, 1)]
