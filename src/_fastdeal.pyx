@@ -250,10 +250,11 @@ cdef class Engine:
         self.c.g.in_game = 0
 
     def run_deals(self, int64_t n_deals, dict cols, int64_t capacity, int32_t[:, ::1] events,
-                  int64_t n_rows, int64_t n_events):
+                  int64_t n_rows, int64_t n_events, const int64_t[::1] chosen=None):
         """Play until ``n_deals`` deals have been played in total or a buffer is nearly full.
 
-        Rows go to ``cols`` (numpy columns of ``capacity`` rows, four seats' worth) from row
+        With ``events``, deals are traced: all of them, or (``chosen``, sorted played-deal
+        indices) only those, with the redeals before them.  Rows go to ``cols`` (numpy columns of ``capacity`` rows, four seats' worth) from row
         ``n_rows``.  Returns ``(n_rows, n_events)``; ``self.played`` counts played deals.
         """
         cdef DealCols k
@@ -262,17 +263,27 @@ cdef class Engine:
         cdef int32_t n = self.c.r[R_PLAYERS]
         cdef int32_t mev = self.max_events_per_deal
         cdef int32_t s
+        cdef int32_t* ev_base = NULL
+        cdef const int64_t* pick = NULL
+        cdef int64_t n_pick = 0, at = 0
+        cdef bint select = chosen is not None
         bind_deal_cols(&k, cols)
         if events is not None:
             ev_cap = events.shape[0]
-            self.c.ev = &events[0, 0]
-        else:
-            self.c.ev = NULL
+            ev_base = &events[0, 0]
+        if chosen is not None and chosen.shape[0] > 0:
+            pick = &chosen[0]
+            n_pick = chosen.shape[0]
+        self.c.ev = ev_base
         self.c.n_ev = n_events
         with self.bitgen.lock, nogil:
             while self.played < n_deals and n_rows < capacity:
-                if self.c.ev != NULL and ev_cap - self.c.n_ev < mev:
+                if ev_base != NULL and ev_cap - self.c.n_ev < mev:
                     break
+                if ev_base != NULL and select:
+                    while at < n_pick and pick[at] < self.played:
+                        at += 1
+                    self.c.ev = ev_base if (at < n_pick and pick[at] == self.played) else NULL
                 if self.redeals_in_a_row >= self.max_redeals:
                     break
                 self._reset_deal_only()
@@ -295,11 +306,12 @@ cdef class Engine:
 
     def run_games(self, int64_t n_games, unsigned char[::1] games, int64_t n_game_rows,
                   dict cols, int64_t capacity, int64_t n_rows, int32_t[:, ::1] events,
-                  int64_t n_events):
+                  int64_t n_events, const int64_t[::1] chosen=None):
         """Play whole games until ``n_games`` are finished or a buffer is nearly full.
 
         ``cols`` (deal rows, as in :meth:`run_deals`) and ``events`` may be None.  Returns
-        ``(n_game_rows, n_rows, n_events)``.
+        ``(n_game_rows, n_rows, n_events)``.  With ``events``, every game is traced, or
+        (``chosen``, sorted game indices) only those.
         """
         cdef int64_t game_cap = games.shape[0] // sizeof(GameRow)
         cdef GameRow* gbase = <GameRow*>&games[0]
@@ -309,13 +321,19 @@ cdef class Engine:
         cdef int32_t mev = self.max_events_per_deal
         cdef int32_t golden, s
         cdef int32_t keep_rows = cols is not None
+        cdef int32_t* ev_base = NULL
+        cdef const int64_t* pick = NULL
+        cdef int64_t n_pick = 0, at = 0
+        cdef bint select = chosen is not None
         if keep_rows:
             bind_deal_cols(&k, cols)
         if events is not None:
             ev_cap = events.shape[0]
-            self.c.ev = &events[0, 0]
-        else:
-            self.c.ev = NULL
+            ev_base = &events[0, 0]
+        if chosen is not None and chosen.shape[0] > 0:
+            pick = &chosen[0]
+            n_pick = chosen.shape[0]
+        self.c.ev = ev_base
         self.c.n_ev = n_events
         with self.bitgen.lock, nogil:
             while n_game_rows < n_games and n_game_rows < game_cap:
@@ -323,8 +341,12 @@ cdef class Engine:
                     break
                 if self.redeals_in_a_row >= self.max_redeals:
                     break
-                if self.c.ev != NULL and ev_cap - self.c.n_ev < mev:
+                if ev_base != NULL and ev_cap - self.c.n_ev < mev:
                     break
+                if ev_base != NULL and select:
+                    while at < n_pick and pick[at] < self.next_game_id:
+                        at += 1
+                    self.c.ev = ev_base if (at < n_pick and pick[at] == self.next_game_id) else NULL
                 if not self.game_running:
                     start_game(&self.c, self.next_game_id)
                     self.game_running = 1
