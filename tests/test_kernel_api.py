@@ -146,3 +146,12 @@ def test_trace_chosen_deals_and_games():
     assert replay_game(CLASSIC, gt[2]).to_row(game_id=2)["final0"] == games["final0"][2]
     with pytest.raises(ThousandError):
         kernel.play_deals(np.random.PCG64(9), CLASSIC, "random", n_deals=10, trace=[10])
+
+
+def test_doctests_of_the_python_layer():
+    import doctest
+
+    from thousand import strategies
+    for module in (kernel, strategies):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0, module.__name__
