@@ -155,3 +155,30 @@ def test_doctests_of_the_python_layer():
     for module in (kernel, strategies):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__
+
+
+def test_the_kernel_runs_without_the_gil():
+    """While a thread plays deals, this thread keeps running Python code."""
+    import threading
+    import time as _time
+
+    done = threading.Event()
+
+    from thousand import _fastdeal
+    from thousand.strategies import resolve_strategies
+    codes, params = resolve_strategies("greedy", 3)
+    eng = _fastdeal.Engine(np.random.PCG64(1), CLASSIC.to_kernel(), codes, params)
+    cols = kernel._deal_buffer(600_000)
+
+    def work():
+        eng.run_deals(400_000, cols, 600_000, None, 0, 0)     # one call: all in nogil
+        done.set()
+
+    t = threading.Thread(target=work)
+    t.start()
+    _time.sleep(0.02)
+    ticks = 0
+    while not done.is_set():
+        ticks += 1
+    t.join()
+    assert ticks > 1000
