@@ -29,8 +29,8 @@ include "_engine.pxi"
 KERNEL_VERSION = 1
 
 # ------------------------------------------------------------------ output columns
-# Deal rows are written straight into the numpy columns of thousand.schema (four seats'
-# worth; thousand.kernel drops the seats a smaller table does not have).
+# Deal rows are written straight into the numpy columns of thousand.schema (the per-seat
+# columns of the table's seats only).
 cdef struct DealCols:
     int64_t* deal_id
     int64_t* game_id
@@ -62,7 +62,7 @@ cdef struct DealCols:
     int8_t* forehand
 
 
-cdef inline void store_row(DealCols* k, int64_t i, DealRow* row) noexcept nogil:
+cdef inline void store_row(DealCols* k, int64_t i, DealRow* row, int32_t seats) noexcept nogil:
     cdef int32_t s
     k.deal_id[i] = row.deal_id
     k.game_id[i] = row.game_id
@@ -84,7 +84,7 @@ cdef inline void store_row(DealCols* k, int64_t i, DealRow* row) noexcept nogil:
     k.declarer_points[i] = <int16_t>row.declarer_points
     k.made[i] = row.made != 0
     k.forehand[i] = <int8_t>row.forehand
-    for s in range(4):
+    for s in range(seats):
         k.hand[s][i] = row.hand[s]
         k.bid[s][i] = <int16_t>row.bid[s]
         k.points[s][i] = <int16_t>row.points[s]
@@ -102,7 +102,7 @@ cdef void* _col(dict cols, str name, int itemsize) except NULL:
     return <void*><uintptr_t>arr.ctypes.data
 
 
-cdef int bind_deal_cols(DealCols* k, dict cols) except -1:
+cdef int bind_deal_cols(DealCols* k, dict cols, int seats) except -1:
     cdef int s
     k.deal_id = <int64_t*>_col(cols, "deal_id", 8)
     k.game_id = <int64_t*>_col(cols, "game_id", 8)
@@ -124,7 +124,7 @@ cdef int bind_deal_cols(DealCols* k, dict cols) except -1:
     k.declarer_points = <int16_t*>_col(cols, "declarer_points", 2)
     k.made = <uint8_t*>_col(cols, "made", 1)
     k.forehand = <int8_t*>_col(cols, "forehand", 1)
-    for s in range(4):
+    for s in range(seats):
         k.hand[s] = <uint32_t*>_col(cols, f"hand{s}", 4)
         k.bid[s] = <int16_t*>_col(cols, f"bid{s}", 2)
         k.points[s] = <int16_t*>_col(cols, f"points{s}", 2)
@@ -281,7 +281,7 @@ cdef class Engine:
         cdef const int64_t* pick = NULL
         cdef int64_t n_pick = 0, at = 0
         cdef bint select = chosen is not None
-        bind_deal_cols(&k, cols)
+        bind_deal_cols(&k, cols, n)
         if events is not None:
             ev_cap = events.shape[0]
             ev_base = &events[0, 0]
@@ -311,7 +311,7 @@ cdef class Engine:
                     self.redeals_in_a_row = 0
                 else:
                     self.redeals_in_a_row += 1
-                store_row(&k, n_rows, &row)
+                store_row(&k, n_rows, &row, n)
                 n_rows += 1
                 self.next_deal_id += 1
         n_events = self.c.n_ev
@@ -340,7 +340,7 @@ cdef class Engine:
         cdef int64_t n_pick = 0, at = 0
         cdef bint select = chosen is not None
         if keep_rows:
-            bind_deal_cols(&k, cols)
+            bind_deal_cols(&k, cols, self.c.r[R_PLAYERS])
         if events is not None:
             ev_cap = events.shape[0]
             ev_base = &events[0, 0]
@@ -379,7 +379,7 @@ cdef class Engine:
                         row.total[s] = self.c.g.score[s]
                 self.next_deal_id += 1
                 if keep_rows:
-                    store_row(&k, n_rows, &row)
+                    store_row(&k, n_rows, &row, self.c.r[R_PLAYERS])
                     n_rows += 1
                 if self.c.g.finished:
                     memcpy(gbase + n_game_rows, &self.c.g.row, sizeof(GameRow))

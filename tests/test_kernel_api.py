@@ -182,3 +182,17 @@ def test_the_kernel_runs_without_the_gil():
         ticks += 1
     t.join()
     assert ticks > 1000
+
+
+def test_row_buffers_grow_when_redeals_are_many():
+    rules = CLASSIC.with_overrides("redeal_hand_points_max=30")    # most deals are redealt
+    for players in (3, 4):
+        r = rules.with_overrides(f"players={players}")
+        cols = kernel.play_deals(np.random.PCG64(6), r, "greedy", n_deals=500)
+        assert len(cols["deal_id"]) > 2 * 500
+        assert int((cols["redeal"] == 0).sum()) == 500
+        np.testing.assert_array_equal(cols["deal_id"], np.arange(len(cols["deal_id"])))
+        assert (cols[f"hand{players - 1}"] | cols["hand0"]).all()
+        games, deals = kernel.play_games(np.random.PCG64(6), r.with_overrides("max_deals=200"), "greedy",
+                                         n_games=2, deal_rows=True)
+        assert len(deals["deal_id"]) == int(games["deals"].sum() + games["redeals"].sum())

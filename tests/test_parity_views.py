@@ -47,7 +47,7 @@ def kernel_side(rules, strategy, seed, n, games):
         g = np.zeros(n, dtype=kernel.GAME_ROW_DTYPE)
         eng.run_games(n, g.view(np.uint8), 0, None, 0, 0, None, 0)
     else:
-        cols = kernel._deal_buffer(n * 3)
+        cols = kernel._deal_buffer(n * 3, rules.players)
         eng.run_deals(n, cols, n * 3, None, 0, 0)
     assert eng.n_views < len(buf)
     return buf[:eng.n_views]

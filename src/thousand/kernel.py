@@ -129,17 +129,16 @@ def _split_params(params: Any, count: Any) -> tuple[Any, Any]:
 
 
 # --------------------------------------------------------------------------- columns
-_DEAL_BUFFER_COLUMNS = {**schema.deal_columns(4), **{f"total{s}": (np.int32, "") for s in range(4)},
-                       "forehand": (np.int8, "")}
-
-
-def _deal_buffer(n: int) -> dict[str, np.ndarray]:
-    """Empty deal columns for ``n`` rows, four seats' worth (what the kernel writes into)."""
-    return {name: np.zeros(n, dtype=dtype) for name, (dtype, _) in _DEAL_BUFFER_COLUMNS.items()}
+def _deal_buffer(n: int, players: int = 3) -> dict[str, np.ndarray]:
+    """Empty deal columns for ``n`` rows (what the kernel writes into)."""
+    columns = {**schema.deal_columns(players), **{f"total{s}": (np.int32, "") for s in range(players)},
+               "forehand": (np.int8, "")}
+    return {name: np.zeros(n, dtype=dtype) for name, (dtype, _) in columns.items()}
 
 
 def _grow_columns(cols: dict[str, np.ndarray], used: int, extra: int) -> dict[str, np.ndarray]:
-    new = _deal_buffer(max(2 * len(cols["deal_id"]), used + extra))
+    players = sum(1 for name in cols if name.startswith("hand") and name[4:].isdigit())
+    new = _deal_buffer(max(2 * len(cols["deal_id"]), used + extra), players)
     for name, arr in cols.items():
         new[name][:used] = arr[:used]
     return new
@@ -208,7 +207,7 @@ def play_deals(bitgen: Any, rules: Any, strategies: Any = None, params: Any = No
     n = _count(n_deals, "n_deals")
     eng, r = _engine(bitgen, rules, strategies, params)
     players = int(r[RuleField.PLAYERS])
-    cols = _deal_buffer(n + n // 2 + 16)
+    cols = _deal_buffer(n + n // 2 + 16, players)
     mev = eng.max_events_per_deal
     chosen = _chosen(trace, n, "played-deal") if trace is not False else None
     n_traced = n if chosen is None else len(chosen)
@@ -246,7 +245,7 @@ def play_games(bitgen: Any, rules: Any, strategies: Any = None, params: Any = No
     chosen = _chosen(trace, n, "game") if tracing else None
     keep = deal_rows or tracing
     games = np.zeros(max(n, 1), dtype=GAME_ROW_DTYPE)
-    rows = _deal_buffer(max(64, n * 40)) if keep else None
+    rows = _deal_buffer(max(64, n * 40), players) if keep else None
     mev = eng.max_events_per_deal
     n_traced = n if chosen is None else len(chosen)
     events = np.zeros((max(1024, n_traced * 24 * 40), 5), dtype=np.int32) if tracing else None
