@@ -195,3 +195,6 @@ cdef struct View:
     int32_t points[4]       # card points won in tricks so far per seat
     int32_t score[4]        # game scores
     int32_t sitter          # barrel sitter, -1 none
+    uint32_t voids[4]       # per seat: the suits (as suit masks) he showed out of in this deal
+    int32_t resign_cost     # D_RAISE: what resigning now costs the declarer (>= 0)
+    int32_t resign_gift     # D_RAISE: what resigning now gives each opponent
