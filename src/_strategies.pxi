@@ -105,6 +105,22 @@ cdef enum:
 # how; docs/strategies.md shows what they mean).
 include "_strategy_tables.pxi"
 
+# Cards in a 6-bit suit pattern (a table: td_popcount may be a library call).
+cdef int32_t SUIT_LEN[64]
+
+
+cdef void _init_suit_len():
+    cdef int32_t m
+    for m in range(64):
+        SUIT_LEN[m] = (m & 1) + (m >> 1 & 1) + (m >> 2 & 1) + (m >> 3 & 1) + (m >> 4 & 1) + (m >> 5 & 1)
+
+
+_init_suit_len()
+
+
+cdef inline int32_t suit_length(uint32_t h, int32_t suit) noexcept nogil:
+    return SUIT_LEN[(h >> (6 * suit)) & 0x3F]
+
 
 cdef inline uint32_t below_mask(uint32_t u) noexcept nogil:
     """Every card at or below some card of ``u`` in the same suit."""
@@ -165,7 +181,7 @@ cdef inline int32_t keep_value(uint32_t h, int32_t c) noexcept nogil:
     cdef int32_t s = c // 6
     cdef int32_t r = c - 6 * s
     cdef uint32_t suit = h & SUIT_MASK_C[s]
-    cdef int32_t n = td_popcount(suit)
+    cdef int32_t n = suit_length(h, s)
     cdef int32_t val = 2 * RANK_POINTS_C[r]
     if (marriage_cards(h) >> c) & 1:
         val += 200                              # a marriage to declare
@@ -194,7 +210,7 @@ cdef inline int32_t cheapest_card(uint32_t h, uint32_t cand) noexcept nogil:
             while x:
                 c = td_lowbit(x)
                 x &= x - 1
-                n = td_popcount(h & SUIT_MASK_C[c // 6])
+                n = suit_length(h, c // 6)
                 if n < best_len:
                     best_len = n
                     best = c
@@ -292,21 +308,18 @@ cdef inline int32_t sensible_raise(View* v, double* p) noexcept nogil:
     return contract
 
 
-cdef inline uint32_t ruff_risk_suits(View* v, uint32_t unseen, uint32_t trm, int32_t who) noexcept nogil:
+cdef inline uint32_t ruff_risk_suits(View* v, uint32_t unseen, uint32_t empty, uint32_t trm,
+                                     int32_t who) noexcept nogil:
     """Suits (as masks) in which seat ``who`` may trump: he showed out of them, or no
-    unseen card of them is left, while trumps are still out."""
-    cdef uint32_t empty = 0
-    cdef int32_t s
-    if not trm or not (unseen & trm) or (v.voids[who] & trm):
+    unseen card of them is left (``empty``), while trumps are still out."""
+    if not (unseen & trm) or (v.voids[who] & trm):
         return 0
-    for s in range(4):
-        if not (unseen & SUIT_MASK_C[s]):
-            empty |= SUIT_MASK_C[s]
     return (v.voids[who] | empty) & ~trm
 
 
-cdef inline int32_t sensible_lead(View* v, uint32_t h, uint32_t unseen, uint32_t boss,
-                                  uint32_t mcards, uint32_t trm, int32_t* declare) noexcept nogil:
+cdef inline int32_t sensible_lead(View* v, uint32_t h, uint32_t unseen, uint32_t empty,
+                                  uint32_t boss, uint32_t mcards, uint32_t trm,
+                                  int32_t* declare) noexcept nogil:
     cdef uint32_t risky = 0, safe, cand, q
     cdef int32_t s, i, o, c
     # suits an opponent may trump
@@ -314,7 +327,7 @@ cdef inline int32_t sensible_lead(View* v, uint32_t h, uint32_t unseen, uint32_t
         for i in range(v.n_active):
             o = v.active[i]
             if o != v.seat and (v.seat == v.declarer or o == v.declarer):
-                risky |= ruff_risk_suits(v, unseen, trm, o)
+                risky |= ruff_risk_suits(v, unseen, empty, trm, o)
     safe = boss & ~risky & ~mcards
     # 1. the declarer draws trumps with a sure winner while trumps are out
     if v.seat == v.declarer and (safe & trm) and (unseen & trm):
@@ -379,7 +392,7 @@ cdef inline int32_t sensible_play(View* v, double* p, int32_t* declare) noexcept
     cdef int32_t decl = v.declarer
     cdef int32_t tr = v.trump
     cdef uint32_t trm = SUIT_MASK_C[tr] if tr >= 0 else 0
-    cdef uint32_t inq = 0, unseen, boss, mcards, over, beat, safe_beat, give
+    cdef uint32_t inq = 0, unseen, under, empty, boss, mcards, over, beat, safe_beat, give
     cdef int32_t k, n = v.trick_n, best, best_seat, led, c, nxt, pts
     cdef bint defender = me != decl
     cdef bint last = n == v.n_active - 1
@@ -387,11 +400,14 @@ cdef inline int32_t sensible_play(View* v, double* p, int32_t* declare) noexcept
     for k in range(n):
         inq |= <uint32_t>1 << v.trick_cards[k]
     unseen = FULL_DECK & ~(h | v.played | inq)
-    boss = h & ~below_mask(unseen)
+    under = below_mask(unseen)
+    boss = h & ~under
+    # suits with no unseen card left: the bit 6*s of a suit is in ``under`` iff any is
+    empty = (SUIT_BITS & ~under) * 0x3F
     mcards = marriage_cards(h)
     if n == 0:
-        return sensible_lead(v, h, unseen, boss, mcards, trm, declare)
-    if td_popcount(legal) == 1:
+        return sensible_lead(v, h, unseen, empty, boss, mcards, trm, declare)
+    if not (legal & (legal - 1)):
         return td_lowbit(legal)
     # who is winning the trick so far
     best = v.trick_cards[0]
@@ -422,11 +438,9 @@ cdef inline int32_t sensible_play(View* v, double* p, int32_t* declare) noexcept
     # second of three: the third seat is the one not yet in the trick
     nxt = v.active[0] + v.active[1] + v.active[2] - me - v.trick_seats[0]
     # my cards that win against anything the third seat can hold
-    safe_beat = beat & ~below_mask(unseen)
-    if not (best // 6 == tr) and (ruff_risk_suits(v, unseen, trm, nxt) & SUIT_MASK_C[led]):
+    safe_beat = beat & ~under
+    if best // 6 != tr and (ruff_risk_suits(v, unseen, empty, trm, nxt) & SUIT_MASK_C[led]):
         safe_beat &= trm
-        if unseen & trm:
-            safe_beat &= ~below_mask(unseen & trm)
     if defender and nxt != decl:
         # the declarer led, my partner plays last: win if I can
         if beat:
@@ -435,7 +449,7 @@ cdef inline int32_t sensible_play(View* v, double* p, int32_t* declare) noexcept
     if defender:
         # my partner led, the declarer plays last: is the partner's card safe?
         if not (unseen & above_in_suit(best)) and not (
-                best // 6 != tr and (ruff_risk_suits(v, unseen, trm, nxt) & SUIT_MASK_C[led])):
+                best // 6 != tr and (ruff_risk_suits(v, unseen, empty, trm, nxt) & SUIT_MASK_C[led])):
             if give:
                 return smear_card(h, give, mcards, boss)
             return cheapest_card(h, beat)
