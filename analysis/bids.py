@@ -47,9 +47,7 @@ from typing import Any, Sequence
 import numpy as np
 import polars as pl
 
-from thousand.cards import (
-    ACE, KING, QUEEN, RANK_PLANE, card_points, format_hand, marriage_points, popcount,
-)
+from thousand.cards import RANK_PLANE, RANK_POINTS, card_points, format_hand, marriage_points, popcount
 from thousand.analysis.stats import wilson_interval as _stats_wilson
 from thousand.analysis.stats import z_for
 from thousand.errors import ThousandError
@@ -89,22 +87,19 @@ def wilson_interval(successes: Any, n: Any, confidence: float = 0.95) -> tuple[A
 
 # --------------------------------------------------------------------- the rules
 def bid_cap(hand: int, rules: Rules) -> int:
-    """Highest bid the rules allow for the 7-card ``hand`` (``docs/rules.md``, auction).
+    """Highest bid the rules allow for the 7-card ``hand``: the reference engine's cap.
 
-    ``bid_cap = marriages``: 120 plus the marriages held (just 120 without one);
-    ``none``: 120 + 280 + the ace marriage + the last-trick bonus (no more can be made).
-    The four-ace marriage counts as a marriage held when ``ace_marriage`` is set.
+    ``bid_cap = marriages``: 120 plus the marriages held (just 120 without one; the
+    four-ace marriage does not count, as in the engines); ``none``: 120 + 280 + the ace
+    marriage + the last-trick bonus (no more can be made).
 
     >>> from thousand.cards import parse_hand
     >>> bid_cap(parse_hand("AH TH KH QH AD 9S JC"), CLASSIC_RULES)
     220
     """
-    if rules.bid_cap == "none":
-        return 120 + 280 + (rules.ace_marriage or 0) + rules.last_trick_bonus
-    held = marriage_points(hand)
-    if rules.ace_marriage and popcount(hand & RANK_PLANE[ACE]) == 4:
-        held += rules.ace_marriage
-    return 120 + held
+    from thousand.reference.legal import bid_cap as engine_bid_cap
+
+    return int(engine_bid_cap(rules, hand))
 
 
 def bids_for_hand(hand: int, rules: Rules) -> np.ndarray:
@@ -138,7 +133,6 @@ def talon_redeal_allowed(talon: np.ndarray, rules: Rules, obligation: bool = Fal
     allowed = np.zeros(talon.shape, dtype=bool)
     if rules.redeal_talon_points_max is not None:
         pts = np.zeros(talon.shape, dtype=np.int64)
-        from thousand.cards import RANK_POINTS
         for r in range(6):
             pts += RANK_POINTS[r] * _popcount(talon & RANK_PLANE[r])
         allowed |= pts <= rules.redeal_talon_points_max
@@ -255,11 +249,16 @@ def _choice_scores(c: Completions, bids: np.ndarray, rules: Rules, free_resignat
     talon_ids, talon_idx = np.unique(np.asarray(c.talon, dtype=np.int64), return_inverse=True)
     n_talons = len(talon_ids)
     resign = resign_score(bids, rules, free_resignation)
-    redeal_ok = talon_redeal_allowed(talon_ids, rules, obligation=(c.role == "forehand"))
+    # A talon redeal (worth 0) where the talon allows one; with redeal_talon_by = obligation
+    # only the forehand on his forced, uncontested 100 may demand it.
+    redeal_ok = np.repeat(talon_redeal_allowed(talon_ids, rules)[:, None], len(bids), axis=1)
+    if rules.redeal_talon_by == "obligation":
+        on_obligation = (bids == 100) & (c.role == "forehand")
+        redeal_ok = talon_redeal_allowed(talon_ids, rules, obligation=True)[:, None] & on_obligation[None, :]
     alt = np.full((n_talons, len(bids)), -np.inf)
     if resign is not None:
         alt = np.maximum(alt, np.asarray(resign, dtype=float)[None, :])
-    alt = np.where(redeal_ok[:, None], np.maximum(alt, 0.0), alt)   # best choice other than playing
+    alt = np.where(redeal_ok, np.maximum(alt, 0.0), alt)            # best choice other than playing
 
     n_folds = 1 if c.exact else 2
     fold = np.zeros(len(talon_idx), dtype=np.int64) if c.exact else np.arange(len(talon_idx)) % 2
@@ -385,6 +384,7 @@ class BidEstimate:
     best_ev_bid: int | None
     points_mean: float
     points_quantiles: dict[str, float]
+    points_histogram: tuple[tuple[int, int], ...] = ()   # (bin start, weight) in 5-point bins
     strategies: str = "standard"
     seed: int | None = None
     seconds: float | None = None
@@ -410,7 +410,20 @@ def estimate_from_completions(c: Completions, rules: Rules, confidence: float = 
     return BidEstimate(
         hand=c.hand, role=c.role, rules=rules, samples=c.n, exact=c.exact, table=table,
         confidence=confidence, safe_bid=safe_bid(table, confidence), best_ev_bid=best_ev_bid(table),
-        points_mean=float((pts * w).sum() / w.sum()), points_quantiles=quant, **info)
+        points_mean=float((pts * w).sum() / w.sum()), points_quantiles=quant,
+        points_histogram=points_histogram(c.points, c.weights), **info)
+
+
+def points_histogram(points: np.ndarray, weight: np.ndarray | None = None, width: int = 5) -> tuple[tuple[int, int], ...]:
+    """The distribution of declarer points: ``(bin start, weight)`` for bins ``[x, x + width)``.
+
+    >>> points_histogram(np.array([0, 3, 5, 12]))
+    ((0, 2), (5, 1), (10, 1))
+    """
+    pts = np.clip(np.asarray(points, dtype=np.int64), 0, None) // width
+    w = np.ones(len(pts), dtype=np.int64) if weight is None else np.asarray(weight, dtype=np.int64)
+    counts = np.bincount(pts, weights=w).astype(np.int64)
+    return tuple((int(i * width), int(k)) for i, k in enumerate(counts) if k)
 
 
 def simulate_hand(hand: int, rules: Rules, role: str = "forehand", strategies: Sequence[str] | str | None = None,
@@ -428,7 +441,31 @@ def simulate_hand(hand: int, rules: Rules, role: str = "forehand", strategies: S
         raise ThousandError(f"--samples must be at least 2, got {samples}")
     if rules.players != 3:
         raise ThousandError(f"thousand bid analyses the 3-player game; the rules say players={rules.players}")
-    return _call_kernel(kernel_play(), hand, rules, role, strategies, samples, exact, seed)
+    return _call_kernel(kernel_play(), hand, rules, role, seat_strategies(strategies, role), samples, exact, seed)
+
+
+#: Seat of the forced declarer for each role (the kernel's convention: the dealer is seat 0).
+ROLE_SEATS = {"forehand": 1, "middle": 2, "rear": 0}
+
+
+def seat_strategies(strategies: Sequence[str] | str | None, role: str) -> list[str] | str | None:
+    """Strategies in seat order from ``None``, one spec, or three given as (declarer, next, other).
+
+    >>> seat_strategies(["d", "n", "o"], "forehand")   # declarer at seat 1
+    ['o', 'd', 'n']
+    """
+    if strategies is None or isinstance(strategies, str):
+        return strategies
+    specs = list(strategies)
+    if len(specs) == 1:
+        return specs[0]
+    if len(specs) != 3:
+        raise ThousandError(f"--strategy: give one (all seats) or three (declarer, next, other), got {len(specs)}")
+    seat = ROLE_SEATS[role]
+    out = [""] * 3
+    for k, spec in enumerate(specs):
+        out[(seat + k) % 3] = spec
+    return out
 
 
 def kernel_play() -> Any:
@@ -514,6 +551,8 @@ def bid_estimate_json(est: BidEstimate) -> dict[str, Any]:
         "confidence": est.confidence,
         "points_mean": num(est.points_mean),
         "points_quantiles": {k: num(v) for k, v in est.points_quantiles.items()},
+        "points_distribution": [{"from": a, "to": a + 4, "share": num(k / est.samples)}
+                                for a, k in est.points_histogram],
         "pass_ev": 0.0,
         "bids": bids,
         "safe_bid": est.safe_bid,
@@ -573,7 +612,19 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> None:
 
     t = est.table
     b = t["bid"].to_numpy()
-    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(8, 7), sharex=True, constrained_layout=True)
+    fig, (ax0, ax1, ax2) = plt.subplots(3, 1, figsize=(8, 10.5), constrained_layout=True,
+                                        gridspec_kw={"height_ratios": [0.7, 1, 1]})
+    ax2.sharex(ax1)
+    if est.points_histogram:
+        starts = np.array([a for a, _ in est.points_histogram], dtype=float)
+        shares = np.array([k for _, k in est.points_histogram], dtype=float) / est.samples
+        ax0.bar(starts, shares * 100, width=5, align="edge", color="C7", edgecolor="white", lw=0.3)
+    ax0.axvspan(b.min(), b.max(), color="C0", alpha=0.06, label="bids the rules allow")
+    ax0.set_ylabel("share of deals (%)")
+    ax0.set_title("Declarer's points when the deal is played out (5-point bins)")
+    ax0.legend(loc="upper left", fontsize=8)
+    ax0.grid(alpha=0.3)
+    ax0.set_xlabel("declarer's deal points (cards + marriages)")
     ax1.plot(b, t["p_make"].to_numpy(), marker="o", ms=3, color="C0", label="P(make)")
     if not est.exact:
         ax1.fill_between(b, t["ci_low"].to_numpy(), t["ci_high"].to_numpy(), color="C0", alpha=0.25,
@@ -586,7 +637,9 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> None:
     ax1.legend(loc="upper right", fontsize=8)
     ax1.grid(alpha=0.3)
     mode = "exact enumeration" if est.exact else f"{est.samples:,} samples"
-    ax1.set_title(f"{format_hand(est.hand)} as {est.role} declarer ({est.rules.describe()}, {mode})")
+    fig.suptitle(f"{format_hand(est.hand)} as {est.role} declarer ({est.rules.describe()}, {mode})")
+    ax1.set_title("Probability of making each bid")
+    ax1.set_xlabel("bid (contract, points)")
 
     ev = t["ev"].to_numpy()
     ax2.plot(b, ev, marker="o", ms=3, color="C1", label="bid, then play or resign after the talon")
@@ -603,7 +656,7 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> None:
     ax2.set_xlabel("bid (contract, points)")
     ax2.set_ylabel("expected score change (points)")
     ax2.set_title("Expected score change of each bid")
-    ax2.legend(loc="lower left", fontsize=8)
+    ax2.legend(loc="best", fontsize=8)
     ax2.grid(alpha=0.3)
     fig.savefig(path, dpi=120)
     plt.close(fig)

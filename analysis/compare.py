@@ -70,15 +70,19 @@ __all__ = [
     "holm", "paired_mean_diff", "paired_proportion_diff", "ratio_estimate",
     "paired_ratio_diff", "median_interval", "paired_median_diff", "mcnemar_p",
     "result_markdown", "result_table", "forest_plot", "COMPARE_CHUNK_GAMES",
-    "COMPARE_CHUNK_DEALS",
+    "COMPARE_CHUNK_DEALS", "game_seed", "play_paired", "simulate_chunks", "Diff", "Estimate",
 ]
 
 _NORMAL = NormalDist()
 # Chunks for comparison runs: small enough that a --precision round adds little more than
 # it needs, large enough that a chunk costs far more than starting it.  They are part of
 # what determines the data (with the seed), like the runner's own chunk size.
-COMPARE_CHUNK_GAMES = 1_000
+COMPARE_CHUNK_GAMES = 250
 COMPARE_CHUNK_DEALS = 50_000
+# Deals per stream in a deals comparison: a per-call cost of ~0.2 ms spread over 64
+# deals (~3 us each), and pairs realign every 64 slots after a redeal only one rule set
+# allows.
+DEAL_BLOCK = 64
 BOOTSTRAP_RESAMPLES = 1_000
 # Bootstrap draws come from their own stream, derived from the root seed, so the
 # comparison is reproducible and never touches the simulation's streams.
@@ -444,7 +448,7 @@ METHODS: dict[str, tuple[str, str]] = {
                "paired bootstrap, percentile, 1000 resamples; no p-value"),
 }
 
-_SHARE, _PER_GAME, _DEALS, _POINTS = "share", "per game", "deals per game", "points"
+_SHARE, _PER_GAME, _DEALS, _POINTS, _FINAL = "share", "per game", "deals per game", "points", "final points"
 
 
 def _seats(players: int, name: str) -> pl.Expr:
@@ -547,7 +551,7 @@ def _build_metrics(players: int) -> list[Metric]:
                lambda p: pl.col("resets_555").cast(pl.Float64), applies=_has("samozval_555")),
         Metric("cut_penalties", "game", "mean", _PER_GAME, "cut-nine penalties, per game",
                lambda p: pl.col("cut_penalties").cast(pl.Float64), applies=_has("cut_nine_penalty")),
-        Metric("score_spread", "game", "mean", _POINTS, "final score spread (highest - lowest), per game",
+        Metric("score_spread", "game", "mean", _FINAL, "final score spread (highest - lowest), per game",
                lambda p: (pl.max_horizontal([pl.col(f"final{s}") for s in range(p)]).cast(pl.Float64)
                           - pl.min_horizontal([pl.col(f"final{s}") for s in range(p)]).cast(pl.Float64))),
         # ---- per deal (inside games: ratios clustered by game)
@@ -567,9 +571,8 @@ def _build_metrics(players: int) -> list[Metric]:
         Metric("declarer_score", "deal", "ratio", _POINTS, "declarer's score change, mean over played deals",
                lambda p: _played(p) * _at_declarer(p, "score"), _played),
         Metric("points_declarer", "deal", "ratio", _POINTS,
-               "declarer's deal points (cards + marriages), deals played out",
-               lambda p: _played_cards(p) * (_at_declarer(p, "points") + _at_declarer(p, "marriages")),
-               _played_cards),
+               "declarer's deal points (cards + marriages + bonus), deals played out",
+               lambda p: _played_cards(p) * pl.col("declarer_points").cast(pl.Float64), _played_cards),
         Metric("points_defender", "deal", "ratio", _POINTS,
                "one defender's deal points (cards + marriages), deals played out",
                lambda p: _played_cards(p) * _defender_points(p), _played_cards),
@@ -579,8 +582,9 @@ def _build_metrics(players: int) -> list[Metric]:
     ]
     for k in range(players):
         role = _SEAT_ROLE_NAMES[k]
+        where = "the dealer" if k == 0 else f"the {role} ({k} seat{'s' if k > 1 else ''} after the dealer)"
         m.append(Metric(f"score_{role}", "deal", "ratio", _POINTS,
-                        f"score change of the {role} (seat {k} after the dealer), per played deal",
+                        f"score change of {where}, per played deal",
                         lambda p, k=k: _played(p) * _at_offset(p, "score", k), _played))
     return m
 
@@ -900,6 +904,101 @@ def simulate_chunks(rules: Rules, mode: str, first_chunk: int, n_chunks: int, ch
         return reduce(None, res.frame().filter(pl.col("chunk") >= first_chunk))
 
 
+def game_seed(seed: int, chunk: int, game: int) -> np.random.SeedSequence:
+    """The stream of game ``game`` of chunk ``chunk`` in a comparison.
+
+    ``SeedSequence(seed).spawn(...)[chunk].spawn(...)[game]``: a child of the runner's
+    chunk seed, so a comparison is as reproducible as a run, and every game starts from
+    its own stream.  (The runner plays a whole chunk from one stream: there, game 2 of a
+    chunk starts wherever game 1 happened to end, which differs between rule sets as soon
+    as the game lengths do, and the pairing would be lost after the first game.)
+
+    >>> a = game_seed(1, 2, 3).generate_state(1)
+    >>> b = np.random.SeedSequence(1).spawn(3)[2].spawn(4)[3].generate_state(1)
+    >>> bool((a == b).all())
+    True
+    """
+    return np.random.SeedSequence(seed, spawn_key=(chunk, game))
+
+
+def _concat_columns(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+
+
+def _play_game_chunk(rules: Rules, strategies: tuple[str, ...], seed: int, chunk: int, size: int,
+                     reduce: Reducer) -> Any:
+    """One chunk of a games comparison, played game by game, reduced in the worker."""
+    from thousand import kernel
+
+    rules_array = rules.to_kernel()
+    game_parts, deal_parts = [], []
+    first_id = chunk * size
+    for g in range(size):
+        bitgen = np.random.PCG64(game_seed(seed, chunk, g))
+        games, deals = kernel.play_games(bitgen, rules_array, list(strategies), n_games=1, deal_rows=True)
+        games["game_id"] = np.full(1, first_id + g, dtype=np.int64)
+        deals["game_id"] = np.full(len(deals["deal_no"]), first_id + g, dtype=np.int64)
+        game_parts.append(games)
+        deal_parts.append(deals)
+    games = _concat_columns(game_parts)
+    deals = _concat_columns(deal_parts)
+    games["chunk"] = np.full(size, chunk, dtype=np.int32)
+    deals["chunk"] = np.full(len(deals["deal_no"]), chunk, dtype=np.int32)
+    deals["deal_id"] = np.arange(len(deals["deal_no"]), dtype=np.int64)
+    return reduce(pl.DataFrame(games).lazy(), pl.DataFrame(deals).lazy())
+
+
+def _play_deal_chunk(rules: Rules, strategies: tuple[str, ...], seed: int, chunk: int, size: int,
+                     reduce: Reducer) -> Any:
+    """One chunk of a deals comparison: blocks of :data:`DEAL_BLOCK` deals, each from its
+    own stream ``game_seed(seed, chunk, block)``, reduced in the worker."""
+    from thousand import kernel
+
+    rules_array = rules.to_kernel()
+    parts = []
+    for block, start in enumerate(range(0, size, DEAL_BLOCK)):
+        bitgen = np.random.PCG64(game_seed(seed, chunk, block))
+        parts.append(kernel.play_deals(bitgen, rules_array, list(strategies), n_deals=min(DEAL_BLOCK, size - start)))
+    deals = _concat_columns(parts)
+    rows = len(deals["deal_no"])
+    deals["chunk"] = np.full(rows, chunk, dtype=np.int32)
+    deals["deal_id"] = np.arange(rows, dtype=np.int64)
+    return reduce(None, pl.DataFrame(deals).lazy())
+
+
+def play_paired(rules: Rules, mode: str, first_chunk: int, n_chunks: int, chunk_size: int,
+                seed: int, strategies: Sequence[str] | str | None, jobs: int,
+                backend: str = "loky", reduce: Reducer = _collect,
+                on_chunk: Callable[[int], None] | None = None) -> Any:
+    """The default source of a comparison: every game (or block of deals) on its own stream.
+
+    Games mode plays each game from its own stream (:func:`game_seed`) through the
+    kernel's batch API; deals mode plays blocks of :data:`DEAL_BLOCK` deals, each block
+    from its own stream, so deal slots realign at every block even after a redeal that
+    only one rule set allows.  Chunks run in joblib workers, in order, and each is reduced
+    in its worker (only unit tables travel back).  ``reduce`` must return ``(unit table,
+    deals-per-game counts)``.  :func:`simulate_chunks` is the same through the runner
+    (one stream per chunk, Parquet on disk).
+    """
+    from joblib import Parallel, delayed
+
+    from thousand.simulate import normalize_strategies
+
+    strategies = normalize_strategies(strategies, rules.players)
+    joblib_backend = "threading" if backend == "threads" else "loky"
+    play_chunk = _play_game_chunk if mode == "games" else _play_deal_chunk
+    calls = (delayed(play_chunk)(rules, strategies, seed, k, chunk_size, reduce)
+             for k in range(first_chunk, first_chunk + n_chunks))
+    tables, hist = [], np.zeros(0, dtype=np.int64)
+    # In order, so the tables (and so every statistic) do not depend on the workers.
+    for table, counts in Parallel(n_jobs=jobs, backend=joblib_backend, return_as="generator")(calls):
+        tables.append(table)
+        hist = _add_hist(hist, counts)
+        if on_chunk is not None:
+            on_chunk(chunk_size)
+    return pl.concat(tables), hist
+
+
 def _runner_continues() -> bool:
     from thousand import simulate as runner
     return _first_chunk_keyword(runner) is not None
@@ -930,7 +1029,7 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
         Two or more rule sets (:class:`Rules` or specs); the first is the baseline.
     n_games, n_deals
         Whole games (game and deal metrics), or deals only (deal metrics); exactly one.
-        Rounded up to whole chunks.
+        Cut into equal chunks of at most ``chunk_size`` (rounded up to fill the last).
     seed
         Root seed shared by every rule set (the common random numbers).
     strategies
@@ -951,7 +1050,7 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     progress
         Progress bar on stderr (default: when stderr is a terminal).
     simulator
-        Replaces :func:`simulate_chunks` (same signature), e.g. in tests.
+        Replaces :func:`play_paired` (same signature, ``reduce`` keyword), e.g. in tests.
     chunk_size
         Units per chunk (default :data:`COMPARE_CHUNK_GAMES` / :data:`COMPARE_CHUNK_DEALS`).
 
@@ -987,16 +1086,17 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     chosen = select_metrics(rules, mode, metrics)
     players = rules[0].players
     chunk_size = int(chunk_size or (COMPARE_CHUNK_GAMES if mode == "games" else COMPARE_CHUNK_DEALS))
-    chunk_size = min(chunk_size, n)
-    simulate_fn = simulator or simulate_chunks
+    # Equal chunks that cover n with the least excess (400 games: 2 x 200, not 2 x 250).
+    chunk_size = math.ceil(n / math.ceil(n / chunk_size))
+    simulate_fn = simulator or play_paired
     if max_units is None:
         max_units = 32 * n
     if max_units < n:
         raise ThousandError(f"the cap ({max_units}) is below the first round ({n})")
     max_chunks = math.ceil(max_units / chunk_size)
-    # A runner that cannot start at a later chunk recomputes the earlier ones (identical by
-    # construction) each round; growing at least 2x per round bounds that waste to 2x.
-    min_growth = 1.0 if simulator is not None or _runner_continues() else 2.0
+    # A simulator that cannot start at a later chunk (the runner, see simulate_chunks)
+    # recomputes the earlier ones each round; growing at least 2x per round bounds that waste.
+    min_growth = 1.0 if simulator is not simulate_chunks or _runner_continues() else 2.0
 
     def reduce(games: pl.LazyFrame | pl.DataFrame | None, deals: pl.LazyFrame | pl.DataFrame) -> tuple:
         table = unit_table(games, deals, chosen, players)
@@ -1018,11 +1118,13 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
             rounds += 1
             new = want_chunks - done_chunks
             for i, r in enumerate(rules):
-                table, counts = simulate_fn(r, mode, done_chunks, new, chunk_size, seed, strategies, jobs,
-                                            backend=backend, reduce=reduce)
+                kw: dict[str, Any] = dict(backend=backend, reduce=reduce)
+                if simulator is None and bar is not None:
+                    kw["on_chunk"] = bar.update
+                table, counts = simulate_fn(r, mode, done_chunks, new, chunk_size, seed, strategies, jobs, **kw)
                 tables[i].append(table)
                 hists[i] = _add_hist(hists[i], counts)
-                if bar is not None:
+                if simulator is not None and bar is not None:
                     bar.update(new * chunk_size)
             done_chunks = want_chunks
             merged = [pl.concat(t) for t in tables]
@@ -1217,7 +1319,7 @@ def result_markdown(result: ComparisonResult, figure: str | None = None, level: 
     return "\n".join(lines)
 
 
-_PANEL_ORDER = [_SHARE, _PER_GAME, "per deal", _DEALS, _POINTS]
+_PANEL_ORDER = [_SHARE, _PER_GAME, "per deal", _DEALS, _POINTS, _FINAL]
 
 
 def forest_plot(result: ComparisonResult, path: str | os.PathLike) -> Path:
@@ -1261,7 +1363,8 @@ def forest_plot(result: ComparisonResult, path: str | os.PathLike) -> Path:
         ax.axvline(0, color="grey", lw=0.8, ls="--")
         ax.set_yticks(range(len(names)), names, fontsize=8)
         ax.set_ylim(len(names) - 0.5, -0.5)
-        xlabel = {_SHARE: "difference (percentage points)", _POINTS: "difference (points)",
+        xlabel = {_SHARE: "difference (percentage points)", _POINTS: "difference (points per deal)",
+                  _FINAL: "difference (final score points)",
                   _PER_GAME: "difference (events per game)", _DEALS: "difference (deals per game)",
                   "per deal": "difference (per played deal)"}.get(unit, f"difference ({unit})")
         ax.set_xlabel(xlabel, fontsize=9)
@@ -1272,7 +1375,7 @@ def forest_plot(result: ComparisonResult, path: str | os.PathLike) -> Path:
                       ncol=min(3, n_var), frameon=False)
     fig.suptitle(f"Rule variants minus {result.labels[0]}: paired differences with 95% intervals", fontsize=10)
     fig.text(0.01, 0.005, f"{result.n:,} {'games' if result.mode == 'games' else 'deal slots'} per rule set, "
-             f"same seeds (seed {result.seed}); filled marker: Holm p < 0.05", fontsize=7, color="dimgrey")
+             f"same seeds (seed {result.seed}); filled marker: Holm p < 0.05 (medians: no test, hollow)", fontsize=7, color="dimgrey")
     fig.tight_layout(rect=(0, 0.015, 1, 0.98))
     path = Path(path)
     fig.savefig(path, dpi=120)
@@ -1280,20 +1383,30 @@ def forest_plot(result: ComparisonResult, path: str | os.PathLike) -> Path:
     return path
 
 
-def write_outputs(result: ComparisonResult, out_dir: str | os.PathLike, level: int = 2) -> str:
+def write_outputs(result: ComparisonResult, out_dir: str | os.PathLike, level: int = 2,
+                  tables_dir: str | os.PathLike | None = None,
+                  figures_dir: str | os.PathLike | None = None) -> str:
     """Write ``compare.md``, ``compare.csv``, ``compare.json`` and ``compare_forest.png``.
 
-    Returns the Markdown section (with the figure linked relative to ``out_dir``), which
-    the report includes when it is given several rule sets.
+    Everything goes to ``out_dir`` unless ``tables_dir`` (CSV and JSON) or ``figures_dir``
+    (PNG) say otherwise.  Returns the Markdown section (``level`` = heading level, the
+    figure linked relative to ``out_dir``), which the report includes when it is given
+    several rule sets, e.g.::
+
+        result = compare_rules(["classic", "classic:bolts=off"], n_games=2000)
+        section = write_outputs(result, "report", level=2, tables_dir="report/tables")
     """
     out = Path(out_dir)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise ThousandError(f"cannot create output directory {os.fspath(out)!r}: {e.strerror}") from None
-    figure = forest_plot(result, out / "compare_forest.png")
-    result.frame().write_csv(out / "compare.csv")
-    (out / "compare.json").write_text(json.dumps(result.to_json(), indent=1) + "\n")
-    md = result_markdown(result, figure=figure.name, level=level)
+    tables = Path(tables_dir) if tables_dir is not None else out
+    figures = Path(figures_dir) if figures_dir is not None else out
+    for d in (out, tables, figures):
+        try:
+            d.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ThousandError(f"cannot create output directory {os.fspath(d)!r}: {e.strerror}") from None
+    figure = forest_plot(result, figures / "compare_forest.png")
+    result.frame().write_csv(tables / "compare.csv")
+    (tables / "compare.json").write_text(json.dumps(result.to_json(), indent=1) + "\n")
+    md = result_markdown(result, figure=Path(os.path.relpath(figure, out)).as_posix(), level=level)
     (out / "compare.md").write_text(md)
     return md

@@ -32,7 +32,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import polars as pl
 
-from thousand.cards import RANK_PLANE, RANK_POINTS, SUIT_MASK, ACE, TEN, KING, QUEEN, MARRIAGE_VALUES
+from thousand.cards import ACE, KING, MARRIAGE_VALUES, QUEEN, RANK_PLANE, RANK_POINTS, TEN
 from thousand.rules import CLASSIC, Rules
 
 __all__ = [
@@ -197,8 +197,10 @@ def _survival(df: pl.DataFrame) -> tuple[pl.DataFrame, np.ndarray]:
 
 
 def _bid_cap_of(marriage_points: np.ndarray, rules: Rules) -> np.ndarray:
+    # As thousand.reference.legal.bid_cap, vectorised over hands.
     if rules.bid_cap == "none":
-        return np.full(len(marriage_points), 120 + 280 + (rules.ace_marriage or 0) + rules.last_trick_bonus)
+        from thousand.reference.legal import no_cap
+        return np.full(len(marriage_points), no_cap(rules), dtype=np.int64)
     return 120 + np.asarray(marriage_points, dtype=np.int64)
 
 
@@ -220,7 +222,7 @@ def hand_outcomes(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
     keys, surv = _survival(df)
     n = surv[:, 0]
     per = df.group_by("hand_id", "role").agg(pl.col("hand").first(), pl.col("points").mean().alias("mean_points"))
-    out = keys.join(per, on=["hand_id", "role"], how="left")
+    out = keys.join(per, on=["hand_id", "role"], how="left", maintain_order="left")  # rows stay aligned with surv
     out = add_hand_features(out).collect()
     cap = _bid_cap_of(out["marriage_points"].to_numpy(), rules)
     cols = {"completions": n}
@@ -262,13 +264,16 @@ def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
     polars.DataFrame
         Class columns, ``hands`` (hand-role rows), ``completions``, ``mean_points``, and per
         probability ``bid_50``... (null: even 100 is below, i.e. pass) with
-        ``bid_50_low``/``bid_50_high`` (bootstrap 2.5%/97.5%; null likewise) and ``p_at_bid_50``,
-        the pooled P(make) at that bid.
+        ``bid_50_low``/``bid_50_high`` (bootstrap 2.5%/97.5%; null likewise), ``p_at_bid_50``,
+        the pooled P(make) at that bid, and ``level_50``, the points reached with that
+        probability before the 100 floor and the cap (so weak classes still differ).
     """
     df = lf.lazy().select("hand_id", "hand", "role", "points").collect()
     keys, surv = _survival(df)
     feats = add_hand_features(keys.join(df.group_by("hand_id", "role").agg(pl.col("hand").first()),
-                                        on=["hand_id", "role"])).collect()
+                                        on=["hand_id", "role"], how="left", maintain_order="left")).collect()
+    # Row i of feats must describe row i of surv.
+    assert feats.select("hand_id", "role").equals(keys.select("hand_id", "role"))
     by = list(by)
     groups = feats.with_row_index("_row").group_by(by, maintain_order=False).agg(
         pl.col("_row"), pl.col("marriage_points").min().alias("_mp"))
@@ -292,6 +297,7 @@ def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
         for q in probabilities:
             tag = _tag(q)
             b = int(_threshold(pooled[None, :], np.array([n]), q, cap, rules.bid_step)[0])
+            row[f"level_{tag}"] = int((pooled >= q * n - 1e-9).sum() - 1)
             row[f"bid_{tag}"] = None if b < 0 else b
             row[f"p_at_bid_{tag}"] = None if b < 0 else float(pooled[min(b, len(pooled) - 1)] / n) if b < len(pooled) else 0.0
             if n_boot:
@@ -306,6 +312,7 @@ def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
     for q in probabilities:
         tag = _tag(q)
         schema[f"bid_{tag}"] = pl.Int64
+        schema[f"level_{tag}"] = pl.Int64
         schema[f"p_at_bid_{tag}"] = pl.Float64
         if n_boot:
             schema[f"bid_{tag}_low"] = pl.Int64
@@ -319,14 +326,17 @@ def plot_threshold_heatmap(df: pl.DataFrame, path: Any, probability: float = 0.8
                            title: str | None = None) -> None:
     """Heatmap of the threshold bid (``bid_80``) over two class columns, cells annotated.
 
-    ``df`` is :func:`threshold_table` grouped ``by=(rows, cols)``; a blank cell has too few
-    hands, "pass" means even 100 is made less often than ``probability``.
+    ``df`` is :func:`threshold_table` grouped ``by=(rows, cols)``.  Cells show the bid, its
+    bootstrap interval, the points level reached with ``probability`` (the colour) and
+    the number of hands; a blank cell has too few hands, "pass" means even 100 is made
+    less often than ``probability``.
     """
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     col = f"bid_{_tag(probability)}"
+    level_col = f"level_{_tag(probability)}"
     row_vals = [v for v in band_order() if v in set(df[rows])] if rows == "points_band" else sorted(set(df[rows]))
     col_vals = [v for v in band_order() if v in set(df[cols])] if cols == "points_band" else sorted(set(df[cols]))
     grid = np.full((len(row_vals), len(col_vals)), np.nan)
@@ -334,27 +344,36 @@ def plot_threshold_heatmap(df: pl.DataFrame, path: Any, probability: float = 0.8
     for r in df.iter_rows(named=True):
         i, j = row_vals.index(r[rows]), col_vals.index(r[cols])
         v = r[col]
-        grid[i, j] = 95 if v is None else v  # "pass" shown just below the lowest bid
+        # Colour by the points level reached with the probability: it still separates
+        # classes below 100 (all "pass") and above the cap.
+        grid[i, j] = r[level_col] if level_col in r else (95 if v is None else v)
         lo, hi = r.get(f"{col}_low"), r.get(f"{col}_high")
-        t = "pass" if v is None else str(v)
-        if lo is not None or hi is not None:
+        t = "pass" if v is None else f"bid {v}"
+        if f"{col}_low" in r and (lo is not None or hi is not None):
             t += f"\n[{lo if lo is not None else 'pass'}-{hi if hi is not None else 'pass'}]"
+        if level_col in r:
+            t += f"\nreaches {r[level_col]}"
         text[i][j] = t + f"\nn={r['hands']}"
     fig, ax = plt.subplots(figsize=(1.5 + 1.3 * len(col_vals), 1.2 + 0.9 * len(row_vals)), constrained_layout=True)
-    im = ax.imshow(np.ma.masked_invalid(grid), cmap="viridis", aspect="auto", origin="lower")
+    finite = grid[np.isfinite(grid)]
+    vmin, vmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    if vmax - vmin < 1:  # one value (or one cell): widen so the colour scale is defined
+        vmin, vmax = vmin - 1, vmax + 1
+    im = ax.imshow(np.ma.masked_invalid(grid), cmap="viridis", aspect="auto", origin="lower", vmin=vmin, vmax=vmax)
     for i in range(len(row_vals)):
         for j in range(len(col_vals)):
             if text[i][j]:
                 ax.text(j, i, text[i][j], ha="center", va="center", fontsize=7,
-                        color="white" if grid[i, j] < np.nanmean(grid) else "black")
+                        color="white" if grid[i, j] < (vmin + vmax) / 2 else "black")
     label = {"points_band": "card points in hand", "marriage_value": "marriage value held (120 = two or more)",
              "aces": "aces held (3 = 3 or 4)", "aces_with_ten": "aces held with their ten (2 = 2+)"}
     ax.set_xticks(range(len(col_vals)), [str(v) for v in col_vals])
     ax.set_yticks(range(len(row_vals)), [str(v) for v in row_vals])
     ax.set_xlabel(label.get(cols, cols))
     ax.set_ylabel(label.get(rows, rows))
-    ax.set_title(title or f"Highest bid made with probability {probability:.0%} (forced declarer, all seats)")
-    fig.colorbar(im, ax=ax, label="bid (points)")
+    ax.set_title(title or f"Highest bid made with probability {probability:.0%} (forced declarer, all seats)\n"
+                 f"cell: bid [95% bootstrap interval], points reached with {probability:.0%}, hands", fontsize=10)
+    fig.colorbar(im, ax=ax, label=f"declarer points reached with probability {probability:.0%}")
     fig.savefig(path, dpi=120)
     plt.close(fig)
 
@@ -383,13 +402,12 @@ class RuleOfThumb:
     def formula(self) -> str:
         names = {"points": "card points", "marriage_points": "marriage value", "aces": "aces",
                  "aces_with_ten": "aces with their ten", "tens": "tens"}
-        parts = [f"{self.rounded['intercept']:g}"]
-        for f in self.features:
-            c = self.rounded[f]
-            if c == 0:
-                continue
-            parts.append(f"{'+' if c >= 0 else '-'} {abs(c):g} x {names.get(f, f)}")
-        return "bid " + " ".join(parts) + " (round down to the step; below 100 pass; at most the cap)"
+        terms = [(self.rounded[f], f" x {names.get(f, f)}") for f in self.features if self.rounded[f] != 0]
+        if self.rounded["intercept"] != 0 or not terms:
+            terms.append((self.rounded["intercept"], ""))
+        text = " ".join(f"{'+' if c >= 0 else '-'} {abs(c):g}{name}" for c, name in terms)
+        text = text[2:] if text.startswith("+ ") else "-" + text[2:]
+        return f"bid = {text} (round down to the step; below 100 pass; at most the cap)"
 
     def predict_level(self, X: np.ndarray, rounded: bool = True) -> np.ndarray:
         c = self.rounded if rounded else self.coefficients
@@ -448,7 +466,8 @@ def fit_rule_of_thumb(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC, p
     The target per (hand, role) is the largest points level reached with probability
     ``probability`` (uncapped, may be below 100).  Hands (all three roles of a hand
     together) are split at random into train and test; the least-squares fit on train is
-    rounded (intercept to 5, per-point coefficients to 0.25, the others to 5) and both are
+    rounded (card points to 0.1, marriage value to 0.05, counts to 1, then the intercept
+    refitted and rounded to 1) and both are
     scored on test: error in points, share of hands where the rule names the true
     threshold bid (exactly, within 5, within 10), over- and under-bids, and the realised
     P(make) of the rule's bids.  Baseline: always bid the median threshold.
@@ -469,8 +488,12 @@ def fit_rule_of_thumb(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC, p
     A = np.column_stack([np.ones(len(y)), X])
     beta, *_ = np.linalg.lstsq(A[~is_test], y[~is_test], rcond=None)
     coef = {"intercept": float(beta[0]), **{f: float(b) for f, b in zip(features, beta[1:])}}
-    steps = {"intercept": 5.0, "points": 0.25, "marriage_points": 0.05, "tens": 1.0}
-    rounded = {k: _nice(v, steps.get(k, 1.0)) for k, v in coef.items()}
+    # Slopes rounded to table-friendly steps; the intercept is then refitted to the rounded
+    # slopes on the training hands (so rounding does not shift every bid) and rounded to 1.
+    steps = {"points": 0.1, "marriage_points": 0.05, "tens": 1.0}
+    rounded = {k: _nice(v, steps.get(k, 1.0)) for k, v in coef.items() if k != "intercept"}
+    slopes = np.array([rounded[f] for f in features])
+    rounded = {"intercept": _nice(float(np.mean(y[~is_test] - X[~is_test] @ slopes)), 1.0), **rounded}
     rule = RuleOfThumb(probability, tuple(features), coef, rounded, {}, {}, {}, {}, int((~is_test).sum()), int(is_test.sum()))
     tr, te = out.filter(pl.Series(~is_test)), out.filter(pl.Series(is_test))
     median_level = float(np.median(y[~is_test]))

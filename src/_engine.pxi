@@ -408,6 +408,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     d.v.contract = contract
     row.declarer = decl
     row.winning_bid = contract
+    row.contract = contract
     row.blind = d.v.blind
     row.obligation = d.v.obligation
     for s in range(n):

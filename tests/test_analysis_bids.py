@@ -50,8 +50,13 @@ def test_bid_cap_and_bids():
     assert B.bid_cap(parse_hand("KS QS KH QH 9C JC TC"), CLASSIC) == 120 + 40 + 100
     assert B.bid_cap(HAND, dataclasses.replace(CLASSIC, bid_cap="none")) == 400
     four_aces = parse_hand("AS AC AD AH KH QH 9C")
-    assert B.bid_cap(four_aces, dataclasses.replace(CLASSIC, ace_marriage=200)) == 120 + 100 + 200
-    assert B.bid_cap(four_aces, CLASSIC) == 220
+    # The four-ace marriage raises the no-cap ceiling but is not a "marriage held" for the cap.
+    assert B.bid_cap(four_aces, dataclasses.replace(CLASSIC, ace_marriage=200)) == 220
+    assert B.bid_cap(four_aces, dataclasses.replace(CLASSIC, ace_marriage=200, bid_cap="none")) == 600
+    assert B.bid_cap(four_aces, dataclasses.replace(CLASSIC, last_trick_bonus=10, bid_cap="none")) == 410
+    from thousand.reference.legal import bid_cap as engine_cap
+    for h in (HAND, four_aces, parse_hand("KS QS KH QH 9C JC TC")):
+        assert B.bid_cap(h, CLASSIC) == engine_cap(CLASSIC, h)
     b = B.bids_for_hand(HAND, CLASSIC)
     assert b[0] == 100 and b[-1] == 220 and len(b) == 25
     assert B.bids_for_hand(HAND, dataclasses.replace(CLASSIC, bid_step=10)).tolist() == list(range(100, 221, 10))
@@ -127,6 +132,17 @@ def test_talon_informed_choice_worked_example():
     # At 135 both talons fail: play -135, resign -135 (tie, plays); classic POOR redeal: 0.
     assert B.bid_table(c, NO_REDEALS, bids=[135])["ev"][0] == -135.0
     assert B.bid_table(c, CLASSIC, bids=[135])["ev"][0] == pytest.approx(-135 / 2)
+
+
+def test_obligation_redeal_only_for_the_forehand_at_100():
+    pts = [130, 130, 90, 90]
+    talons = [TALON_RICH, TALON_RICH, TALON_POOR, TALON_POOR]
+    rules = dataclasses.replace(CLASSIC, redeal_talon_by="obligation")
+    fh = B.bid_table(_completions(pts, talons, exact=True, role="forehand"), rules, bids=[100, 105])
+    mid = B.bid_table(_completions(pts, talons, exact=True, role="middle"), rules, bids=[100])
+    # forehand at 100: POOR -> redeal 0: (200 + 0)/4 = 50; at 105 he was outbidding: (210 - 210)/4 = 0
+    assert fh["ev"].to_list() == [50.0, 0.0]
+    assert mid["ev"][0] == 0.0
 
 
 def test_resigning_beats_a_losing_talon_when_cheaper():
@@ -227,3 +243,56 @@ def test_fake_kernel_exact_pipeline_gives_the_counted_fraction():
     est = B.estimate_from_completions(c, CLASSIC)
     for bid in (100, 140, 150, 180, 220):
         assert est.exact_fraction(bid) == _bid_fakes.exact_p_make(HAND, bid)
+
+
+# ------------------------------------------------------------------ properties against brute force
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 300), st.integers(0, 3), st.integers(1, 4)), min_size=1, max_size=60),
+       st.lists(st.integers(100, 320), min_size=1, max_size=8, unique=True))
+def test_group_counts_match_brute_force(rows, bids):
+    pts = np.array([r[0] for r in rows])
+    grp = np.array([r[1] for r in rows])
+    w = np.array([r[2] for r in rows])
+    b = np.array(sorted(bids))
+    tot, made = B._group_make_counts(pts, grp, 4, b, w)
+    for g in range(4):
+        assert tot[g] == w[grp == g].sum()
+        for j, bid in enumerate(b):
+            assert made[g, j] == w[(grp == g) & (pts >= bid)].sum()
+    assert B.make_counts(pts, b, w).tolist() == [int(w[pts >= x].sum()) for x in b]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(40, 260), st.sampled_from([TALON_RICH, TALON_POOR, parse_hand("9S 9C 9D")])),
+                min_size=1, max_size=40))
+def test_exact_choice_ev_matches_brute_force(rows):
+    """Exact EV = mean over talons of max(mean play score, best alternative), by brute force."""
+    pts = np.array([r[0] for r in rows])
+    tal = np.array([r[1] for r in rows], dtype=np.uint32)
+    bids = np.arange(100, 221, 5)
+    t = B.bid_table(_completions(pts, tal, exact=True), CLASSIC, bids=bids)
+    for j, b in enumerate(bids):
+        total = 0.0
+        for talon in set(tal.tolist()):
+            sel = tal == talon
+            play = np.where(pts[sel] >= b, b, -b).astype(float)
+            alt = -b
+            if B.talon_redeal_allowed(np.array([talon]), CLASSIC)[0]:
+                alt = 0
+            total += play.sum() if play.mean() >= alt else alt * sel.sum()
+        assert t["ev"][j] == pytest.approx(total / len(pts))
+        assert t["ev"][j] >= t["ev_play"][j] - 1e-9          # the option to resign never hurts
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, RUSSIAN, POLISH,
+                                   dataclasses.replace(CLASSIC, redeal_talon_points_max=0, redeal_talon_nines=None)])
+def test_talon_redeal_condition_agrees_with_the_reference_engine(rules):
+    import itertools
+    from thousand.reference.legal import talon_redeal_allowed as engine_allowed
+    talons = np.array([(1 << a) | (1 << b) | (1 << c) for a, b, c in itertools.combinations(range(24), 3)])
+    mine = B.talon_redeal_allowed(talons, rules, obligation=True)
+    assert mine.tolist() == [engine_allowed(rules, int(t)) for t in talons]

@@ -166,3 +166,17 @@ def test_held_marriages_agree_with_exact_on_random_deals():
         obs = row.get("rate", row.get("observed"))
         se = math.sqrt(p * (1 - p) / row["n"])
         assert abs(obs - p) < 4 * se, row
+
+
+def test_declarer_hearts_rows_as_a_frame():
+    t = marriage_tables(_frame().lazy(), CLASSIC)["marriages"]
+    got = t.filter((pl.col("suit") == "hearts") & (pl.col("role") == "declarer")).select(
+        "measure", "count", "n", "rate")
+    want = pl.DataFrame({
+        "measure": ["held in dealt hand", "held with talon", "completed from talon", "declared", "lost",
+                    "lost: resigned", "lost: handed off", "lost: not declared in play"],
+        "count": [2, 2, 0, 1, 1, 1, 0, 0],
+        "n": [2, 2, 2, 2, 2, 2, 2, 2],
+        "rate": [1.0, 1.0, 0.0, 0.5, 0.5, 0.5, 0.0, 0.0],
+    })
+    assert_frame_equal(got, want)

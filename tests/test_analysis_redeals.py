@@ -17,7 +17,7 @@ from thousand.analysis.redeals import (
     FREQUENCY_COLUMNS, CALL_COLUMNS, exact_table, hand_conditions, redeal_calls,
     redeal_frequencies, talon_conditions,
 )
-from thousand.cards import RANK_POINTS, card_points, count_rank, parse_hand
+from thousand.cards import card_points, count_rank, parse_hand
 from thousand.rules import CLASSIC, POLISH, RUSSIAN
 
 
@@ -191,3 +191,22 @@ def test_exact_table_lists_every_enabled_condition():
     for c in hand_conditions(CLASSIC) + talon_conditions(CLASSIC):
         assert c.label in labels
     assert "talon points <= 4" in set(exact_table(RUSSIAN).collect()["condition"])
+
+
+@pytest.mark.parametrize("spec", ["classic", "russian"])
+def test_simulator_deals_agree_with_exact(spec, tmp_path):
+    # The simulator's own deal rows (redealt deals included) read by the pipeline.
+    from thousand.rules import parse_rules_spec
+    from thousand.simulate import simulate
+
+    rules = parse_rules_spec(spec)
+    lf = simulate(40_000, rules, seed=31, jobs=1, out=tmp_path / spec, progress=False)
+    out = redeal_frequencies(lf, rules).collect()
+    assert out.height == 12 and out["n"].min() >= 40_000
+    for row in out.iter_rows(named=True):
+        p = row["exact"]
+        se = math.sqrt(p * (1 - p) / row["n"])
+        assert abs(row["observed"] - p) < 4 * se, row
+    calls = redeal_calls(lf, rules).collect()
+    # Every called redeal had a condition that allowed it.
+    assert (calls["called"] <= calls["eligible"]).all()

@@ -82,6 +82,18 @@ def test_threshold_table_pools_hands_of_a_class():
     assert T.threshold_table(df, min_hands=2, n_boot=0).height == 1
 
 
+def test_threshold_table_rows_describe_their_own_hands():
+    # Many hands whose points equal their card points: each class's mean must lie in its band.
+    df = T.simulate_forced_hands(n_hands=150, samples_per_hand=3, seed=4,
+                                 simulator=lambda h, r, bg, n: np.full(n, card_points(h)))
+    t = T.threshold_table(df, by=("points_band",), min_hands=1, n_boot=0)
+    bounds = {"<20": (0, 19), "20-29": (20, 29), "30-39": (30, 39), "40-49": (40, 49), "50+": (50, 74)}
+    for band, mean in zip(t["points_band"].cast(pl.String), t["mean_points"]):
+        lo, hi = bounds[band]
+        assert lo <= mean <= hi, (band, mean)
+    assert t["hands"].sum() == 450
+
+
 def test_threshold_table_bootstrap_interval_brackets_the_estimate():
     rng = np.random.default_rng(0)
     rows = {(i, NO_MARRIAGE, "middle"): list(rng.normal(110, 10, 50).astype(int)) for i in range(40)}
@@ -169,3 +181,35 @@ def test_heatmap_writes_a_png(tmp_path):
     path = tmp_path / "heat.png"
     T.plot_threshold_heatmap(t, path)
     assert path.stat().st_size > 10_000
+
+
+@pytest.mark.filterwarnings("error")
+def test_heatmap_of_a_single_cell_draws_without_warnings(tmp_path):
+    df = completions({(0, NO_MARRIAGE, "forehand"): [100, 110, 120, 130, 140]})
+    t = T.threshold_table(df, by=("points_band", "marriage_value"), min_hands=1, n_boot=0)
+    assert t.height == 1
+    T.plot_threshold_heatmap(t, tmp_path / "one.png")
+    assert (tmp_path / "one.png").stat().st_size > 5_000
+
+
+def _kernel_ready() -> bool:
+    try:
+        from thousand.analysis.bids import kernel_play
+        kernel_play()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.mark.skipif(not _kernel_ready(), reason="thousand.kernel.play_forced_declarer is not built")
+def test_real_kernel_thresholds_pipeline_runs_and_is_reproducible():
+    a = T.simulate_forced_hands(CLASSIC, n_hands=40, samples_per_hand=50, seed=7, chunk_hands=16)
+    b = T.simulate_forced_hands(CLASSIC, n_hands=40, samples_per_hand=50, seed=7, chunk_hands=16)
+    assert a.equals(b) and a.height == 40 * 3 * 50
+    assert (a["points"] >= 0).all() and (a["points"] <= 400).all()
+    out = T.hand_outcomes(a, CLASSIC)
+    # Stronger hands reach more: the 4 strongest hands' mean beats the 4 weakest's.
+    per = out.group_by("hand_id").agg(pl.col("hand_points").first(), pl.col("mean_points").mean()).sort("hand_points")
+    assert per["mean_points"].tail(4).mean() > per["mean_points"].head(4).mean()
+    t = T.threshold_table(a, CLASSIC, by=("points_band",), min_hands=1, n_boot=20)
+    assert t["hands"].sum() == 120

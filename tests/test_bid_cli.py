@@ -53,12 +53,18 @@ def bid_json(capsys, *args: str) -> dict:
     ("AH TH KH QH AD 9S AH", "duplicate card 'AH'"),
     ("AH TH KH QH AD 9S 10H", "duplicate"),
 ])
-def test_bad_hands_give_one_line_error_naming_the_token(hand, needle):
-    out = run_cli("bid", hand)
-    assert out.returncode == 2
-    lines = out.stderr.strip().splitlines()
-    assert len(lines) == 1 and needle in lines[0], out.stderr
-    assert "Traceback" not in out.stderr
+def test_bad_hands_give_one_line_error_naming_the_token(hand, needle, capsys):
+    rc = cli.main(["bid", hand])
+    err = capsys.readouterr().err
+    assert rc == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], err
+
+
+def test_bad_hand_from_a_real_process():
+    out = run_cli("bid", "AH TH KH QH AD 9S XC")
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip() == "thousand bid: error: bad card 'XC': unknown rank 'X' (use 9 J Q K 10 A)"
 
 
 @pytest.mark.parametrize("args, needle", [
@@ -69,22 +75,28 @@ def test_bad_hands_give_one_line_error_naming_the_token(hand, needle):
     (("--set", "resign=maybe"), "resign"),
     (("--plot", "chart.txt"), "--plot"),
     (("--strategy", "a", "--strategy", "b"), "--strategy"),
+    (("--strategy", "nosuchplayer"), "nosuchplayer"),
+    (("--strategy", "greedy:nosuchparam=1"), "nosuchparam"),
 ])
-def test_bad_options_give_one_line_error(args, needle):
-    out = run_cli("bid", HAND_TEXT, *args)
-    assert out.returncode == 2
-    lines = out.stderr.strip().splitlines()
-    assert len(lines) == 1 and needle in lines[0], out.stderr
+def test_bad_options_give_one_line_error(args, needle, capsys, fake_kernel):
+    # In-process (fast); the subprocess tests above cover the real entry point.
+    rc = cli.main(["bid", HAND_TEXT, *args])
+    err = capsys.readouterr().err
+    assert rc == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], err
+    assert not fake_kernel.calls, "bad options must be rejected before any simulation"
 
 
-def test_samples_and_exact_exclude_each_other():
-    out = run_cli("bid", HAND_TEXT, "--samples", "100", "--exact")
-    assert out.returncode == 2 and "not allowed with" in out.stderr
-
-
-def test_bad_position_is_rejected():
-    out = run_cli("bid", HAND_TEXT, "--position", "dealer")
-    assert out.returncode == 2 and "--position" in out.stderr
+@pytest.mark.parametrize("args, needle", [
+    (("--samples", "100", "--exact"), "not allowed with"),
+    (("--position", "dealer"), "--position"),
+    (("--samples", "many"), "--samples"),
+])
+def test_argument_errors_exit_2(args, needle, capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["bid", HAND_TEXT, *args])
+    assert e.value.code == 2 and needle in capsys.readouterr().err
 
 
 # ------------------------------------------------------------------ output on the stand-in kernel
@@ -102,6 +114,11 @@ def test_json_shape(capsys, fake_kernel):
     ok = [b["bid"] for b in obj["bids"] if b["p_make"] >= 0.8]
     assert obj["safe_bid"] == (max(ok) if ok else None)
     assert obj["best_ev_bid"] == max(obj["bids"], key=lambda b: b["ev"])["bid"]
+    dist = obj["points_distribution"]
+    assert sum(d["share"] for d in dist) == pytest.approx(1.0, abs=1e-4)
+    assert all(d["to"] - d["from"] == 4 and d["from"] % 5 == 0 for d in dist)
+    # P(make 100) is the share of the bins from 100 up
+    assert sum(d["share"] for d in dist if d["from"] >= 100) == pytest.approx(obj["bids"][0]["p_make"], abs=1e-4)
     call = fake_kernel.calls[-1]
     assert call["role"] == "rear" and call["hand"] == HAND and call["n_samples"] == 5000
 
@@ -149,6 +166,13 @@ def test_table_and_plot(capsys, fake_kernel, tmp_path):
     assert path.stat().st_size > 10_000
 
 
+def test_three_strategies_are_put_in_seat_order(capsys, fake_kernel):
+    bid_json(capsys, HAND_TEXT, "--samples", "100", "--position", "middle",
+             "--strategy", "greedy", "--strategy", "random", "--strategy", "standard")
+    # middle declarer sits at seat 2: next is seat 0, the other seat 1
+    assert fake_kernel.calls[-1]["strategies"] == ["random", "standard", "greedy"]
+
+
 def test_rules_reach_the_kernel(capsys, fake_kernel):
     obj = bid_json(capsys, HAND_TEXT, "--samples", "200", "--rules", "classic", "--set", "bid_cap=none")
     assert obj["bids"][-1]["bid"] == 400
@@ -177,7 +201,6 @@ def test_real_kernel_json(capsys):
 
 
 @needs_kernel
-@pytest.mark.slow
 def test_real_kernel_exact_and_sampled_agree(capsys):
     exact = bid_json(capsys, HAND_TEXT, "--exact")
     assert exact["samples"] == 2_333_760
@@ -188,3 +211,12 @@ def test_real_kernel_exact_and_sampled_agree(capsys):
         p = e["made"] / e["n"]
         se = math.sqrt(p * (1 - p) / 50000)
         assert abs(s["p_make"] - p) <= 4 * se + 1e-12, (e["bid"], s["p_make"], p)
+
+
+@needs_kernel
+def test_real_kernel_exact_enumerates_every_completion_once():
+    c = B.simulate_hand(HAND, B.CLASSIC_RULES, "middle", exact=True)
+    assert c.n == B.N_COMPLETIONS
+    talons, counts = np.unique(c.talon, return_counts=True)
+    assert len(talons) == 680 and (counts == 3432).all()          # each talon with every split of 14
+    assert not (talons & HAND).any()                              # never one of his own cards

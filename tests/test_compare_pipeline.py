@@ -53,9 +53,9 @@ def test_unit_table_game_and_deal_metrics_by_hand():
         # game 0: a redeal, then three played deals
         dict(game_id=0, dealer=2, redeal=1, declarer=-1),
         dict(game_id=0, dealer=2, declarer=0, contract=120, made=True, score0=120, score1=35, score2=10,
-             points0=90, marriages0=40, points1=20, points2=10),
+             points0=90, marriages0=40, points1=20, points2=10, declarer_points=130),
         dict(game_id=0, dealer=0, declarer=1, contract=100, made=False, score0=40, score1=-100, score2=60,
-             points0=40, points1=30, marriages2=60, points2=50),
+             points0=40, points1=30, marriages2=60, points2=50, declarer_points=30),
         dict(game_id=0, dealer=1, declarer=2, contract=110, resigned=True, score0=55, score1=55, score2=-110),
         # game 1: two played deals
         dict(game_id=1, dealer=0, declarer=1, contract=100, made=True, score0=5, score1=100, score2=15,
@@ -252,21 +252,25 @@ def test_markdown_section_level_for_the_report():
 
 
 # ----------------------------------------------------------------------------- the runner adapter
-def test_simulate_chunks_through_the_runner(monkeypatch):
-    """The adapter drives the real runner (here over the runner's stand-in kernel, in process)."""
-    import sys
-
-    import test_simulate_fake_kernel as fake_kernel
-
+def test_simulate_chunks_through_the_runner():
+    """The deal-mode source drives the real runner; later chunks continue the seed sequence."""
     from thousand.analysis.compare import simulate_chunks
 
-    monkeypatch.setitem(sys.modules, "thousand.kernel", fake_kernel)
-    games, deals = simulate_chunks(CLASSIC, "games", 2, 2, 50, 7, None, 1)
-    assert games["game_id"].to_list() == list(range(100, 200))
-    assert set(deals["game_id"].unique().to_list()) <= set(range(100, 200))
+    rules = parse_rules_spec("classic:max_deals=20")
+    games, deals = simulate_chunks(rules, "games", 2, 2, 5, 7, "greedy", 1)
+    assert games["game_id"].to_list() == list(range(10, 20))
+    assert set(deals["game_id"].unique().to_list()) == set(range(10, 20))
     assert sorted(games["chunk"].unique().to_list()) == [2, 3]
     # Chunk 2 is the same whether it is asked alone or after chunks 0 and 1.
-    alone, _ = simulate_chunks(CLASSIC, "games", 2, 1, 50, 7, None, 1)
+    alone, _ = simulate_chunks(rules, "games", 2, 1, 5, 7, "greedy", 1)
     assert alone.equals(games.filter(pl.col("chunk") == 2))
-    _, only_deals = simulate_chunks(CLASSIC, "deals", 1, 1, 40, 7, None, 1)
-    assert only_deals["chunk"].unique().to_list() == [1] and only_deals.height >= 40
+    _, only_deals = simulate_chunks(rules, "deals", 1, 1, 40, 7, "greedy", 1)
+    assert only_deals["chunk"].unique().to_list() == [1]
+    assert (only_deals["redeal"] == 0).sum() == 40
+
+
+def test_outputs_can_go_to_report_folders(tmp_path):
+    res = toy_compare(["classic", "classic:bolts=off"], metrics=["bolt_penalties"])
+    md = write_outputs(res, tmp_path, level=3, tables_dir=tmp_path / "tables", figures_dir=tmp_path / "charts")
+    assert (tmp_path / "tables" / "compare.csv").exists() and (tmp_path / "charts" / "compare_forest.png").exists()
+    assert "(charts/compare_forest.png)" in md and md.startswith("### ")

@@ -16,14 +16,6 @@ from thousand import simulate as sim
 from thousand.errors import ThousandError
 from thousand.rules import parse_rules_spec
 
-FAKE = "test_simulate_fake_kernel"
-
-
-@pytest.fixture(autouse=True)
-def fake_kernel(monkeypatch):
-    monkeypatch.setattr(sim, "_KERNEL_MODULE", FAKE)
-
-
 def files_of(path: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(path.glob("chunk-*.parquet"))}
 
@@ -107,13 +99,25 @@ def test_games_rows_and_their_deals(tmp_path):
     lf = sim.simulate_games(250, seed=4, chunk_size=100, out=tmp_path / "g", deals_out=tmp_path / "gd",
                             jobs=2, backend="threads")
     games = lf.collect()
-    assert games.columns == list(schema.game_columns(3))
+    assert games.columns[:len(schema.game_columns(3))] == list(schema.game_columns(3))
     assert games["game_id"].to_list() == list(range(250))
     assert games["chunk"].to_list() == [0] * 100 + [1] * 100 + [2] * 50
     deals = sim.load(tmp_path / "gd").collect()
-    assert deals.columns == list(schema.deal_columns(3))
+    # Deal rows of games: the schema's columns, then the game scores after each deal.
+    assert deals.columns[:len(schema.deal_columns(3))] == list(schema.deal_columns(3))
+    assert {"total0", "total1", "total2"} <= set(deals.columns)
     assert set(deals["game_id"].unique()) <= set(range(250))
     assert sim.read_metadata(tmp_path / "gd")["rows"] == "deals"
+    # Game ids tie each game row to its own deals across chunks: the played deals match
+    # the game's count and the scores after its last deal are its final scores.
+    last = (deals.filter(pl.col("redeal") == 0).group_by("game_id")
+            .agg(pl.len().alias("played"), pl.col("total0", "total1", "total2").last(),
+                 pl.col("chunk").n_unique().alias("chunks")))
+    joined = games.join(last, on="game_id", how="left")
+    assert joined["played"].to_list() == joined["deals"].to_list()
+    for s in range(3):
+        assert joined[f"total{s}"].to_list() == joined[f"final{s}"].to_list()
+    assert (joined["chunks"] == 1).all() and (joined["chunk"] == joined["game_id"] // 100).all()
     again = sim.simulate_games(250, seed=4, chunk_size=100, out=tmp_path / "g2", deals_out=tmp_path / "gd2")
     assert_frame_equal(again.collect(), games)
     assert_frame_equal(sim.load(tmp_path / "gd2").collect(), deals)
@@ -263,3 +267,19 @@ def test_memory_stays_flat_as_the_run_grows(tmp_path):
         return top
     small, large = peak(4_000, "s"), peak(40_000, "l")
     assert large < 1.5 * small + 1_000_000, (small, large)
+
+
+def test_a_bad_deals_out_leaves_no_trace_in_out(tmp_path):
+    sim.simulate_games(40, chunk_size=20, out=tmp_path / "g1", deals_out=tmp_path / "d")
+    with pytest.raises(ThousandError, match="already holds a run"):
+        sim.simulate_games(40, chunk_size=20, out=tmp_path / "g2", deals_out=tmp_path / "d")
+    assert not (tmp_path / "g2" / "metadata.json").exists()  # g2 can still be used afresh
+
+
+@pytest.mark.parametrize("spec", ["classic:players=4", "polish:players=2"])
+def test_other_table_sizes_have_a_column_per_seat(tmp_path, spec):
+    players = parse_rules_spec(spec).players
+    deals = sim.simulate(3_000, spec, chunk_size=1_000, out=tmp_path / "d").collect()
+    assert deals.columns == list(schema.deal_columns(players))
+    games = sim.simulate_games(20, spec, chunk_size=10, out=tmp_path / "g").collect()
+    assert games.columns == list(schema.game_columns(players)) and games.height == 20

@@ -6,14 +6,6 @@ import pytest
 from thousand import cli
 from thousand import simulate as sim
 
-FAKE = "test_simulate_fake_kernel"
-
-
-@pytest.fixture(autouse=True)
-def fake_kernel(monkeypatch):
-    monkeypatch.setattr(sim, "_KERNEL_MODULE", FAKE)
-
-
 def run(capsys, *args: str) -> tuple[int, str, str]:
     code = cli.main(list(args))
     out, err = capsys.readouterr()

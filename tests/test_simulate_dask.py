@@ -8,14 +8,6 @@ import pytest
 from thousand import simulate as sim
 
 distributed = pytest.importorskip("distributed")
-FAKE = "test_simulate_fake_kernel"
-
-
-@pytest.fixture(autouse=True)
-def fake_kernel(monkeypatch):
-    monkeypatch.setattr(sim, "_KERNEL_MODULE", FAKE)
-
-
 @pytest.fixture(scope="module")
 def cluster():
     # Two worker processes: the chunks really run elsewhere and come back only as files.

@@ -75,3 +75,13 @@ def test_z_for():
     assert math.isclose(z_for(0.95), Z95, rel_tol=1e-9)
     with pytest.raises(ValueError):
         z_for(1.5)
+
+
+@pytest.mark.parametrize("module", ["stats", "combinatorics", "masks"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+
+    mod = importlib.import_module(f"thousand.analysis.{module}")
+    result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

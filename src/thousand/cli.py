@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for mod in _load_commands():
         p = sub.add_parser(
-            mod.NAME, help=mod.HELP, description=mod.DESCRIPTION,
+            mod.NAME, help=mod.HELP.replace("%", "%%"), description=mod.DESCRIPTION,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         mod.add_arguments(p)

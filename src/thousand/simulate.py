@@ -115,8 +115,18 @@ def _kernel(module: str) -> Any:
         raise ThousandError(f"the compiled kernel is not available ({e}); run `make build`") from None
 
 
-def _frame(columns: dict[str, np.ndarray], names: Iterable[str]) -> pl.DataFrame:
-    """The kernel's numpy columns as a frame in schema order (no copy for numeric arrays)."""
+def _frame(columns: dict[str, np.ndarray], names: Iterable[str], extras: bool = False) -> pl.DataFrame:
+    """The kernel's numpy columns as a frame in schema order (no copy for numeric arrays).
+
+    With ``extras``, columns the kernel adds beyond the schema (the game scores after each
+    deal, ``total{s}``, in the deal rows of games) follow the schema's.  Deal-only runs
+    leave them out: there they repeat ``score{s}`` and ``dealer``, and every column costs
+    write time.
+    """
+    names = list(names)
+    if extras:
+        known = set(names)
+        names += [name for name in columns if name not in known]
     return pl.DataFrame({name: columns[name] for name in names})
 
 
@@ -159,7 +169,7 @@ def run_chunk(task: ChunkTask) -> tuple[int, int, int]:
         deals["game_id"] = deals["game_id"].astype(np.int64) + task.start
         deals["chunk"] = np.full(len(deals["deal_id"]), chunk_col, dtype=np.int32)
         # The deals file goes first: a chunk counts as done when its games file exists.
-        _write_atomic(_frame(deals, schema.deal_columns(task.players)),
+        _write_atomic(_frame(deals, schema.deal_columns(task.players), extras=True),
                       Path(task.deals_out) / chunk_file(task.index), task.compression)
     frame = _frame(games, schema.game_columns(task.players))
     _write_atomic(frame, Path(task.out) / chunk_file(task.index), task.compression)
@@ -238,16 +248,15 @@ def _metadata(kind: str, n: int, chunk_size: int, seed: int, rules: Rules,
     }
 
 
-def _prepare_dir(path: Path, meta: dict[str, Any], resume: bool) -> set[int]:
-    """Create or check a dataset directory; returns the chunks already written."""
-    meta_path = path / METADATA_FILE
+def _check_dir(path: Path, meta: dict[str, Any], resume: bool) -> None:
+    """Create ``path`` if needed and check it may receive this run (writes no file)."""
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise ThousandError(f"cannot create output directory {os.fspath(path)!r}: {e.strerror}") from None
     if not os.access(path, os.W_OK | os.X_OK):
         raise ThousandError(f"output directory {os.fspath(path)!r} is not writable")
-    if meta_path.exists():
+    if (path / METADATA_FILE).exists():
         if not resume:
             raise ThousandError(
                 f"{os.fspath(path)!r} already holds a run; use --resume to continue it or choose another --out")
@@ -257,16 +266,18 @@ def _prepare_dir(path: Path, meta: dict[str, Any], resume: bool) -> set[int]:
                 raise ThousandError(
                     f"cannot resume {os.fspath(path)!r}: it was run with {key}={_short(old.get(key))}, "
                     f"not {_short(meta.get(key))}")
-    else:
-        if any(p for p in path.iterdir() if not p.name.startswith(".")):
-            raise ThousandError(f"output directory {os.fspath(path)!r} is not empty and holds no run")
+    elif any(p for p in path.iterdir() if not p.name.startswith(".")):
+        raise ThousandError(f"output directory {os.fspath(path)!r} is not empty and holds no run")
+
+
+def _open_dir(path: Path, meta: dict[str, Any]) -> set[int]:
+    """Write the metadata of a new run, clear leftovers; returns the chunks already written."""
     # Leftovers of writes that were interrupted before their rename.
     for tmp in path.glob(".*.tmp"):
         tmp.unlink(missing_ok=True)
-    if not meta_path.exists():
-        _write_json_atomic(meta_path, meta)
-    n_chunks = meta["n_chunks"]
-    return {k for k in range(n_chunks) if (path / chunk_file(k)).exists()}
+    if not (path / METADATA_FILE).exists():
+        _write_json_atomic(path / METADATA_FILE, meta)
+    return {k for k in range(meta["n_chunks"]) if (path / chunk_file(k)).exists()}
 
 
 def _short(value: Any) -> str:
@@ -422,14 +433,18 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
     with_deals = deals_path is not None
     meta = _metadata(kind, n, chunk_size, seed, rules, strategies, compression, _kernel_module,
                      with_deals, rows_of=kind)
-    done = _prepare_dir(out_path, meta, resume)
+    _check_dir(out_path, meta, resume)
     if deals_path is not None:
         if deals_path.resolve() == out_path.resolve():
             raise ThousandError("--deals-out must be a different directory from --out")
         deal_meta = _metadata(kind, n, chunk_size, seed, rules, strategies, compression, _kernel_module,
                               with_deals, rows_of="deals")
+        _check_dir(deals_path, deal_meta, resume)
+    # Both directories are checked before either is written to.
+    done = _open_dir(out_path, meta)
+    if deals_path is not None:
         # A games chunk is done only when its deal rows were written too.
-        done &= _prepare_dir(deals_path, deal_meta, resume)
+        done &= _open_dir(deals_path, deal_meta)
 
     bounds = chunk_bounds(n, chunk_size)
     rules_array = rules.to_kernel()

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, NamedTuple
 
-from thousand.cards import CardError, card_name, format_hand, parse_card, parse_hand
+from thousand.cards import CardError, card_name, format_hand, parse_hand
 
 __all__ = ["EventKind", "Event", "DealTrace", "GameTrace", "RESIGN", "PASS", "REDEAL_KINDS",
            "format_event", "format_events"]

@@ -61,6 +61,10 @@ def run(args: argparse.Namespace) -> int:
         raise ThousandError(f"--samples must be at least 2, got {args.samples}")
     if args.strategy is not None and len(args.strategy) not in (1, 3):
         raise ThousandError(f"--strategy: give one (all seats) or three (declarer, next, other), got {len(args.strategy)}")
+    if args.strategy:
+        from thousand.strategies import parse_strategy
+        for spec in args.strategy:
+            parse_strategy(spec)   # a bad name or parameter: one line, before any work
     if args.plot:
         _check_plot_path(args.plot)
     est = bids.estimate_bid(hand, rules, role=args.position, strategies=args.strategy,

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from thousand.cards import (ACE, FULL_DECK, NINE, SUIT_MASK, card_name, card_points, format_hand,
                             popcount, rank_of, suit_of, SUIT_SYMBOLS)
 from thousand.errors import IllegalDecision
 from thousand.rules import Rules
-from thousand.schema import REDEAL_FOUR_NINES, REDEAL_HAND, REDEAL_NONE, REDEAL_TALON
+from thousand.schema import REDEAL_NONE
 from thousand.trace import REDEAL_KINDS, DealTrace, Event, EventKind
 
 from .legal import (bid_cap, can_declare, dealer_talon_score, declaration_value, half_bid,
@@ -151,16 +151,17 @@ class DealResult:
 
 # --------------------------------------------------------------------------- chance
 class _StreamChance:
-    """Chance events drawn from the stream (play mode)."""
+    """Chance drawn from the stream (play mode): the shuffle(s) and the 2-player talon."""
 
     def __init__(self, stream: Stream) -> None:
         self.stream = stream
 
-    def deal(self, rules: Rules, dealer: int) -> tuple[list[int], int, int]:
-        """Shuffle (with the cut-nine re-cuts); returns the deck, nines seen, fines paid."""
+    def deal(self, deal: "_Deal") -> tuple[int, int]:
+        """Shuffle and deal; with ``cut_nine_penalty`` shuffle again while the bottom card
+        is a nine.  Returns the nines seen and the fines paid (every third in a row)."""
         deck = self.stream.shuffle()
         nines = fines = 0
-        if rules.cut_nine_penalty:
+        if deal.rules.cut_nine_penalty:
             in_a_row = 0
             while rank_of(deck[20]) == NINE:
                 nines += 1
@@ -169,23 +170,31 @@ class _StreamChance:
                     fines += 1
                     in_a_row = 0
                 deck = self.stream.shuffle()
-        return deck, nines, fines
+        deal.deal_from_deck(deck)
+        return nines, fines
 
     def talon_choice(self, declarer: int) -> int:
         return self.stream.draw_bounded(2)
 
 
 class _TraceChance:
-    """Chance events read back from a trace (replay mode)."""
+    """Chance read back from a trace (replay mode): the cards as dealt and the chance events."""
 
-    def __init__(self, cursor: TraceCursor) -> None:
+    def __init__(self, trace: DealTrace, cursor: TraceCursor) -> None:
+        self.trace = trace
         self.cursor = cursor
 
-    def cut(self, cutter: int) -> tuple[int, int]:
+    def deal(self, deal: "_Deal") -> tuple[int, int]:
+        deal.hands = list(self.trace.hands)
+        deal.dealt = list(self.trace.hands)
+        deal.talons = tuple(self.trace.talons)
+        if not deal.rules.cut_nine_penalty:
+            return 0, 0
         pos = self.cursor.pos
-        ev = self.cursor.take(EventKind.CUT, cutter)
+        ev = self.cursor.take(EventKind.CUT, deal.cutter)
         if ev.a < 0 or ev.b != ev.a // 3:
-            raise IllegalDecision(f"event {pos}: a cut with {ev.a} nine(s) pays {ev.a // 3} fine(s), the trace says {ev.b}")
+            raise IllegalDecision(f"event {pos}: a cut with {ev.a} nine(s) pays {max(ev.a, 0) // 3} fine(s), "
+                                  f"the trace says {ev.b}")
         return ev.a, ev.b
 
     def talon_choice(self, declarer: int) -> int:
@@ -216,6 +225,7 @@ class _Deal:
         self.n = n
         self.active = active_seats(n, dealer)
         self.forehand = self.active[0]
+        self.cutter = (dealer - 1) % n   # the seat before the dealer cuts
         self.events: list[Event] = []
         self.hands = [0] * n
         self.dealt = [0] * n
@@ -247,6 +257,9 @@ class _Deal:
         self.marriage_pts = [0] * n
         self.tricks_won = [0] * n
         self.declared: list[tuple[int, int, int]] = []
+        self.resigned = False
+        self.last_winner = -1
+        self.dealer_talon = 0
         self.phase = "deal"
 
     # ---------------------------------------------------------------- helpers
@@ -262,12 +275,12 @@ class _Deal:
         i = self.active.index(seat)
         return [self.active[(i + k) % len(self.active)] for k in range(len(self.active))]
 
-    def view(self, seat: int) -> View:
+    def view(self, seat: int, hide_hand: bool = False) -> View:
         can_see_talon = seat == self.declarer or self.talon_shown
         given: tuple[int, ...] = self.given if (self.given is not None and seat == self.declarer) else ()
         return View(
             rules=self.rules, seat=seat, phase=self.phase, dealer=self.dealer, forehand=self.forehand,
-            active=self.active, hand=self.hands[seat], scores=tuple(self.scores_now()),
+            active=self.active, hand=0 if hide_hand else self.hands[seat], scores=tuple(self.scores_now()),
             barrel_sitter=self.state.barrel_sitter, bids=tuple(self.bids), high_bid=self.high_bid,
             declarer=self.declarer, contract=self.contract, blind=self.blind, obligation=self.obligation,
             golden=self.golden, talon=self.talon if can_see_talon else 0, received=self.received[seat],
@@ -280,11 +293,11 @@ class _Deal:
     def scores_now(self) -> list[int]:
         return [s - f for s, f in zip(self.scores_before, self.cut_fines)]
 
-    def decide(self, seat: int, kind: EventKind, value: Any, reason: str | None, event: Event) -> None:
+    def decide(self, seat: int, reason: str | None, kind: EventKind, a: Any, b: Any = 0) -> None:
         """Record a checked decision, or reject it naming the event, the seat and why."""
         if reason is not None:
             raise IllegalDecision(f"event {len(self.events)}: seat {seat} {reason}")
-        self.events.append(event)
+        self.events.append(Event(kind, seat, int(a), int(b)))
 
     # ---------------------------------------------------------------- 0. cut and deal
     def deal_from_deck(self, deck: list[int]) -> None:
@@ -298,12 +311,13 @@ class _Deal:
             self.talons = (_mask(deck[21:24]),)
         self.dealt = list(self.hands)
 
-    def record_cut(self, nines: int, fines: int) -> None:
-        cutter = (self.dealer - 1) % self.n
-        self.cut_nines = nines
-        self.cut_fines[cutter] = CUT_NINE_FINE * fines
-        if isinstance(self.chance, _StreamChance):
-            self.events.append(Event(EventKind.CUT, cutter, nines, fines))
+    def cut_and_deal(self) -> None:
+        """Step 0: the cut (a CUT event when ``cut_nine_penalty`` is on) and the deal."""
+        nines, fines = self.chance.deal(self)
+        if self.rules.cut_nine_penalty:
+            self.events.append(Event(EventKind.CUT, self.cutter, nines, fines))
+            self.cut_nines = nines
+            self.cut_fines[self.cutter] = CUT_NINE_FINE * fines
 
     # ---------------------------------------------------------------- 1. blind
     def ask_blind(self) -> None:
@@ -314,8 +328,8 @@ class _Deal:
         if self.scores_now()[f] < 0 or self.state.barrel_sitter >= 0:
             return
         self.phase = "blind"
-        v = self.players[f].go_blind(self.view(f))
-        self.decide(f, EventKind.BLIND, v, _bool_reason(v, "go_blind"), Event(EventKind.BLIND, f, int(bool(v)), 0))
+        v = self.players[f].go_blind(self.view(f, hide_hand=True))  # asked before he looks
+        self.decide(f, _bool_reason(v, "go_blind"), EventKind.BLIND, bool(v))
         self.went_blind = bool(v)
 
     # ---------------------------------------------------------------- 2. hand redeal
@@ -332,8 +346,7 @@ class _Deal:
     def ask_redeal(self, seat: int, kind: str) -> None:
         code = REDEAL_KINDS[kind]
         v = self.players[seat].demand_redeal(self.view(seat), kind)
-        self.decide(seat, EventKind.REDEAL, v, _bool_reason(v, f"demand_redeal({kind})"),
-                    Event(EventKind.REDEAL, seat, int(bool(v)), code))
+        self.decide(seat, _bool_reason(v, f"demand_redeal({kind})"), EventKind.REDEAL, bool(v), code)
         if v:
             raise _RedealCalled(code, seat)
 
@@ -360,8 +373,7 @@ class _Deal:
                 lowest = max(lowest, r.barrel_bid_min)
             highest = bid_cap(r, self.hands[seat])
             v = _as_int(self.players[seat].bid(self.view(seat), lowest, highest))
-            self.decide(seat, EventKind.BID, v, _bid_reason(v, lowest, highest, r.bid_step),
-                        Event(EventKind.BID, seat, int(v), 0))
+            self.decide(seat, _bid_reason(v, lowest, highest, r.bid_step), EventKind.BID, v)
             self.bids.append((seat, int(v)))
             if v == 0:
                 in_auction.remove(seat)
@@ -393,8 +405,7 @@ class _Deal:
         self.phase = "talon"
         if self.n == 2:
             pick = self.chance.talon_choice(d)
-            if isinstance(self.chance, _StreamChance):
-                self.events.append(Event(EventKind.TALON, d, pick, 0))
+            self.events.append(Event(EventKind.TALON, d, pick, 0))
             self.talon_taken = pick
             self.talon, self.set_aside = self.talons[pick], self.talons[1 - pick]
         else:
@@ -425,7 +436,7 @@ class _Deal:
                 reason = f"hands off {_name(b)}, which is not in his hand"
             elif a == b:
                 reason = f"hands off {_name(a)} twice"
-        self.decide(d, EventKind.HAND_OFF, v, reason, Event(EventKind.HAND_OFF, d, a, b))
+        self.decide(d, reason, EventKind.HAND_OFF, a, b)
         self.hands[d] &= ~((1 << a) | (1 << b))
         self.given = (a, b)
         if self.n == 2:
@@ -460,7 +471,7 @@ class _Deal:
         elif not isinstance(v, int) or isinstance(v, bool) or not lowest <= v <= highest or (v - lowest) % r.bid_step:
             span = f"{lowest}" if lowest == highest else f"{lowest}..{highest} in steps of {r.bid_step}"
             reason = f"sets the contract to {v!r}, but it must be {span}{' or -1 (resign)' if may_resign else ''}"
-        self.decide(d, EventKind.CONTRACT, v, reason, Event(EventKind.CONTRACT, d, int(v), 0))
+        self.decide(d, reason, EventKind.CONTRACT, v)
         self.resigned = v == -1
         if not self.resigned:
             self.contract = int(v)
@@ -478,7 +489,7 @@ class _Deal:
                 legal = legal_plays(r, hand, [c for _, c in self.trick], self.trump)
                 v = self.players[seat].play(self.view(seat), legal)
                 card, declare, reason = self._check_play(seat, v, hand, legal)
-                self.decide(seat, EventKind.PLAY, v, reason, Event(EventKind.PLAY, seat, card, int(declare)))
+                self.decide(seat, reason, EventKind.PLAY, card, declare)
                 if declare:
                     value = declaration_value(r, hand, card)
                     self.marriage_pts[seat] += value
@@ -582,11 +593,9 @@ class _Deal:
     # ---------------------------------------------------------------- the whole deal
     def run(self) -> DealResult:
         r = self.rules
-        self.resigned = False
-        self.dealer_talon = 0
-        self.last_winner = -1
         redeal = REDEAL_NONE
         redeal_by = -1
+        self.cut_and_deal()
         try:
             self.ask_blind()
             self.ask_hand_redeals()
@@ -693,17 +702,15 @@ def play_deal(rules: Rules, players: Sequence[Player], stream: Stream, dealer: i
         Its ``trace`` replays to the same result with :func:`replay_deal`.
     """
     state = state.copy() if state is not None else GameState.fresh(rules.players)
-    chance = _StreamChance(stream)
-    deal = _Deal(rules, players, chance, dealer, state)
-    deck, nines, fines = chance.deal(rules, dealer)
-    deal.deal_from_deck(deck)
-    if rules.cut_nine_penalty:
-        deal.record_cut(nines, fines)
-    return deal.run()
+    return _Deal(rules, players, _StreamChance(stream), dealer, state).run()
 
 
-def replay_deal(rules: Rules, deal_trace: DealTrace, state: GameState | None = None) -> DealResult:
+def replay_deal(rules: Rules, deal_trace: DealTrace, state: GameState | None = None,
+                wrap_player: Callable[[Player, int], Player] | None = None) -> DealResult:
     """Replay a recorded deal; every decision is checked.
+
+    ``wrap_player(trace_player, seat)`` may wrap each seat's trace player, e.g. to record
+    the views or to ask another engine for its choice at every decision.
 
     Raises
     ------
@@ -712,24 +719,13 @@ def replay_deal(rules: Rules, deal_trace: DealTrace, state: GameState | None = N
         does not fit the deal).
     """
     state = state.copy() if state is not None else GameState.fresh(rules.players)
-    n = rules.players
     _check_dealt(rules, deal_trace)
     cursor = TraceCursor(deal_trace.events)
-    chance = _TraceChance(cursor)
-    players = [TracePlayer(cursor, s) for s in range(n)]
-    deal = _Deal(rules, players, chance, deal_trace.dealer, state)
-    deal.hands = list(deal_trace.hands)
-    deal.dealt = list(deal_trace.hands)
-    deal.talons = tuple(deal_trace.talons)
-    if rules.cut_nine_penalty:
-        nines, fines = chance.cut((deal_trace.dealer - 1) % n)
-        deal.events.append(Event(EventKind.CUT, (deal_trace.dealer - 1) % n, nines, fines))
-        deal.record_cut(nines, fines)
-    result = deal.run()
+    players: list[Player] = [TracePlayer(cursor, s) for s in range(rules.players)]
+    if wrap_player is not None:
+        players = [wrap_player(p, s) for s, p in enumerate(players)]
+    result = _Deal(rules, players, _TraceChance(deal_trace, cursor), deal_trace.dealer, state).run()
     cursor.finish()
-    # the trace we rebuilt must be the trace we were given (chance events included)
-    result.trace = DealTrace(dealer=deal_trace.dealer, hands=tuple(deal_trace.hands),
-                             talons=tuple(deal_trace.talons), events=list(deal_trace.events))
     return result
 
 

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from thousand.cards import (ACE, JACK, KING, MARRIAGE_VALUES, NINE, QUEEN, SUIT_MASK,
                             card_points, count_rank, format_hand, held_marriages, marriage_points,
-                            rank_of, suit_of)
+                            rank_of, suit_of)  # format_hand: used by the examples above
 from thousand.rules import Rules
 
 __all__ = ["bid_cap", "no_cap", "legal_plays", "can_declare", "declaration_value", "trick_winner",
            "hand_redeal_allowed", "talon_redeal_allowed", "round_defender", "dealer_talon_score",
-           "half_bid", "format_hand"]
+           "half_bid"]
 
 
 def no_cap(rules: Rules) -> int:

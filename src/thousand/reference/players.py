@@ -16,7 +16,7 @@ same six methods.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Callable, Protocol, runtime_checkable
 
 from thousand.cards import iter_cards
 from thousand.errors import IllegalDecision
@@ -240,13 +240,14 @@ class TracePlayer:
 # name -> factory(rules, seat, stream, params) -> Player.  The kernel owner registers the
 # kernel's strategies here (``register_player("standard", factory)``) so that
 # ``thousand explain --strategy standard`` plays them through this engine.
-PLAYER_FACTORIES: dict[str, "object"] = {
+PlayerFactory = Callable[[Rules, int, Stream, dict[str, str]], Player]
+PLAYER_FACTORIES: dict[str, PlayerFactory] = {
     "random": lambda rules, seat, stream, params: RandomPlayer(stream),
     "passive": lambda rules, seat, stream, params: PassivePlayer(),
 }
 
 
-def register_player(name: str, factory: "object") -> None:
+def register_player(name: str, factory: PlayerFactory) -> None:
     """Make ``factory(rules, seat, stream, params) -> Player`` available as ``name``."""
     PLAYER_FACTORIES[name] = factory
 
@@ -261,7 +262,7 @@ def make_player(spec: str, rules: Rules, seat: int, stream: Stream) -> Player:
     name, _, rest = spec.partition(":")
     params = dict(item.split("=", 1) for item in rest.split(",") if "=" in item)
     if name in PLAYER_FACTORIES:
-        return PLAYER_FACTORIES[name](rules, seat, stream, params)  # type: ignore[operator]
+        return PLAYER_FACTORIES[name](rules, seat, stream, params)
     try:
         from thousand import strategies  # type: ignore[attr-defined]
         hook = getattr(strategies, "reference_player", None)

@@ -1,0 +1,756 @@
+"""The full report: simulate what it needs, run every pipeline, write HTML, Markdown, PNG,
+CSV and the Parquet data it used.
+
+Layout of ``DIR`` after :func:`build_report`::
+
+    report.html            one self-contained page (charts embedded as base64)
+    report.md              the same content in Markdown (charts linked from charts/)
+    charts/*.png           every chart
+    tables/*.csv           every table, full precision
+    data/<label>/          the deal datasets (Parquet chunks + metadata.json), one per rule set
+    data/forced_hands.parquet   the forced-declarer completions behind the bid thresholds
+    compare.md             the house-rule comparison section alone (several --rules only)
+
+Sections and where they come from: redeal frequencies and marriages (this package:
+:mod:`.redeals`, :mod:`.marriages`); bidding thresholds (:mod:`.thresholds`); house-rule
+comparison (:mod:`.compare`).  A section whose module or kernel is not available is
+replaced by a line saying so, never by made-up numbers.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import json
+import os
+import re
+import shutil
+import sys
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import polars as pl
+
+from thousand import __version__
+from thousand.analysis import charts
+from thousand.analysis.deals import random_deals
+from thousand.analysis.marriages import marriage_tables
+from thousand.analysis.redeals import redeal_calls, redeal_frequencies
+from thousand.errors import ThousandError
+from thousand.rules import PRESETS, Rules
+
+__all__ = ["ReportConfig", "ReportResult", "build_report", "markdown_to_html", "overview", "DEFAULT_DEALS"]
+
+DEFAULT_DEALS = 1_000_000
+DEFAULT_GAMES = 4_000
+DEFAULT_HANDS = 1_000
+DEFAULT_SAMPLES = 100
+
+
+@dataclass
+class ReportConfig:
+    """What the report runs.  ``rules[0]`` is the main rule set (marriages, thresholds)."""
+
+    out: Path
+    rules: list[Rules] = field(default_factory=lambda: [PRESETS["classic"]])
+    labels: list[str] | None = None
+    deals: int = DEFAULT_DEALS
+    games: int = DEFAULT_GAMES
+    hands: int = DEFAULT_HANDS
+    samples: int = DEFAULT_SAMPLES
+    seed: int = 1
+    jobs: int = 2
+    strategies: Sequence[str] | None = None
+    presets: bool = True          # also simulate every preset for the redeal section
+    progress: bool | None = None  # progress bars (default: when stderr is a terminal)
+    log: Callable[[str], None] | None = None
+
+    def __post_init__(self) -> None:
+        self.out = Path(self.out)
+        if self.deals < 1:
+            raise ThousandError(f"--deals must be at least 1, got {self.deals}")
+        if self.games < 1:
+            raise ThousandError(f"--games must be at least 1, got {self.games}")
+        if not self.rules:
+            raise ThousandError("the report needs at least one rule set")
+        if self.labels is None:
+            self.labels = [r.describe() for r in self.rules]
+        if len(self.labels) != len(self.rules):
+            raise ThousandError("one label per rule set")
+
+
+@dataclass
+class ReportResult:
+    out: Path
+    html: Path
+    markdown: Path
+    tables: dict[str, Path]
+    charts: dict[str, Path]
+    data: dict[str, Path]
+    notes: list[str]
+    seconds: float
+
+
+# --------------------------------------------------------------------------- blocks
+# The report is a list of blocks rendered twice, to Markdown and to HTML.
+@dataclass
+class Block:
+    kind: str                 # h, p, table, img, md, list
+    text: str = ""
+    level: int = 2
+    frame: pl.DataFrame | None = None
+    path: Path | None = None
+    items: list[str] = field(default_factory=list)
+
+
+def _fmt_pct(x: float | None, digits: int = 3) -> str:
+    if x is None or x != x:
+        return "–"
+    v = x * 100
+    if v == 0:
+        return "0%"
+    return f"{v:.{digits}g}%" if abs(v) < 10 else f"{v:.1f}%"
+
+
+def _fmt_num(x: Any, digits: int = 1) -> str:
+    if x is None or (isinstance(x, float) and x != x):
+        return "–"
+    if isinstance(x, float):
+        return f"{x:,.{digits}f}"
+    if isinstance(x, int):
+        return f"{x:,}"
+    return str(x)
+
+
+def _ci(lo: float | None, hi: float | None, pct: bool = True, digits: int = 1) -> str:
+    if lo is None or hi is None or lo != lo or hi != hi:
+        return "–"
+    if pct:
+        return f"[{_fmt_pct(lo)}, {_fmt_pct(hi)}]"
+    return f"[{lo:,.{digits}f}, {hi:,.{digits}f}]"
+
+
+def _md_table(df: pl.DataFrame) -> str:
+    cols = df.columns
+    lines = ["| " + " | ".join(c.replace("|", "\\|") for c in cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    for row in df.iter_rows():
+        lines.append("| " + " | ".join(str(v).replace("|", "\\|") for v in row) + " |")
+    return "\n".join(lines)
+
+
+def _html_table(df: pl.DataFrame) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>"
+                   for row in df.iter_rows())
+    return f'<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _inline_md(text: str) -> str:
+    """Escape, then `code`, **bold**, *italic* and [links](url)."""
+    t = html.escape(text)
+    t = re.sub(r"`([^`]+)`", r"<code>\1</code>", t)
+    t = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", t)
+    t = re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"<em>\1</em>", t)
+    t = re.sub(r"\[([^\]]+)\]\(([^)\s]+)\)", r'<a href="\2">\1</a>', t)
+    return t
+
+
+def _img_tag(path: Path, alt: str) -> str:
+    data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
+    return f'<figure><img alt="{html.escape(alt)}" src="data:image/png;base64,{data}"/></figure>'
+
+
+def markdown_to_html(md: str, base: Path | None = None) -> str:
+    """A small Markdown subset to HTML: headings, paragraphs, lists, pipe tables, fenced
+    code, and images (embedded as base64 when the file exists under ``base``)."""
+    out: list[str] = []
+    lines = md.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        s = line.strip()
+        if not s:
+            i += 1
+            continue
+        if s.startswith("```"):
+            j = i + 1
+            while j < len(lines) and not lines[j].strip().startswith("```"):
+                j += 1
+            out.append("<pre>" + html.escape("\n".join(lines[i + 1:j])) + "</pre>")
+            i = j + 1
+            continue
+        m = re.match(r"^(#{1,6})\s+(.*)$", s)
+        if m:
+            n = len(m.group(1))
+            out.append(f"<h{n}>{_inline_md(m.group(2))}</h{n}>")
+            i += 1
+            continue
+        m = re.match(r"^!\[([^\]]*)\]\(([^)]+)\)$", s)
+        if m:
+            p = (base / m.group(2)) if base is not None else Path(m.group(2))
+            out.append(_img_tag(p, m.group(1)) if p.exists() else f"<p>[figure {html.escape(m.group(2))}]</p>")
+            i += 1
+            continue
+        if s.startswith("|"):
+            rows = []
+            while i < len(lines) and lines[i].strip().startswith("|"):
+                cells = [c.strip() for c in re.split(r"(?<!\\)\|", lines[i].strip())[1:-1]]
+                if not all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
+                    rows.append(cells)
+                i += 1
+            if rows:
+                head = "".join(f"<th>{_inline_md(c)}</th>" for c in rows[0])
+                body = "".join("<tr>" + "".join(f"<td>{_inline_md(c)}</td>" for c in r) + "</tr>" for r in rows[1:])
+                out.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+            continue
+        if re.match(r"^([-*]|\d+\.)\s+", s):
+            items = []
+            while i < len(lines) and re.match(r"^\s*([-*]|\d+\.)\s+", lines[i]):
+                items.append(re.sub(r"^\s*([-*]|\d+\.)\s+", "", lines[i]))
+                i += 1
+            out.append("<ul>" + "".join(f"<li>{_inline_md(x)}</li>" for x in items) + "</ul>")
+            continue
+        para = []
+        while i < len(lines) and lines[i].strip() and not re.match(r"^(#|\||!\[|```|[-*]\s|\d+\.\s)", lines[i].strip()):
+            para.append(lines[i].strip())
+            i += 1
+        out.append(f"<p>{_inline_md(' '.join(para))}</p>")
+    return "\n".join(out)
+
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;margin:2em auto;
+padding:0 1em;color:#222;line-height:1.45}
+h1{border-bottom:2px solid #2e86c1;padding-bottom:.2em}h2{margin-top:2em;border-bottom:1px solid #ccc}
+table{border-collapse:collapse;margin:1em 0;font-size:.85em}th,td{border:1px solid #ccc;padding:3px 7px;
+text-align:right}th{background:#f2f4f4}td:first-child,th:first-child{text-align:left}
+figure{margin:1em 0}img{max-width:100%}code{background:#f4f6f7;padding:0 3px}
+.note{color:#7b241c}pre{background:#f4f6f7;padding:.5em;overflow-x:auto}
+"""
+
+
+def _render(blocks: list[Block], out: Path) -> tuple[str, str]:
+    md: list[str] = []
+    hp: list[str] = []
+    for b in blocks:
+        if b.kind == "h":
+            md.append("#" * b.level + " " + b.text)
+            hp.append(f"<h{b.level}>{_inline_md(b.text)}</h{b.level}>")
+        elif b.kind == "p":
+            md.append(b.text)
+            hp.append(f"<p>{_inline_md(b.text)}</p>")
+        elif b.kind == "note":
+            md.append(f"> {b.text}")
+            hp.append(f'<p class="note">{_inline_md(b.text)}</p>')
+        elif b.kind == "list":
+            md.append("\n".join(f"- {x}" for x in b.items))
+            hp.append("<ul>" + "".join(f"<li>{_inline_md(x)}</li>" for x in b.items) + "</ul>")
+        elif b.kind == "table" and b.frame is not None:
+            md.append(_md_table(b.frame))
+            hp.append(_html_table(b.frame))
+        elif b.kind == "img" and b.path is not None:
+            rel = os.path.relpath(b.path, out)
+            md.append(f"![{b.text}]({rel})")
+            hp.append(_img_tag(b.path, b.text))
+        elif b.kind == "md":
+            base = b.path or out
+            # Links in the included Markdown are relative to its own directory.
+            fixed = re.sub(r"!\[([^\]]*)\]\(([^)/][^)]*)\)",
+                           lambda m: f"![{m.group(1)}]({os.path.relpath(base / m.group(2), out)})", b.text)
+            md.append(fixed)
+            hp.append(markdown_to_html(b.text, base))
+    text = "\n\n".join(md) + "\n"
+    page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>"
+            "<title>Thousand: simulation report</title><style>" + CSS + "</style></head><body>\n"
+            + "\n".join(hp) + "\n</body></html>\n")
+    return text, page
+
+
+# --------------------------------------------------------------------------- data
+class _Log:
+    def __init__(self, sink: Callable[[str], None] | None) -> None:
+        self.t0 = time.perf_counter()
+        self.sink = sink or (lambda s: print(s, file=sys.stderr, flush=True))
+
+    def __call__(self, msg: str) -> None:
+        self.sink(f"[report {time.perf_counter() - self.t0:6.1f}s] {msg}")
+
+
+def _kernel_available() -> bool:
+    try:
+        import importlib
+        importlib.import_module("thousand.kernel")
+        return True
+    except ImportError:
+        return False
+
+
+def _slug(label: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.=-]+", "_", label).strip("_") or "rules"
+
+
+def _simulate_deals(rules: Rules, label: str, cfg: ReportConfig, log: _Log) -> tuple[pl.LazyFrame, bool, Path]:
+    """Deal rows for one rule set: the simulator's, or (no kernel) dealt cards only."""
+    path = cfg.out / "data" / _slug(label)
+    if path.exists():
+        shutil.rmtree(path)
+    if _kernel_available():
+        from thousand.simulate import simulate
+        log(f"simulating {cfg.deals:,} deals under {label} ...")
+        lf = simulate(cfg.deals, rules, strategies=cfg.strategies, seed=cfg.seed, jobs=cfg.jobs, out=path,
+                      progress=cfg.progress)
+        return lf, True, path
+    log(f"kernel not available: dealing {cfg.deals:,} random deals under {label} (cards only, no play)")
+    path.mkdir(parents=True, exist_ok=True)
+    random_deals(cfg.deals, seed=cfg.seed, players=rules.players).write_parquet(path / "deals.parquet")
+    return pl.scan_parquet(path / "deals.parquet"), False, path
+
+
+# --------------------------------------------------------------------------- sections
+def overview(deals: pl.LazyFrame, label: str) -> pl.LazyFrame:
+    """Headline figures of a deal dataset: rows, redeals, contracts made, mean contract and
+    declarer points (deals played out), each share with its 95% Wilson interval."""
+    from thousand.analysis.stats import wilson_exprs
+
+    played = (pl.col("redeal") == 0) & (pl.col("declarer") >= 0)
+    lo_r, hi_r = wilson_exprs("redeals", "rows")
+    lo_m, hi_m = wilson_exprs("made", "played")
+    lo_s, hi_s = wilson_exprs("resigned", "played")
+    return (
+        deals.select(
+            pl.len().cast(pl.Int64).alias("rows"),
+            (pl.col("redeal") != 0).cast(pl.Int64).sum().alias("redeals"),
+            played.cast(pl.Int64).sum().alias("played"),
+            (played & pl.col("made")).cast(pl.Int64).sum().alias("made"),
+            (played & pl.col("resigned")).cast(pl.Int64).sum().alias("resigned"),
+            (played & pl.col("obligation")).cast(pl.Int64).sum().alias("obligation"),
+            pl.col("contract").filter(played).cast(pl.Float64).mean().alias("mean_contract"),
+            pl.col("declarer_points").filter(played & ~pl.col("resigned")).cast(pl.Float64).mean()
+            .alias("mean_declarer_points"),
+        )
+        .with_columns(
+            pl.lit(label).alias("rules"),
+            (pl.col("redeals") / pl.col("rows")).alias("redeal_share"), lo_r.alias("redeal_ci_low"),
+            hi_r.alias("redeal_ci_high"),
+            (pl.col("made") / pl.col("played")).alias("made_share"), lo_m.alias("made_ci_low"),
+            hi_m.alias("made_ci_high"),
+            (pl.col("resigned") / pl.col("played")).alias("resigned_share"), lo_s.alias("resigned_ci_low"),
+            hi_s.alias("resigned_ci_high"),
+        )
+        .select("rules", pl.exclude("rules"))
+    )
+
+
+def _overview_blocks(ov: pl.DataFrame) -> list[Block]:
+    show = ov.select(
+        "rules",
+        pl.col("played").map_elements(lambda v: f"{v:,}", return_dtype=pl.String).alias("deals played"),
+        pl.struct("redeal_share", "redeal_ci_low", "redeal_ci_high").map_elements(
+            lambda r: f"{_fmt_pct(r['redeal_share'])} {_ci(r['redeal_ci_low'], r['redeal_ci_high'])}",
+            return_dtype=pl.String).alias("dealt deals redealt"),
+        pl.struct("made_share", "made_ci_low", "made_ci_high").map_elements(
+            lambda r: f"{_fmt_pct(r['made_share'])} {_ci(r['made_ci_low'], r['made_ci_high'])}",
+            return_dtype=pl.String).alias("contracts made"),
+        pl.struct("resigned_share", "resigned_ci_low", "resigned_ci_high").map_elements(
+            lambda r: f"{_fmt_pct(r['resigned_share'])} {_ci(r['resigned_ci_low'], r['resigned_ci_high'])}",
+            return_dtype=pl.String).alias("resigned"),
+        pl.col("mean_contract").map_elements(lambda v: _fmt_num(v), return_dtype=pl.String).alias("mean contract"),
+        pl.col("mean_declarer_points").map_elements(lambda v: _fmt_num(v), return_dtype=pl.String)
+        .alias("mean declarer points"),
+    )
+    return [Block("h", "Overview"),
+            Block("p", "The simulated deals of each rule set (deals outside games, every seat playing the chosen "
+                       "strategies). Shares with 95% Wilson intervals; declarer points over deals played out."),
+            Block("table", frame=show)]
+
+
+def _redeal_blocks(freq: pl.DataFrame, calls: pl.DataFrame, played: bool, chart: Path,
+                   calls_chart: Path | None) -> list[Block]:
+    blocks = [Block("h", "Redeal frequencies")]
+    exact = freq.filter(pl.col("exact").is_not_null())
+    inside = int(exact["within_ci"].sum()) if exact.height else 0
+    blocks.append(Block("p", (
+        "How often each redeal condition of each rule set occurs: per dealt hand (`hand`), per deal "
+        "(any of the active hands, `deal`) and per talon (`talon`), counted on every dealt deal (redealt "
+        "ones included, so the cards are a uniform sample). `exact` is the probability computed by counting "
+        "card combinations (`thousand.analysis.combinatorics`); the interval is a 95% Wilson interval. "
+        f"{inside} of {exact.height} exact values lie inside their interval (about 95% are expected to). "
+        "The four-nines condition is checked on the hands after the hand-off, which depend on the "
+        "declarer's choices: it has no exact value.")))
+    show = freq.select(
+        pl.col("rules"), pl.col("condition"), pl.col("scope").alias("per"),
+        pl.struct("observed").map_elements(lambda r: _fmt_pct(r["observed"]), return_dtype=pl.String).alias("observed"),
+        pl.struct("ci_low", "ci_high").map_elements(lambda r: _ci(r["ci_low"], r["ci_high"]), return_dtype=pl.String)
+        .alias("95% CI"),
+        pl.struct("exact").map_elements(lambda r: _fmt_pct(r["exact"], 4), return_dtype=pl.String).alias("exact"),
+        pl.col("n").map_elements(lambda v: f"{v:,}", return_dtype=pl.String).alias("n"),
+    )
+    blocks += [Block("table", frame=show), Block("img", "Redeal condition frequencies", path=chart)]
+    blocks.append(Block("h", "Redeals called by the strategies", level=3))
+    if not played:
+        blocks.append(Block("note", "No play was simulated (the kernel is not available), so no redeal was "
+                                    "called: the numbers of redeals called are not shown."))
+        return blocks
+    blocks.append(Block("p", (
+        "`could` counts deals in which a player meeting an enabled condition was allowed to ask "
+        "(talon: the deal reached the talon, was not blind, and `redeal_talon_by` let the declarer ask); "
+        "`called` counts deals the strategies actually redealt. Shares with 95% Wilson intervals.")))
+    show = calls.select(
+        "rules", "kind",
+        pl.col("deals").map_elements(lambda v: f"{v:,}", return_dtype=pl.String).alias("deals"),
+        pl.col("eligible").map_elements(lambda v: f"{v:,}", return_dtype=pl.String).alias("could"),
+        pl.col("called").map_elements(lambda v: f"{v:,}", return_dtype=pl.String).alias("called"),
+        pl.struct("per_deal", "per_deal_ci_low", "per_deal_ci_high").map_elements(
+            lambda r: f"{_fmt_pct(r['per_deal'])} {_ci(r['per_deal_ci_low'], r['per_deal_ci_high'])}",
+            return_dtype=pl.String).alias("called per deal"),
+        pl.struct("when_eligible", "when_eligible_ci_low", "when_eligible_ci_high").map_elements(
+            lambda r: f"{_fmt_pct(r['when_eligible'])} {_ci(r['when_eligible_ci_low'], r['when_eligible_ci_high'])}",
+            return_dtype=pl.String).alias("called when it could be"),
+    )
+    blocks.append(Block("table", frame=show))
+    if calls_chart is not None:
+        blocks.append(Block("img", "Redeals: chances and calls", path=calls_chart))
+    return blocks
+
+
+def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[str, Path]) -> list[Block]:
+    m = tables["marriages"]
+    blocks = [Block("h", f"Marriages ({label})")]
+    blocks.append(Block("p", (
+        "Per marriage and role: how often it is held in the dealt hand, held by the declarer once he "
+        "has the talon, completed from the talon, declared, and lost (held but never declared), with "
+        "95% Wilson intervals. `all` is every seat of every dealt deal, where the exact probability "
+        "applies; declarer and defender rows use the played deals. Rates of `declared` and `lost` are "
+        "shares of the held marriages. The declared marriages are recovered from each player's declared "
+        "marriage points and the marriages in his hand after the hand-off.")))
+
+    def cell(suit: str, role: str, measure: str) -> str:
+        r = m.filter((pl.col("suit") == suit) & (pl.col("role") == role) & (pl.col("measure") == measure))
+        if not r.height or r["rate"][0] is None:
+            return "–"
+        return f"{_fmt_pct(r['rate'][0])} {_ci(r['ci_low'][0], r['ci_high'][0])}"
+
+    rows = []
+    suits = [s for s in dict.fromkeys(m["suit"].to_list()) if s != "any"]
+    for suit in suits:
+        ex = m.filter((pl.col("suit") == suit) & (pl.col("role") == "all") & (pl.col("measure") == "held in dealt hand"))
+        rows.append({
+            "marriage": f"{suit} ({ex['value'][0] if ex.height else ''})",
+            "held, any hand": cell(suit, "all", "held in dealt hand"),
+            "exact": _fmt_pct(ex["exact"][0], 4) if ex.height and ex["exact"][0] is not None else "–",
+            "held, declarer (with talon)": cell(suit, "declarer", "held with talon"),
+            "completed from talon": cell(suit, "declarer", "completed from talon"),
+            "declared of held, declarer": cell(suit, "declarer", "declared"),
+            "held, defender": cell(suit, "defender", "held in dealt hand"),
+            "declared of held, defender": cell(suit, "defender", "declared"),
+        })
+    blocks.append(Block("table", frame=pl.DataFrame(rows)))
+    blocks.append(Block("img", "Marriages by suit and role", path=paths["marriage_frequencies"]))
+
+    v = tables["marriage_value"]
+    blocks.append(Block("h", "What a marriage is worth", level=3))
+    blocks.append(Block("p", (
+        "Players holding the marriage (declarer: in hand + talon; defender: after the hand-off) against "
+        "players of the same role holding no marriage at all. `deal points` = card points of the tricks "
+        "won + declared marriages, over deals played out (Welch 95% interval of the difference); `made` = "
+        "share of contracts made, a resignation counting as failed (Newcombe interval); `contract` shows "
+        "that holders also bid higher, which is why the making probability moves much less than the points.")))
+    show = v.select(
+        "suit", "role", "metric",
+        pl.col("n_with").map_elements(lambda x: f"{x:,}", return_dtype=pl.String).alias("n with"),
+        pl.struct("metric", "with_marriage").map_elements(
+            lambda r: _fmt_pct(r["with_marriage"]) if r["metric"] == "made" else _fmt_num(r["with_marriage"]),
+            return_dtype=pl.String).alias("with"),
+        pl.struct("metric", "without_marriage").map_elements(
+            lambda r: _fmt_pct(r["without_marriage"]) if r["metric"] == "made" else _fmt_num(r["without_marriage"]),
+            return_dtype=pl.String).alias("without any"),
+        pl.struct("metric", "diff", "diff_ci_low", "diff_ci_high").map_elements(
+            lambda r: (f"{_fmt_num(None if r['diff'] is None else r['diff'] * 100)} pp "
+                       f"{_ci(*(None if x is None else x * 100 for x in (r['diff_ci_low'], r['diff_ci_high'])), pct=False)}"
+                       if r["metric"] == "made" else
+                       f"{_fmt_num(r['diff'])} {_ci(r['diff_ci_low'], r['diff_ci_high'], pct=False)}"),
+            return_dtype=pl.String).alias("difference [95% CI]"),
+    )
+    blocks += [Block("table", frame=show), Block("img", "What a marriage is worth", path=paths["marriage_value"])]
+
+    blocks.append(Block("h", "Marriage points per deal", level=3))
+    pts = tables["marriage_points"]
+    total = int(pts["deals_all"].sum()) if pts.height else 0
+    none_share = pts.filter(pl.col("points") == 0)["share_all"]
+    mean_all = float((pts["points"] * pts["share_all"]).sum()) if pts.height else float("nan")
+    blocks.append(Block("p", (
+        f"Declared marriage points per played-out deal ({total:,} deals): in "
+        f"{_fmt_pct(none_share[0] if len(none_share) else None)} of deals nobody declares one; the mean is "
+        f"{mean_all:.1f} points per deal. Right: the marriage value held in a dealt hand against its exact "
+        "distribution.")))
+    show = pts.select(
+        "points", pl.col("deals_all").alias("deals"),
+        pl.col("share_all").map_elements(_fmt_pct, return_dtype=pl.String).alias("all players"),
+        pl.col("share_declarer").map_elements(_fmt_pct, return_dtype=pl.String).alias("declarer"),
+        pl.col("share_defenders").map_elements(_fmt_pct, return_dtype=pl.String).alias("defenders"))
+    blocks += [Block("table", frame=show), Block("img", "Marriage points", path=paths["marriage_points"])]
+    chk = tables["marriage_checks"].row(0, named=True)
+    blocks.append(Block("p", (
+        f"Checks: {chk['seat_rows']:,} seat rows; {chk['ambiguous']:,} with an ambiguous declared set "
+        f"(three or more marriages held, resolved to the fewest marriages); {chk['unexplained']:,} whose "
+        "declared points no held marriages explain.")))
+    return blocks
+
+
+def _threshold_display(table: pl.DataFrame) -> pl.DataFrame:
+    """The thresholds table for reading: each ``bid_q`` with its interval, null as "pass"."""
+    keys = [c for c in ("points_band", "marriage_value", "aces", "aces_with_ten") if c in table.columns]
+    cols = [pl.col(k).cast(pl.String) for k in keys]
+    if "hands" in table.columns:
+        cols.append(pl.col("hands").cast(pl.String))
+    if "mean_points" in table.columns:
+        cols.append(pl.col("mean_points").round(1).cast(pl.String).alias("mean points"))
+    for tag in ("50", "70", "80", "90"):
+        b, lo, hi = f"bid_{tag}", f"bid_{tag}_low", f"bid_{tag}_high"
+        if b not in table.columns:
+            continue
+        if lo in table.columns and hi in table.columns:
+            cols.append(pl.struct(b, lo, hi).map_elements(
+                lambda r, b=b, lo=lo, hi=hi: ("pass" if r[b] is None else str(r[b]))
+                + ("" if r[lo] is None and r[hi] is None else
+                   f" [{'pass' if r[lo] is None else r[lo]}, {'pass' if r[hi] is None else r[hi]}]"),
+                return_dtype=pl.String).alias(f"P>={int(tag) / 100:.1f}"))
+        else:
+            cols.append(pl.col(b).cast(pl.String).fill_null("pass").alias(f"P>={int(tag) / 100:.1f}"))
+    return table.select(cols)
+
+
+def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_dir: Path,
+                       notes: list[str]) -> tuple[list[Block], dict[str, Path], dict[str, Path]]:
+    """Bidding thresholds through :mod:`thousand.analysis.thresholds` (its public API)."""
+    blocks = [Block("h", "Bidding thresholds")]
+    tables: dict[str, Path] = {}
+    figs: dict[str, Path] = {}
+    try:
+        from thousand.analysis import thresholds as th
+    except ImportError as e:
+        notes.append(f"bidding thresholds: module not available ({e})")
+        blocks.append(Block("note", "The bidding-threshold analysis is not available in this build."))
+        return blocks, tables, figs
+    if not _kernel_available():
+        notes.append("bidding thresholds: the kernel is not available")
+        blocks.append(Block("note", "Not computed: it plays forced-declarer deals, and the kernel is not available."))
+        return blocks, tables, figs
+    rules = cfg.rules[0]
+    try:
+        log(f"bidding thresholds: {cfg.hands:,} hands x 3 seats x {cfg.samples} completions ...")
+        hands = th.simulate_forced_hands(rules, n_hands=cfg.hands, samples_per_hand=cfg.samples, seed=cfg.seed,
+                                         strategies=cfg.strategies, jobs=cfg.jobs)
+        data = cfg.out / "data" / "forced_hands.parquet"
+        hands.write_parquet(data)
+        table = th.threshold_table(hands, rules)
+        table.write_csv(tables_dir / "bid_thresholds.csv")
+        tables["bid_thresholds"] = tables_dir / "bid_thresholds.csv"
+        grid = th.threshold_table(hands, rules, by=("points_band", "marriage_value"), n_boot=0)
+        heat = charts_dir / "bid_threshold_heatmap.png"
+        th.plot_threshold_heatmap(grid, heat)
+        figs["bid_threshold_heatmap"] = heat
+        blocks.append(Block("p", (
+            f"Forced-declarer runs under {cfg.labels[0]}: {cfg.hands:,} random hands, each made declarer at every "
+            f"seat (forehand, middle, rear) and played {cfg.samples} times against random completions of the "
+            "unseen cards. For each hand class, the highest bid made with probability 0.5, 0.7, 0.8, 0.9, "
+            "with a bootstrap 95% interval over hands (`thousand.analysis.thresholds`); `pass` means even 100 "
+            "is made less often than that. Full table: `tables/bid_thresholds.csv`.")))
+        blocks.append(Block("table", frame=_threshold_display(table)))
+        blocks.append(Block("img", "Bid made with probability 0.8 by points and marriage", path=heat))
+        try:
+            rule = th.fit_rule_of_thumb(hands, rules)
+            acc = th.rule_of_thumb_table(rule)
+            acc.write_csv(tables_dir / "rule_of_thumb.csv")
+            tables["rule_of_thumb"] = tables_dir / "rule_of_thumb.csv"
+            blocks.append(Block("h", "Rule of thumb", level=3))
+            blocks.append(Block("p", f"`{rule.formula()}`, fitted on {rule.n_train:,} and scored on "
+                                     f"{rule.n_test:,} held-out (hand, seat) rows:"))
+            blocks.append(Block("table", frame=acc.with_columns(
+                pl.col(c).round(3) for c, t in acc.schema.items() if t.is_float())))
+        except Exception as e:  # the thresholds table stands on its own
+            notes.append(f"rule of thumb failed: {e}")
+            blocks.append(Block("note", f"The rule of thumb could not be fitted: {e}"))
+    except ThousandError as e:  # the analysis does not cover these rules: say so, no traceback
+        notes.append(f"bidding thresholds: {e}")
+        log(f"bidding thresholds not computed: {e}")
+        blocks.append(Block("note", f"Not computed: {e}."))
+    except Exception as e:
+        notes.append(f"bidding thresholds failed: {e}")
+        log(f"bidding thresholds failed: {e}")
+        traceback.print_exc(file=sys.stderr)
+        blocks.append(Block("note", f"The bidding-threshold analysis failed and is not shown ({e})."))
+    return blocks, tables, figs
+
+
+def _compare_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_dir: Path,
+                     notes: list[str]) -> tuple[list[Block], dict[str, Path], dict[str, Path]]:
+    """House-rule comparison through :mod:`thousand.analysis.compare` (its public API);
+    its Markdown section brings its own heading."""
+    title = Block("h", "House-rule comparison")
+    tables: dict[str, Path] = {}
+    figs: dict[str, Path] = {}
+    try:
+        from thousand.analysis import compare as cmp
+    except ImportError as e:
+        notes.append(f"house-rule comparison: module not available ({e})")
+        return [title, Block("note", "The house-rule comparison is not available in this build.")], tables, figs
+    if not _kernel_available():
+        notes.append("house-rule comparison: the kernel is not available")
+        return [title, Block("note", "Not computed: the comparison plays whole games, and the kernel is not "
+                                     "available.")], tables, figs
+    try:
+        log(f"comparing {len(cfg.rules)} rule sets over {cfg.games:,} games each ...")
+        result = cmp.compare_rules(cfg.rules, n_games=cfg.games, seed=cfg.seed, strategies=cfg.strategies,
+                                   jobs=cfg.jobs, labels=cfg.labels, progress=cfg.progress)
+        md = cmp.write_outputs(result, cfg.out, level=2, tables_dir=tables_dir, figures_dir=charts_dir)
+        for name in ("compare.csv", "compare.json"):
+            if (tables_dir / name).exists():
+                tables[name.replace(".", "_")] = tables_dir / name
+        if (charts_dir / "compare_forest.png").exists():
+            figs["compare_forest"] = charts_dir / "compare_forest.png"
+        return [Block("md", md, path=cfg.out)], tables, figs
+    except ThousandError as e:
+        notes.append(f"house-rule comparison: {e}")
+        log(f"house-rule comparison not computed: {e}")
+        return [title, Block("note", f"Not computed: {e}.")], tables, figs
+    except Exception as e:
+        notes.append(f"house-rule comparison failed: {e}")
+        log(f"house-rule comparison failed: {e}")
+        traceback.print_exc(file=sys.stderr)
+        return [title, Block("note", f"The house-rule comparison failed and is not shown ({e}).")], tables, figs
+
+
+# --------------------------------------------------------------------------- the report
+def _redeal_rule_sets(cfg: ReportConfig) -> list[tuple[str, Rules]]:
+    """The user's rule sets, then every preset not among them."""
+    out = list(zip(cfg.labels, cfg.rules))
+    if cfg.presets:
+        seen = {r.hash for _, r in out}
+        for name, r in PRESETS.items():
+            if r.hash not in seen:
+                out.append((name, r))
+                seen.add(r.hash)
+    return out
+
+
+def build_report(cfg: ReportConfig) -> ReportResult:
+    """Simulate, analyse and write the report under ``cfg.out``; see the module docstring."""
+    log = _Log(cfg.log)
+    t0 = time.perf_counter()
+    out = cfg.out
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "tables").mkdir(exist_ok=True)
+        (out / "charts").mkdir(exist_ok=True)
+        (out / "data").mkdir(exist_ok=True)
+    except OSError as e:
+        raise ThousandError(f"cannot create output directory {os.fspath(out)!r}: {e.strerror}") from None
+    tables_dir, charts_dir = out / "tables", out / "charts"
+    tables: dict[str, Path] = {}
+    figs: dict[str, Path] = {}
+    data: dict[str, Path] = {}
+    notes: list[str] = []
+
+    # 1. Deal data for every rule set of the redeal section (the main one first).
+    frames: dict[str, pl.LazyFrame] = {}
+    played = True
+    rule_sets = _redeal_rule_sets(cfg)
+    for label, rules in rule_sets:
+        lf, was_played, path = _simulate_deals(rules, label, cfg, log)
+        frames[label] = lf
+        played = played and was_played
+        data[label] = path
+    if not played:
+        notes.append("the kernel is not available: dealt cards only, no play")
+
+    # 2. Redeal frequencies and calls.
+    log("redeal frequencies ...")
+    # One pass over each dataset for its frequencies, redeal calls and overview.
+    per_set = [pl.collect_all([redeal_frequencies(frames[label], rules, label)]
+                              + ([redeal_calls(frames[label], rules, label), overview(frames[label], label)]
+                                 if played else []))
+               for label, rules in rule_sets]
+    freq = pl.concat([p[0] for p in per_set])
+    freq.write_csv(tables_dir / "redeal_frequencies.csv")
+    tables["redeal_frequencies"] = tables_dir / "redeal_frequencies.csv"
+    figs["redeal_frequencies"] = charts.redeal_frequency_chart(freq, charts_dir / "redeal_frequencies.png")
+    calls_chart = None
+    calls = pl.DataFrame()
+    if played:
+        calls = pl.concat([p[1] for p in per_set])
+        calls.write_csv(tables_dir / "redeal_calls.csv")
+        tables["redeal_calls"] = tables_dir / "redeal_calls.csv"
+        calls_chart = figs["redeal_calls"] = charts.redeal_calls_chart(calls, charts_dir / "redeal_calls.png")
+
+    blocks: list[Block] = [Block("h", "Thousand: simulation report", level=1)]
+    main_label, main_rules = cfg.labels[0], cfg.rules[0]
+    summary = [
+        f"rule sets: {', '.join(f'`{l}`' for l in cfg.labels)} (main: `{main_label}`, hash {main_rules.hash})",
+        f"deals simulated per rule set: {cfg.deals:,}; seed {cfg.seed}; strategies: "
+        f"{', '.join(cfg.strategies) if cfg.strategies else 'standard (every seat)'}",
+        f"thousand {__version__}; data in `data/`, tables in `tables/`, charts in `charts/`",
+    ]
+    blocks += [Block("list", items=summary)]
+    if not played:
+        blocks.append(Block("note", "The compiled kernel was not available when this report ran: only the "
+                                    "dealt cards were generated (uniform random deals), so every section that "
+                                    "needs play is left out."))
+    if played:
+        ov = pl.concat([p[2] for p in per_set])
+        ov.write_csv(tables_dir / "overview.csv")
+        tables["overview"] = tables_dir / "overview.csv"
+        blocks += _overview_blocks(ov)
+    blocks += _redeal_blocks(freq, calls, played, figs["redeal_frequencies"], calls_chart)
+
+    # 3. Marriages (needs play).
+    if played:
+        log(f"marriage statistics ({main_label}) ...")
+        mt = marriage_tables(frames[main_label], main_rules)
+        for name, frame in mt.items():
+            frame.write_csv(tables_dir / f"{name}.csv")
+            tables[name] = tables_dir / f"{name}.csv"
+        figs["marriage_frequencies"] = charts.marriage_frequency_chart(mt["marriages"], charts_dir / "marriage_frequencies.png")
+        figs["marriage_value"] = charts.marriage_value_chart(mt["marriage_value"], charts_dir / "marriage_value.png")
+        figs["marriage_points"] = charts.marriage_points_chart(mt["marriage_points"], mt["marriage_points_held"],
+                                                               charts_dir / "marriage_points.png")
+        blocks += _marriage_blocks(mt, main_label, figs)
+    else:
+        blocks += [Block("h", "Marriages"), Block("note", "Not computed: marriages are declared in play, and no play was simulated.")]
+
+    # 4. Bidding thresholds.
+    b, t, f = _threshold_section(cfg, log, tables_dir, charts_dir, notes)
+    blocks += b
+    tables.update(t)
+    figs.update(f)
+    if (out / "data" / "forced_hands.parquet").exists():
+        data["forced_hands"] = out / "data" / "forced_hands.parquet"
+
+    # 5. House-rule comparison.
+    if len(cfg.rules) > 1:
+        b, t, f = _compare_section(cfg, log, tables_dir, charts_dir, notes)
+        blocks += b
+        tables.update(t)
+        figs.update(f)
+
+    seconds = time.perf_counter() - t0
+    blocks.append(Block("h", "How this report was made"))
+    cmd = ["thousand report", f"--deals {cfg.deals}", f"--games {cfg.games}", f"--seed {cfg.seed}"]
+    cmd += [f"--rules '{l}'" for l in cfg.labels]
+    blocks.append(Block("p", f"Reproduce with `{' '.join(cmd)}` (any `--jobs`); it took {seconds:.0f} s. "
+                             "Methods: see `docs/analysis.md`."))
+    if notes:
+        blocks.append(Block("list", items=[f"not shown: {n}" for n in notes]))
+    text, page = _render(blocks, out)
+    (out / "report.md").write_text(text, encoding="utf-8")
+    (out / "report.html").write_text(page, encoding="utf-8")
+    (out / "report.json").write_text(json.dumps({
+        "rules": cfg.labels, "deals": cfg.deals, "games": cfg.games, "seed": cfg.seed, "seconds": round(seconds, 1),
+        "tables": {k: os.path.relpath(v, out) for k, v in tables.items()},
+        "charts": {k: os.path.relpath(v, out) for k, v in figs.items()},
+        "data": {k: os.path.relpath(v, out) for k, v in data.items()}, "notes": notes,
+    }, indent=1) + "\n", encoding="utf-8")
+    log(f"wrote {out / 'report.html'} ({len(tables)} tables, {len(figs)} charts) in {seconds:.0f} s")
+    return ReportResult(out, out / "report.html", out / "report.md", tables, figs, data, notes, seconds)

@@ -1,0 +1,75 @@
+"""``thousand compare`` on the command line: errors are one line, outputs are complete."""
+import json
+
+import pytest
+
+from thousand.cli import main
+
+SMALL = ["--games", "60", "--strategy", "greedy", "--set", "max_deals=120", "--jobs", "1", "--no-progress"]
+
+
+def one_line_error(capsys, argv, needle):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "Traceback" not in err
+    assert err.startswith("thousand compare: error:") and needle in err
+    return err
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["compare", "--rules", "classic"], "at least two rule sets"),
+    (["compare"], "at least two rule sets"),
+    (["compare", "--rules", "classic", "--rules", "russian", "--precision", "0"], "--precision must be a positive"),
+    (["compare", "--rules", "classic", "--rules", "russian", "--precision", "-0.5"], "--precision must be a positive"),
+    (["compare", "--rules", "classic", "--rules", "russian", "--precision", "nan"], "--precision must be a positive"),
+    (["compare", "--rules", "classic", "--rules", "russian", "--metric", "deal_mean"], "unknown metric 'deal_mean'"),
+    (["compare", "--rules", "classic", "--rules", "russian", "--deals", "100", "--metric", "deals_mean"],
+     "needs whole games"),
+    (["compare", "--rules", "classic", "--rules", "classic:bolts=sometimes"], "bolts: must be one of"),
+    (["compare", "--rules", "classic", "--rules", "nosuch"], "unknown rule set 'nosuch'"),
+    (["compare", "--rules", "classic", "--rules", "russian", "--games", "0"], "at least 2"),
+    (["compare", "--rules", "classic", "--rules", "russian", "--max-games", "100"], "give --precision too"),
+    (["compare", "--rules", "classic", "--rules", "russian", "--strategy", "nobody"], "nobody"),
+])
+def test_bad_input_is_one_line(capsys, argv, needle):
+    one_line_error(capsys, argv, needle)
+
+
+def test_games_and_deals_are_exclusive(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["compare", "--rules", "classic", "--rules", "russian", "--games", "10", "--deals", "10"])
+    assert e.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_json_output(capsys):
+    assert main(["compare", "--rules", "classic", "--rules", "classic:bolts=off", *SMALL, "--json",
+                 "--metric", "bolt_penalties,deals_mean", "--metric", "declarer_success"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(o["metric"], o["rules"]) for o in data] == [
+        (m, r) for m in ("bolt_penalties", "deals_mean", "declarer_success")
+        for r in ("classic +max_deals=120", "classic:bolts=off +max_deals=120")]
+    for o in data:
+        for key in ("value", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high", "p_value", "p_holm"):
+            assert key in o
+        assert o["ci_low"] <= o["value"] <= o["ci_high"]
+    variant = data[1]
+    assert variant["value"] == 0 and variant["diff"] < 0 and variant["p_holm"] < 0.05
+
+
+def test_table_and_out_dir(capsys, tmp_path):
+    out = tmp_path / "cmp"
+    assert main(["compare", "--rules", "classic", "--rules", "classic:target=500,barrel_at=400", *SMALL,
+                 "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "deals_mean" in text and "p (Holm)" in text and "pairing" in text.lower()
+    assert "Methods:" in text and "Wilson" in text
+    for name in ("compare.md", "compare.csv", "compare.json", "compare_forest.png"):
+        assert (out / name).stat().st_size > 0
+    assert "| `deals_mean` |" in (out / "compare.md").read_text()
+
+
+def test_list_metrics(capsys):
+    assert main(["compare", "--list-metrics"]) == 0
+    out = capsys.readouterr().out
+    assert "declarer_success" in out and "barrel_entries" in out

@@ -1,0 +1,134 @@
+"""The game engine: deals in turn, redeals, counters, replay checks, and the explain command."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from reference_deals import D1_HANDS, D1_TALON, d1, d2, trace
+
+from thousand import cli
+from thousand.errors import IllegalDecision
+from thousand.reference import GameState, PassivePlayer, RandomPlayer, Stream, play_game, replay_game, settle_deal
+from thousand.reference.playthrough import format_deal, format_game
+from thousand.rules import CLASSIC
+from thousand.schema import game_columns
+from thousand.trace import GameTrace
+
+
+def test_first_dealer_is_the_first_draw_and_dealers_rotate():
+    s = Stream(21)
+    g = play_game(CLASSIC.with_overrides("max_deals=6"), [RandomPlayer(s) for _ in range(3)], s)
+    assert g.first_dealer == Stream(21).draw_bounded(3)
+    played = [d for d in g.deals if not d.is_redeal]
+    assert [d.dealer for d in played] == [(g.first_dealer + k) % 3 for k in range(6)]
+    assert [d.state.deal_no for d in played] == list(range(6))
+    assert set(g.to_row()) == set(game_columns(3))
+    assert g.history[-1] == g.final
+
+
+def test_redeals_keep_the_dealer_and_do_not_count():
+    class Redealer(PassivePlayer):
+        def demand_redeal(self, view, kind):
+            return True
+
+    s = Stream(2)
+    g = play_game(CLASSIC.with_overrides("max_deals=5"), [Redealer()] * 3, s)
+    assert g.counters["redeals"] > 0 and g.counters["deals"] == 5
+    for before, after in zip(g.deals, g.deals[1:]):
+        if before.is_redeal:
+            assert after.dealer == before.dealer
+    with pytest.raises(IllegalDecision, match="redeals in a row"):
+        play_game(CLASSIC.with_overrides("redeal_hand_points_max=120"), [Redealer()] * 3, Stream(1), max_redeals=20)
+
+
+def test_a_passive_table_plays_to_a_winner():
+    # everybody passes: the forehand plays 100 on obligation every deal and the game ends
+    g = play_game(CLASSIC, [PassivePlayer()] * 3, Stream(5))
+    assert g.winner >= 0 and g.final[g.winner] >= 1000
+    assert g.counters["deals"] == len(g.history) and sum(g.counters[f"declarer_deals{s}"] for s in range(3)) == len(g.history)
+    again = replay_game(CLASSIC, g.trace)
+    assert again.to_row() == g.to_row() and format_game(again) == format_game(g)
+
+
+def test_replay_game_checks_dealers_and_length():
+    s = Stream(9)
+    g = play_game(CLASSIC.with_overrides("max_deals=2"), [RandomPlayer(s) for _ in range(3)], s)
+    t = g.trace
+    wrong_dealer = GameTrace(rules=t.rules, first_dealer=(t.first_dealer + 1) % 3, deals=t.deals)
+    with pytest.raises(IllegalDecision, match=r"deal 0: the dealer is seat \d, the trace says seat \d"):
+        replay_game(t.rules, wrong_dealer)
+    with pytest.raises(IllegalDecision, match="the game is over, but the trace has 1 more deal"):
+        replay_game(t.rules, GameTrace(rules=t.rules, first_dealer=t.first_dealer, deals=t.deals + t.deals[-1:]))
+    with pytest.raises(IllegalDecision, match="the game is not over, but the trace has no more deals"):
+        replay_game(t.rules, GameTrace(rules=t.rules, first_dealer=t.first_dealer, deals=t.deals[:-1]))
+
+
+def test_counters_of_a_settled_deal():
+    st, notes = settle_deal(CLASSIC, GameState.fresh(3), d1(-1))
+    assert st.scores == [60, -120, 60] and st.resignations == [0, 1, 0] and st.deal_no == 1
+
+
+def test_to_row_names_every_deal_column():
+    row = d2().to_row(deal_id=7, chunk=3, game_id=11)
+    assert row["deal_id"] == 7 and row["chunk"] == 3 and row["game_id"] == 11 and row["deal_no"] == 0
+    assert row["bid2"] == 110 and row["bid1"] == 120 and row["bid0"] == 0 and row["n_bids"] == 4
+    assert row["handoff_next"] == 0 and row["winning_bid"] == 120 and row["made"] and row["score0"] == 60
+
+
+def test_playthrough_text_tells_the_deal():
+    text = format_deal(d2())
+    for line in ("auction: seat 1 opens 100, seat 2 bids 110, seat 0 passes, seat 1 bids 120, seat 2 passes",
+                 "declarer seat 1 for 120", "talon J♥ Q♥ K♥ shown", "hand-off: 9♠ to seat 2, J♥ to seat 0",
+                 "trick 2: seat 1 K♠ [declares a marriage: 40; trump ♠], seat 2 10♠, seat 0 9♦ -> seat 2 (+14)",
+                 "declarer seat 1: 187 for 120 -> MADE", "score changes: seat 0 +60, seat 1 +120, seat 2 +15"):
+        assert line in text.splitlines(), line
+
+
+def run_cli(capsys, *args):
+    code = cli.main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_explain_prints_a_playthrough(capsys):
+    code, out, _ = run_cli(capsys, "explain", "--seed", "7")
+    assert code == 0 and "hands:" in out and "score changes:" in out
+    code, again, _ = run_cli(capsys, "explain", "--seed", "7", "--players-random")
+    assert again == out
+    code, other, _ = run_cli(capsys, "explain", "--seed", "8")
+    assert other != out
+
+
+def test_explain_json_replays(capsys, tmp_path):
+    code, out, _ = run_cli(capsys, "explain", "--seed", "3", "--rules", "russian", "--json")
+    path = tmp_path / "deal.json"
+    path.write_text(out, encoding="utf-8")
+    assert json.loads(out)["rules"]["barrel_target"] == "121"
+    code, text, _ = run_cli(capsys, "explain", "--replay", str(path))
+    code2, direct, _ = run_cli(capsys, "explain", "--seed", "3", "--rules", "russian")
+    assert code == 0 and text.splitlines()[0] in direct
+    code, out, _ = run_cli(capsys, "explain", "--seed", "1", "--game", "--set", "max_deals=2", "--json")
+    (tmp_path / "game.json").write_text(out, encoding="utf-8")
+    code, text, _ = run_cli(capsys, "explain", "--replay", str(tmp_path / "game.json"))
+    assert code == 0 and "final scores" in text
+
+
+def test_explain_errors_are_one_line(capsys, tmp_path):
+    code, _, err = run_cli(capsys, "explain", "--strategy", "nobody")
+    assert code == 2 and "nobody" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run_cli(capsys, "explain", "--strategy", "random", "--strategy", "passive")
+    assert code == 2 and "once per seat" in err
+    code, _, err = run_cli(capsys, "explain", "--dealer", "5")
+    assert code == 2 and "--dealer" in err
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(trace(0, D1_HANDS, [D1_TALON], []).to_dict()), encoding="utf-8")
+    code, _, err = run_cli(capsys, "explain", "--replay", str(bad))
+    assert code == 2 and "the trace ends, but a BID of seat 2 is due" in err
+    code, _, err = run_cli(capsys, "explain", "--replay", str(tmp_path / "missing.json"))
+    assert code == 2 and "cannot read trace" in err
+
+
+def test_explain_per_seat_strategies(capsys):
+    code, out, _ = run_cli(capsys, "explain", "--seed", "4", "--strategy", "passive", "--strategy", "passive",
+                           "--strategy", "random", "--set", "redeal_hand_points_max=none")
+    assert code == 0 and ("score changes" in out or "REDEAL" in out)

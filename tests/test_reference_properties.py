@@ -1,0 +1,231 @@
+"""Properties of random deals under random rule sets, checked independently of the engine's code.
+
+Each deal is played by random players; the checks rebuild what happened from the trace
+alone (who held what, what was led, what was trump) and hold the result to the rules.
+"""
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from thousand.cards import (KING, MARRIAGE_VALUES, QUEEN, SUIT_MASK, card_points, popcount, rank_of, suit_of)
+from thousand.reference import GameState, RandomPlayer, Stream, play_deal, replay_deal
+from thousand.reference.game import play_game, replay_game
+from thousand.rules import Rules, RulesError
+from thousand.trace import DealTrace, EventKind, GameTrace
+
+OPTIONS = {
+    "players": st.sampled_from([3, 3, 2, 4]),
+    "bid_step": st.sampled_from([5, 10]),
+    "bid_cap": st.sampled_from(["marriages", "none"]),
+    "talon_face_down_on_obligation": st.booleans(),
+    "redeal_hand_points_max": st.sampled_from([None, 13, 20]),
+    "redeal_hand_nines": st.sampled_from([None, 3, 4]),
+    "redeal_hand_jacks": st.sampled_from([None, 4]),
+    "redeal_talon_points_max": st.sampled_from([None, 5]),
+    "redeal_talon_nines": st.sampled_from([None, 2]),
+    "redeal_talon_jacks": st.sampled_from([None, 2]),
+    "redeal_talon_by": st.sampled_from(["declarer", "obligation"]),
+    "redeal_four_nines_after_exchange": st.booleans(),
+    "resign": st.sampled_from(["none", "half_bid", "sixty", "sixty_two_free"]),
+    "must_trump": st.booleans(),
+    "must_beat": st.booleans(),
+    "marriage_first_trick": st.booleans(),
+    "ace_marriage": st.sampled_from([None, 200]),
+    "ace_marriage_sets_trump": st.booleans(),
+    "last_trick_bonus": st.sampled_from([0, 10]),
+    "round_defenders": st.booleans(),
+    "bolts": st.sampled_from(["always", "off", "not_on_barrel"]),
+    "bolt_when": st.sampled_from(["no_tricks", "zero_points"]),
+    "barrel_at": st.sampled_from([None, 880, 900]),
+    "barrel_target": st.sampled_from([120, 121]),
+    "barrel_bid_min": st.sampled_from([None, 120]),
+    "barrel_takes_talon": st.booleans(),
+    "barrel_third_reset": st.booleans(),
+    "samozval_555": st.booleans(),
+    "blind": st.booleans(),
+    "golden_kon": st.booleans(),
+    "cut_nine_penalty": st.booleans(),
+    "dealer_scores": st.sampled_from(["talon_points", "aces_40"]),
+}
+
+
+@st.composite
+def rule_sets(draw) -> Rules:
+    values = {k: draw(s) for k, s in OPTIONS.items()}
+    try:
+        return Rules(**values)
+    except RulesError:
+        # e.g. barrel_at=900 with barrel_target=120 cannot reach 1000: drop the barrel
+        values["barrel_at"] = None
+        return Rules(**values)
+
+
+@st.composite
+def game_contexts(draw, rules: Rules) -> GameState:
+    """A plausible game context: scores, maybe a sitter, bolt counts, resignations, golden kon."""
+    n = rules.players
+    state = GameState.fresh(n)
+    state.scores = [draw(st.integers(-300, 860)) // 5 * 5 for _ in range(n)]
+    if rules.barrel_at is not None and draw(st.booleans()):
+        sitter = draw(st.integers(0, n - 1))
+        state.scores[sitter] = rules.barrel_at
+        state.barrel_sitter = sitter
+        state.barrel_count = draw(st.integers(0, rules.barrel_deals - 1))
+    state.bolts = [draw(st.integers(0, 2)) for _ in range(n)]
+    state.resignations = [draw(st.integers(0, 3)) for _ in range(n)]
+    state.golden = rules.golden_kon and draw(st.booleans())
+    return state
+
+
+def rebuild_and_check(rules: Rules, r) -> None:
+    """Walk the trace by hand and check the deal's result against the rules."""
+    n = rules.players
+    t = r.trace
+    hands = list(t.hands)
+    active = [s for s in range(n) if hands[s]]
+    assert len(active) == (3 if n == 4 else n)
+    if r.is_redeal:
+        assert t.events[-1].kind == EventKind.REDEAL and t.events[-1].a == 1
+        assert r.scores == [0] * n and r.bolts == [False] * n
+        return
+    d = r.declarer
+    talon = t.talons[r.talon_taken] if n == 2 else t.talons[0]
+    hands[d] |= talon
+    handoff = next(e for e in t.events if e.kind == EventKind.HAND_OFF)
+    hands[d] &= ~((1 << handoff.a) | (1 << handoff.b))
+    if n != 2:
+        i = active.index(d)
+        hands[active[(i + 1) % 3]] |= 1 << handoff.a
+        hands[active[(i + 2) % 3]] |= 1 << handoff.b
+    n_cards = 10 if n == 2 else 8
+    assert all(popcount(hands[s]) == n_cards for s in active)
+    plays = [e for e in t.events if e.kind == EventKind.PLAY]
+    if r.resigned:
+        assert not plays and r.bolts == [False] * n
+        return
+    assert len(plays) == n_cards * len(active)
+    trump = -1
+    won_points = [0] * n
+    declared = [0] * n
+    tricks = [0] * n
+    for k in range(n_cards):
+        trick = plays[k * len(active):(k + 1) * len(active)]
+        led = suit_of(trick[0].a)
+        for j, e in enumerate(trick):
+            hand = hands[e.seat]
+            assert hand >> e.a & 1, "played a card he does not hold"
+            if j == 0 and e.b:
+                assert k > 0 or rules.marriage_first_trick
+                s = suit_of(e.a)
+                if rank_of(e.a) in (QUEEN, KING):
+                    assert hand >> (6 * s + QUEEN) & 1 and hand >> (6 * s + KING) & 1, "declared a marriage he does not hold"
+                    declared[e.seat] += MARRIAGE_VALUES[s]
+                    trump = s
+                else:
+                    assert rules.ace_marriage and popcount(hand & 0x820820) == 4
+                    declared[e.seat] += rules.ace_marriage
+                    if rules.ace_marriage_sets_trump:
+                        trump = s
+            assert j == 0 or not e.b, "a follower declared"
+            if j > 0:
+                if hand & SUIT_MASK[led]:
+                    assert suit_of(e.a) == led, "did not follow suit"
+                elif trump >= 0 and rules.must_trump and hand & SUIT_MASK[trump]:
+                    assert suit_of(e.a) == trump, "did not trump"
+            hands[e.seat] &= ~(1 << e.a)
+        # the winner: highest trump, else highest of the led suit
+        cards = [e.a for e in trick]
+        trumps = [c for c in cards if suit_of(c) == trump]
+        best = max(trumps) if trumps else max(c for c in cards if suit_of(c) == led)
+        winner = trick[cards.index(best)].seat
+        assert winner == r.trick_log[k].winner
+        tricks[winner] += 1
+        won_points[winner] += card_points(sum(1 << c for c in cards))
+    last = winner
+    if n == 2:
+        won_points[last] += card_points(t.talons[1 - r.talon_taken])
+        won_points[d] += card_points((1 << handoff.a) | (1 << handoff.b))
+    assert sum(won_points) == 120
+    assert won_points == r.points and declared == r.marriages and tricks == r.tricks
+    deal_points = [won_points[s] + declared[s] + (rules.last_trick_bonus if s == last else 0) for s in range(n)]
+    assert r.declarer_points == deal_points[d]
+
+    def rounded(p):
+        return (p + 2) // 5 * 5 if rules.round_defenders else p
+
+    sitter = r.state.barrel_sitter
+    if r.blind:
+        assert r.made == (deal_points[d] >= 120) and r.scores[d] == (240 if r.made else -240)
+    else:
+        need = max(r.contract, rules.barrel_target) if d == sitter else r.contract
+        assert r.made == (deal_points[d] >= need)
+        assert r.scores[d] == (r.contract if r.made else -r.contract)
+    for s in active:
+        if s != d:
+            doubled = won_points[s] * (2 if r.blind else 1) + deal_points[s] - won_points[s]
+            assert r.scores[s] == rounded(doubled)
+    for s in active:
+        zero = tricks[s] == 0 if rules.bolt_when == "no_tricks" else deal_points[s] == 0
+        expected = rules.bolts != "off" and zero and not (rules.bolts == "not_on_barrel" and s == sitter)
+        assert r.bolts[s] == expected
+
+
+class KeenPlayer(RandomPlayer):
+    """Random, but never redeals and never resigns, so that most deals are played out."""
+
+    def demand_redeal(self, view, kind):
+        return False
+
+    def raise_or_resign(self, view, lowest, highest, may_resign):
+        return super().raise_or_resign(view, lowest, highest, False)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rule_sets(), seed=st.integers(0, 2**32 - 1), keen=st.booleans(), data=st.data())
+def test_random_deals_follow_the_rules_and_replay_exactly(rules, seed, keen, data):
+    state = data.draw(game_contexts(rules))
+    stream = Stream(seed)
+    players = [(KeenPlayer if keen else RandomPlayer)(stream) for _ in range(rules.players)]
+    dealer = data.draw(st.integers(0, rules.players - 1))
+    r = play_deal(rules, players, stream, dealer, state)
+    rebuild_and_check(rules, r)
+    again = replay_deal(rules, DealTrace.from_json(r.trace.to_json()), state)
+    assert again.to_row() == r.to_row() and again.trace == r.trace and again.scores == r.scores
+
+
+def test_round_defender_formula_agrees_with_the_rule():
+    from thousand.reference import round_defender
+    for p in range(0, 400):
+        last = p % 10
+        expected = p - last % 5 if last in (0, 1, 2, 5, 6, 7) else p + 5 - last % 5
+        assert round_defender(p) == expected == (p + 2) // 5 * 5
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rule_sets(), seed=st.integers(0, 2**32 - 1))
+def test_random_games_replay_and_keep_their_books(rules, seed):
+    rules = rules.with_overrides({"max_deals": 25, "target": 1000 if rules.barrel_at else 500})
+    stream = Stream(seed)
+    g = play_game(rules, [RandomPlayer(stream) for _ in range(rules.players)], stream)
+    again = replay_game(rules, GameTrace.from_json(g.trace.to_json()))
+    assert again.to_row() == g.to_row() and again.history == g.history
+    c = g.counters
+    assert c["deals"] == len(g.history) == sum(1 for d in g.deals if not d.is_redeal)
+    assert c["redeals"] == sum(1 for d in g.deals if d.is_redeal)
+    assert (g.winner >= 0) == (max(g.final) >= rules.target) or g.counters["deals"] == rules.max_deals
+    # dealers rotate after played deals only
+    dealer = g.first_dealer
+    for d in g.deals:
+        assert d.dealer == dealer
+        if not d.is_redeal:
+            dealer = (dealer + 1) % rules.players
+    if g.winner >= 0:
+        assert g.final[g.winner] >= rules.target
+    if rules.barrel_at is None:
+        # without a barrel, 555 or golden kon, the final score is the sum of the changes and penalties
+        if not rules.samozval_555 and not c["golden_reset"]:
+            for s in range(rules.players):
+                total = sum(d.scores[s] - d.cut_fines[s] for d in g.deals)
+                total -= rules.bolt_penalty * c[f"bolt_penalties{s}"]
+                assert g.final[s] == total

@@ -1,0 +1,168 @@
+"""The report on a small run: files exist, tables have their columns, numbers agree with
+the pipelines run again on the Parquet data the report wrote."""
+import json
+import re
+from pathlib import Path
+
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from thousand.analysis.marriages import MARRIAGE_COLUMNS, marriage_tables
+from thousand.analysis.redeals import FREQUENCY_COLUMNS, redeal_calls, redeal_frequencies
+from thousand.analysis.report import ReportConfig, build_report, markdown_to_html
+from thousand.cli import main
+from thousand.rules import CLASSIC, POLISH, RUSSIAN, parse_rules_spec
+
+
+def _scan(path: Path) -> pl.LazyFrame:
+    return pl.scan_parquet(sorted(str(p) for p in path.glob("*.parquet")))
+
+
+@pytest.fixture(scope="module")
+def small_report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    cfg = ReportConfig(out=out, deals=4000, hands=12, samples=8, seed=5, jobs=1, progress=False,
+                       log=lambda s: None)
+    return build_report(cfg)
+
+
+def test_report_files_exist(small_report):
+    r = small_report
+    out = r.out
+    for name in ("report.html", "report.md", "report.json"):
+        assert (out / name).stat().st_size > 0
+    for name in ("redeal_frequencies", "redeal_calls", "marriages", "marriage_value", "marriage_points",
+                 "bid_thresholds"):
+        assert (out / "tables" / f"{name}.csv").exists(), name
+    for name in ("redeal_frequencies", "redeal_calls", "marriage_frequencies", "marriage_value",
+                 "marriage_points", "bid_threshold_heatmap"):
+        png = out / "charts" / f"{name}.png"
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+    for label in ("classic", "russian", "polish"):
+        assert list((out / "data" / label).glob("*.parquet")), label
+    assert (out / "data" / "forced_hands.parquet").exists()
+    assert r.notes == []
+
+
+def test_report_html_is_self_contained(small_report):
+    page = (small_report.out / "report.html").read_text()
+    n_charts = len(small_report.charts)
+    assert page.count('src="data:image/png;base64,') == n_charts
+    assert not re.search(r'src="(?!data:)', page)  # nothing loaded from elsewhere
+    assert "<link" not in page and "<script" not in page
+    md = (small_report.out / "report.md").read_text()
+    for png in small_report.charts.values():
+        assert f"charts/{png.name}" in md
+
+
+def test_redeal_table_agrees_with_the_pipeline(small_report):
+    out = small_report.out
+    csv = pl.read_csv(out / "tables" / "redeal_frequencies.csv")
+    for col in ("condition", "observed", "ci_low", "ci_high", "exact"):
+        assert col in csv.columns
+    assert csv.columns == FREQUENCY_COLUMNS
+    again = pl.concat([redeal_frequencies(_scan(out / "data" / label), rules, label).collect()
+                       for label, rules in (("classic", CLASSIC), ("russian", RUSSIAN), ("polish", POLISH))])
+    assert_frame_equal(csv, again, check_dtypes=False, check_exact=False, rel_tol=1e-12)
+    calls = pl.read_csv(out / "tables" / "redeal_calls.csv")
+    again = redeal_calls(_scan(out / "data" / "classic"), CLASSIC, "classic").collect()
+    assert_frame_equal(calls.filter(pl.col("rules") == "classic"), again, check_dtypes=False,
+                       check_exact=False, rel_tol=1e-12)
+    # The deals asked for were played (redeals get rows of their own).
+    assert (_scan(out / "data" / "classic").filter(pl.col("redeal") == 0).select(pl.len()).collect().item()
+            == 4000)
+
+
+def test_marriage_tables_agree_with_the_pipeline(small_report):
+    out = small_report.out
+    csv = pl.read_csv(out / "tables" / "marriages.csv")
+    assert csv.columns == MARRIAGE_COLUMNS
+    again = marriage_tables(_scan(out / "data" / "classic"), CLASSIC)
+    assert_frame_equal(csv, again["marriages"], check_dtypes=False, check_exact=False, rel_tol=1e-12)
+    value = pl.read_csv(out / "tables" / "marriage_value.csv")
+    assert_frame_equal(value, again["marriage_value"], check_dtypes=False, check_exact=False, rel_tol=1e-12)
+
+
+def test_report_text_quotes_the_tables(small_report):
+    out = small_report.out
+    md = (out / "report.md").read_text()
+    freq = pl.read_csv(out / "tables" / "redeal_frequencies.csv")
+    row = freq.filter((pl.col("rules") == "classic") & (pl.col("condition") == "hand nines >= 3")
+                      & (pl.col("scope") == "deal")).row(0, named=True)
+    assert f"{row['n']:,}" in md
+    inside = int(freq["within_ci"].sum())
+    assert f"{inside} of {freq['exact'].is_not_null().sum()} exact values" in md
+    thresholds = pl.read_csv(out / "tables" / "bid_thresholds.csv")
+    assert {"bid_50", "bid_80"} <= set(thresholds.columns)
+    meta = json.loads((out / "report.json").read_text())
+    assert meta["deals"] == 4000 and set(meta["tables"]) >= {"redeal_frequencies", "marriages", "bid_thresholds"}
+
+
+def test_report_with_two_rule_sets_includes_the_comparison(tmp_path):
+    rules = [CLASSIC, parse_rules_spec("classic:bolts=off")]
+    cfg = ReportConfig(out=tmp_path, rules=rules, labels=["classic", "classic:bolts=off"], deals=1500, games=30,
+                       hands=6, samples=5, seed=3, jobs=1, presets=False, progress=False, log=lambda s: None)
+    r = build_report(cfg)
+    md = (tmp_path / "report.md").read_text()
+    assert "## House-rule comparison" in md and r.notes == []
+    assert (tmp_path / "tables" / "compare.csv").exists()
+    assert (tmp_path / "charts" / "compare_forest.png").exists()
+    assert "charts/compare_forest.png" in md
+    compare = pl.read_csv(tmp_path / "tables" / "compare.csv")
+    assert set(compare["rules"]) == {"classic", "classic:bolts=off"}
+    freq = pl.read_csv(tmp_path / "tables" / "redeal_frequencies.csv")
+    assert set(freq["rules"]) == {"classic", "classic:bolts=off"}  # presets=False: only these
+    page = (tmp_path / "report.html").read_text()
+    assert not re.search(r'src="(?!data:)', page)
+
+
+def test_report_cli(tmp_path, capsys):
+    rc = main(["report", "--deals", "800", "--hands", "4", "--samples", "4", "--jobs", "1", "--no-progress",
+               "--no-presets", "--out", str(tmp_path / "r")])
+    assert rc == 0
+    assert "report.html" in capsys.readouterr().out
+    assert (tmp_path / "r" / "tables" / "redeal_frequencies.csv").exists()
+
+
+@pytest.mark.parametrize("argv,msg", [
+    (["report", "--deals", "0"], "--deals must be at least 1"),
+    (["report", "--rules", "nosuch"], "unknown rule set"),
+    (["report", "--rules", "classic", "--rules", "classic"], "given twice"),
+])
+def test_report_cli_errors_are_one_line(argv, msg, capsys, tmp_path):
+    rc = main(argv + ["--out", str(tmp_path / "x")])
+    err = capsys.readouterr().err
+    assert rc == 2 and msg in err and "Traceback" not in err
+
+
+def test_markdown_to_html_subset(tmp_path):
+    md = "## Title\n\nSome `code` and **bold**.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- x\n- y\n"
+    page = markdown_to_html(md, tmp_path)
+    assert "<h2>Title</h2>" in page and "<code>code</code>" in page and "<strong>bold</strong>" in page
+    assert "<td>1</td><td>2</td>" in page and "<li>x</li>" in page
+
+
+def test_overview_on_a_hand_made_frame():
+    from thousand.analysis.deals import frame_of
+    from thousand.analysis.report import overview
+
+    f = frame_of({"redeal": [1, 0, 0, 0], "declarer": [-1, 0, 1, 2], "made": [False, True, False, False],
+                  "resigned": [False, False, False, True], "contract": [0, 120, 100, 110],
+                  "declarer_points": [0, 130, 80, 0]})
+    got = overview(f.lazy(), "x").collect()
+    assert_frame_equal(
+        got.select("rules", "rows", "redeals", "played", "made", "resigned", "mean_contract", "mean_declarer_points"),
+        pl.DataFrame({"rules": ["x"], "rows": [4], "redeals": [1], "played": [3], "made": [1], "resigned": [1],
+                      "mean_contract": [110.0], "mean_declarer_points": [105.0]}))
+    assert got["made_share"][0] == pytest.approx(1 / 3)
+
+
+def test_overview_table_agrees_with_the_pipeline(small_report):
+    from thousand.analysis.report import overview
+
+    out = small_report.out
+    csv = pl.read_csv(out / "tables" / "overview.csv")
+    again = overview(_scan(out / "data" / "classic"), "classic").collect()
+    assert_frame_equal(csv.filter(pl.col("rules") == "classic"), again, check_dtypes=False, check_exact=False,
+                       rel_tol=1e-12)

@@ -1,0 +1,100 @@
+"""Rule sets: presets, the spec language, TOML round trips, errors that name the option, the hash."""
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+
+import pytest
+
+from thousand.rules import (CLASSIC, POLISH, PRESETS, RUSSIAN, Rules, RulesError, RuleField, load_rules_toml,
+                            parse_overrides, parse_rules_spec, rules_hash)
+
+
+def test_presets_follow_rules_md():
+    assert CLASSIC == Rules()
+    assert (CLASSIC.players, CLASSIC.target, CLASSIC.bid_step, CLASSIC.bid_cap, CLASSIC.barrel_at) == (3, 1000, 5, "marriages", 880)
+    assert (CLASSIC.redeal_hand_points_max, CLASSIC.redeal_hand_nines, CLASSIC.redeal_talon_points_max) == (13, 3, 5)
+    assert (CLASSIC.resign, CLASSIC.bolts, CLASSIC.bolt_when, CLASSIC.bolt_penalty) == ("half_bid", "always", "no_tricks", 120)
+    assert RUSSIAN.diff(CLASSIC) == {
+        "round_defenders": False, "barrel_takes_talon": True, "barrel_target": 121, "resign": "sixty",
+        "redeal_talon_points_max": 4, "redeal_talon_by": "obligation", "samozval_555": True,
+        "bolt_when": "zero_points"}
+    assert POLISH.resign == "sixty_two_free" and POLISH.redeal_four_nines_after_exchange
+    assert all(getattr(POLISH, k) is None for k in ("redeal_hand_points_max", "redeal_hand_nines", "redeal_hand_jacks",
+                                                    "redeal_talon_points_max", "redeal_talon_nines", "redeal_talon_jacks"))
+    assert set(PRESETS) == {"classic", "russian", "polish"}
+
+
+def test_specs_and_overrides():
+    r = parse_rules_spec("classic:bolts=off,barrel_at=900", ["blind=on", "ace_marriage=200"])
+    assert (r.bolts, r.barrel_at, r.blind, r.ace_marriage) == ("off", 900, True, 200)
+    assert parse_rules_spec("RUSSIAN") == RUSSIAN and parse_rules_spec(None) == CLASSIC
+    assert parse_rules_spec("classic:barrel_at=none").barrel_at is None
+    assert parse_rules_spec("classic:must_beat=true").must_beat is True
+    assert parse_overrides("bolts=off, barrel_at=900") == {"bolts": "off", "barrel_at": "900"}
+    assert CLASSIC.with_overrides({"players": 4}).players == 4
+    assert parse_rules_spec(RUSSIAN) is RUSSIAN
+    assert parse_rules_spec("classic:blind=on").describe() == "classic:blind=on"
+
+
+@pytest.mark.parametrize("spec,message", [
+    ("clasic", "unknown rule set 'clasic'"),
+    ("classic:bolt=off", "unknown rule option 'bolt' (did you mean bolts?)"),
+    ("classic:bolts=sometimes", "bolts: must be one of off, always, not_on_barrel; got 'sometimes'"),
+    ("classic:blind=maybe", "blind: must be on or off, got 'maybe'"),
+    ("classic:target=abc", "target: must be a whole number, got 'abc'"),
+    ("classic:target=none", "target: must be a whole number, got 'none'"),
+    ("classic:players=5", "players: must be between 2 and 4"),
+    ("classic:redeal_hand_nines=2", "redeal_hand_nines: must be 3, 4 or none, got 2"),
+    ("classic:target=1003", "target: must be a multiple of 5"),
+    ("classic:barrel_at=1000", "barrel_at: must be below target (1000), got 1000"),
+    ("classic:barrel_at=800", "barrel_target: a sitter at barrel_at=800 making 120 cannot reach target=1000"),
+    ("classic:bid_step=7", "bid_step: must be 1, 2 or a multiple of 5, got 7"),
+    ("classic:bid_step=10,barrel_bid_min=125", "barrel_bid_min: must be a multiple of bid_step (10), got 125"),
+    ("classic:bolts", "bad rule override 'bolts': write name=value"),
+    ("classic:players=2", "redeal_talon_jacks: a 2-player talon holds 2 cards"),
+])
+def test_errors_name_the_option(spec, message):
+    with pytest.raises(RulesError) as e:
+        parse_rules_spec(spec)
+    assert message in str(e.value)
+
+
+def test_toml_round_trip(tmp_path):
+    for rules in (CLASSIC, RUSSIAN, POLISH, CLASSIC.with_overrides("players=4,ace_marriage=200,barrel_at=none")):
+        path = tmp_path / f"{rules.hash}.toml"
+        path.write_text(rules.to_toml("test"), encoding="utf-8")
+        assert load_rules_toml(path) == rules
+        assert parse_rules_spec(f"{path}:blind=on") == rules.with_overrides("blind=on")
+    (tmp_path / "table.toml").write_text('[rules]\npreset = "russian"\nbolts = "off"\n', encoding="utf-8")
+    assert load_rules_toml(tmp_path / "table.toml") == RUSSIAN.with_overrides("bolts=off")
+    (tmp_path / "bad.toml").write_text("bolts = [", encoding="utf-8")
+    with pytest.raises(RulesError, match="is not valid TOML"):
+        load_rules_toml(tmp_path / "bad.toml")
+    with pytest.raises(RulesError, match="not found"):
+        load_rules_toml(tmp_path / "missing.toml")
+    (tmp_path / "wrong.toml").write_text('preset = "swiss"\n', encoding="utf-8")
+    with pytest.raises(RulesError, match="preset: must be one of classic, russian, polish; got 'swiss'"):
+        load_rules_toml(tmp_path / "wrong.toml")
+
+
+def test_hash_is_stable_and_distinguishes_rule_sets():
+    assert CLASSIC.hash == rules_hash(Rules()) == rules_hash(dataclasses.replace(CLASSIC))
+    assert len(CLASSIC.hash) == 10 and int(CLASSIC.hash, 16) >= 0
+    hashes = {r.hash for r in (CLASSIC, RUSSIAN, POLISH, CLASSIC.with_overrides("bolts=off"))}
+    assert len(hashes) == 4
+    # the same in a fresh interpreter with another string-hash seed
+    code = "from thousand.rules import RUSSIAN; print(RUSSIAN.hash)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={"PYTHONHASHSEED": "12345", "PATH": ""}, check=True)
+    assert out.stdout.strip() == RUSSIAN.hash
+
+
+def test_rules_are_frozen_and_flatten_for_the_kernel():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        CLASSIC.players = 4
+    k = RUSSIAN.with_overrides("ace_marriage=200").to_kernel()
+    assert k[RuleField.PLAYERS] == 3 and k[RuleField.BARREL_TARGET] == 121 and k[RuleField.ACE_MARRIAGE] == 200
+    assert k[RuleField.RESIGN] == 2 and k[RuleField.BARREL_BID_MIN] == -1 and k[RuleField.ROUND_DEFENDERS] == 0
+    assert len(k) == len(dataclasses.fields(Rules))
