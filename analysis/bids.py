@@ -58,6 +58,7 @@ __all__ = [
     "ROLES", "N_COMPLETIONS", "Completions", "BidEstimate",
     "wilson_interval", "bid_cap", "bids_for_hand", "make_counts", "resign_score",
     "talon_redeal_allowed", "bid_table", "safe_bid", "best_ev_bid", "estimate_from_completions",
+    "points_histogram", "seat_strategies", "kernel_play", "ROLE_SEATS",
     "simulate_hand", "estimate_bid", "format_bid_table", "bid_estimate_json", "plot_bid_chart",
 ]
 

@@ -196,8 +196,14 @@ def marriage_value_chart(value: pl.DataFrame, path: str | os.PathLike) -> Path:
     suits = list(dict.fromkeys(value["suit"].to_list()))
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.2))
     y = np.arange(len(suits))[::-1]
-    for k, (role, colour) in enumerate((("declarer", "#2e86c1"), ("defender", "#cb4335"))):
-        t = value.filter((pl.col("role") == role) & (pl.col("metric") == "deal points"))
+    series = [("declarer", "deal points", "#2e86c1", "o", 0.27, "declarer"),
+              ("declarer", "deal points, same card points", "#2e86c1", "s", 0.09, "declarer, same card points"),
+              ("defender", "deal points", "#cb4335", "o", -0.09, "defender"),
+              ("defender", "deal points, same card points", "#cb4335", "s", -0.27, "defender, same card points")]
+    for role, metric, colour, marker, offset, lab in series:
+        t = value.filter((pl.col("role") == role) & (pl.col("metric") == metric))
+        if t.height == 0:
+            continue
         d, lo, hi = [], [], []
         for s in suits:
             r = t.filter(pl.col("suit") == s)
@@ -206,16 +212,15 @@ def marriage_value_chart(value: pl.DataFrame, path: str | os.PathLike) -> Path:
             lo.append(r["diff_ci_low"][0] if ok and r["diff_ci_low"][0] is not None else np.nan)
             hi.append(r["diff_ci_high"][0] if ok and r["diff_ci_high"][0] is not None else np.nan)
         d = np.array(d, dtype=float)
-        yy = y + (0.15 if k == 0 else -0.15)
-        ax1.errorbar(d, yy, xerr=_err(np.array(lo, dtype=float), d, np.array(hi, dtype=float)), fmt="o",
-                     color=colour, capsize=3, label=role)
+        ax1.errorbar(d, y + offset, xerr=_err(np.array(lo, dtype=float), d, np.array(hi, dtype=float)),
+                     fmt=marker, color=colour, mfc=colour if marker == "o" else "white", capsize=3, label=lab)
     vals = _values(value, suits)
     ax1.scatter(vals, y, marker="x", color="black", label="face value of the marriage")
     ax1.axvline(0, color="grey", lw=0.8)
     ax1.set_yticks(y, suits)
     ax1.set_xlabel("deal points with the marriage minus without any (points)")
     ax1.set_title("Points a held marriage adds", fontsize=11)
-    ax1.legend(fontsize=8)
+    ax1.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3)
     ax1.grid(axis="x", alpha=0.3)
 
     t = value.filter((pl.col("role") == "declarer") & (pl.col("metric") == "made"))

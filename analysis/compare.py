@@ -35,8 +35,9 @@ Methods (also in ``docs/compare.md`` and :data:`METHODS`):
   sums over all deals, its standard error by the delta method clustered by game (deals
   of one game are not independent), the paired difference by the same linearisation on
   the pairs; proportions among them get a Wilson interval at the effective sample size;
-* the median deals per game: a distribution-free order-statistic interval; the difference
-  of medians with a paired bootstrap (percentile, 1000 resamples); no p-value.
+* the median and the 10th and 90th percentiles of deals per game: a distribution-free
+  order-statistic interval; the difference with a paired bootstrap (percentile, 1000
+  resamples); no p-value.
 
 Multiple comparisons: Holm's step-down correction over every (metric, variant) p-value of
 the comparison.
@@ -68,7 +69,8 @@ __all__ = [
     "Metric", "METRICS", "METHODS", "metric_names", "select_metrics", "unit_table",
     "MetricRow", "ComparisonResult", "compare_units", "compare_rules", "write_outputs",
     "holm", "paired_mean_diff", "paired_proportion_diff", "ratio_estimate",
-    "paired_ratio_diff", "median_interval", "paired_median_diff", "mcnemar_p",
+    "paired_ratio_diff", "median_interval", "paired_median_diff", "mcnemar_p", "quantile_interval",
+    "paired_quantile_diff",
     "result_markdown", "result_table", "forest_plot", "COMPARE_CHUNK_GAMES",
     "COMPARE_CHUNK_DEALS", "game_seed", "play_paired", "simulate_chunks", "Diff", "Estimate",
 ]
@@ -344,37 +346,50 @@ def paired_ratio_diff(num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, d
                 diff + z * se_u, _variance_reduction(var_a, var_b, var_d), identical=identical)
 
 
-def median_interval(x: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float]:
-    """Median with a distribution-free interval from order statistics.
+def quantile_interval(x: np.ndarray, q: float = 0.5, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Quantile ``q`` (numpy's linear definition) with a distribution-free interval.
 
-    The ranks ``n/2 -+ z sqrt(n)/2`` (normal approximation of the binomial(n, 1/2)
-    count below the median) bound it.
+    The interval runs between the order statistics of ranks ``n q -+ z sqrt(n q (1-q))``
+    (normal approximation of the binomial(n, q) count below the quantile).
 
-    >>> median_interval(np.arange(1, 101))
-    (50.5, 40.0, 61.0)
+    >>> [round(v, 6) for v in quantile_interval(np.arange(1, 101), 0.9)]
+    [90.1, 84.0, 97.0]
     """
     x = np.sort(np.asarray(x, dtype=float))
     n = len(x)
     if n == 0:
         return math.nan, math.nan, math.nan
     z = _z(confidence)
-    lo_rank = max(1, math.floor(n / 2 - z * math.sqrt(n) / 2))
-    hi_rank = min(n, math.ceil(1 + n / 2 + z * math.sqrt(n) / 2))
-    return float(np.median(x)), float(x[lo_rank - 1]), float(x[hi_rank - 1])
+    spread = z * math.sqrt(n * q * (1 - q))
+    lo_rank = max(1, math.floor(n * q - spread))
+    hi_rank = min(n, math.ceil(1 + n * q + spread))
+    return float(np.quantile(x, q)), float(x[lo_rank - 1]), float(x[hi_rank - 1])
 
 
-def _weighted_medians(values: np.ndarray, weights: np.ndarray, n: int) -> np.ndarray:
-    """``np.median`` of samples given as sorted distinct ``values`` and count rows ``weights``."""
+def median_interval(x: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Median with a distribution-free interval from order statistics (ranks ``n/2 -+ z sqrt(n)/2``).
+
+    >>> median_interval(np.arange(1, 101))
+    (50.5, 40.0, 61.0)
+    """
+    return quantile_interval(x, 0.5, confidence)
+
+
+def _weighted_quantiles(values: np.ndarray, weights: np.ndarray, n: int, q: float) -> np.ndarray:
+    """``np.quantile(sample, q)`` for samples given as sorted distinct ``values`` and rows of counts."""
     cw = np.cumsum(weights, axis=1)
-    # The element at 0-based position k is the first value whose cumulative count > k.
-    lower = values[(cw < (n - 1) // 2 + 1).sum(axis=1)]
-    upper = values[(cw < n // 2 + 1).sum(axis=1)]
-    return (lower + upper) / 2.0
+    h = (n - 1) * q
+    k = math.floor(h)
+    frac = h - k
+    # The element at 0-based position j is the first value whose cumulative count exceeds j.
+    lower = values[(cw < k + 1).sum(axis=1)]
+    upper = values[(cw < min(k + 1, n - 1) + 1).sum(axis=1)]
+    return lower + frac * (upper - lower)
 
 
-def paired_median_diff(base: np.ndarray, variant: np.ndarray, seed: int = 0,
-                       resamples: int = BOOTSTRAP_RESAMPLES, confidence: float = 0.95) -> Diff:
-    """Difference of medians ``median(variant) - median(base)`` with a paired bootstrap.
+def paired_quantile_diff(base: np.ndarray, variant: np.ndarray, q: float = 0.5, seed: int = 0,
+                         resamples: int = BOOTSTRAP_RESAMPLES, confidence: float = 0.95) -> Diff:
+    """Difference of quantiles ``Q_q(variant) - Q_q(base)`` with a paired bootstrap.
 
     The pairs are resampled together (as counts of each distinct pair, so it is quick
     for integer data); percentile interval.  No p-value (``None``); the unpaired interval
@@ -383,7 +398,7 @@ def paired_median_diff(base: np.ndarray, variant: np.ndarray, seed: int = 0,
     x = np.asarray(base, dtype=float)
     y = np.asarray(variant, dtype=float)
     n = len(x)
-    diff = float(np.median(y) - np.median(x)) if n else math.nan
+    diff = float(np.quantile(y, q) - np.quantile(x, q)) if n else math.nan
     if n < 2:
         nan = math.nan
         return Diff(diff, nan, nan, None, nan, nan, nan)
@@ -391,23 +406,29 @@ def paired_median_diff(base: np.ndarray, variant: np.ndarray, seed: int = 0,
     pairs, counts = np.unique(np.column_stack([x, y]), axis=0, return_counts=True)
     w = rng.multinomial(n, counts / n, size=resamples)
 
-    def medians_of(col: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    def quantiles_of(col: np.ndarray, weights: np.ndarray) -> np.ndarray:
         vals, inverse = np.unique(col, return_inverse=True)
         per_value = np.zeros((weights.shape[0], len(vals)))
         np.add.at(per_value.T, inverse, weights.T)
-        return _weighted_medians(vals, per_value, n)
+        return _weighted_quantiles(vals, per_value, n, q)
 
-    boot = medians_of(pairs[:, 1], w) - medians_of(pairs[:, 0], w)
+    boot = quantiles_of(pairs[:, 1], w) - quantiles_of(pairs[:, 0], w)
     alpha = (1 - confidence) / 2
     low, high = (float(v) for v in np.quantile(boot, [alpha, 1 - alpha]))
     # Unpaired: each sample resampled on its own.
     xs, xc = np.unique(x, return_counts=True)
     ys, yc = np.unique(y, return_counts=True)
-    bx = _weighted_medians(xs, rng.multinomial(n, xc / n, size=resamples), n)
-    by = _weighted_medians(ys, rng.multinomial(n, yc / n, size=resamples), n)
+    bx = _weighted_quantiles(xs, rng.multinomial(n, xc / n, size=resamples), n, q)
+    by = _weighted_quantiles(ys, rng.multinomial(n, yc / n, size=resamples), n, q)
     u_low, u_high = (float(v) for v in np.quantile(by - bx, [alpha, 1 - alpha]))
     return Diff(diff, min(low, diff), max(high, diff), None, min(u_low, diff), max(u_high, diff),
                 _variance_reduction(_var(x), _var(y), _var(y - x)), identical=bool(np.array_equal(x, y)))
+
+
+def paired_median_diff(base: np.ndarray, variant: np.ndarray, seed: int = 0,
+                       resamples: int = BOOTSTRAP_RESAMPLES, confidence: float = 0.95) -> Diff:
+    """Difference of medians with a paired bootstrap (:func:`paired_quantile_diff` at 0.5)."""
+    return paired_quantile_diff(base, variant, 0.5, seed, resamples, confidence)
 
 
 # =========================================================================== metrics
@@ -425,14 +446,16 @@ class Metric:
 
     name: str
     level: str              # "game" or "deal"
-    kind: str               # "proportion", "mean", "median", "ratio", "ratio_proportion"
+    kind: str               # "proportion", "mean", "median", "quantile", "ratio", "ratio_proportion"
     unit: str               # what the value is in, also the forest plot's panel
     description: str
     num: Expr
     den: Expr | None = None
     applies: Callable[[Rules], bool] = field(default=lambda rules: True)
-    # Excluded from the --precision stopping rule (a median of integers moves in steps).
+    # Excluded from the --precision stopping rule (a quantile of integers moves in steps).
     in_precision: bool = True
+    # The quantile of the "median" and "quantile" kinds.
+    q: float = 0.5
 
 
 METHODS: dict[str, tuple[str, str]] = {
@@ -446,6 +469,8 @@ METHODS: dict[str, tuple[str, str]] = {
                          "paired delta method (per-unit influence differences); z-test"),
     "median": ("order-statistic (distribution-free) interval",
                "paired bootstrap, percentile, 1000 resamples; no p-value"),
+    "quantile": ("order-statistic (distribution-free) interval",
+                 "paired bootstrap, percentile, 1000 resamples; no p-value"),
 }
 
 _SHARE, _PER_GAME, _DEALS, _POINTS, _FINAL = "share", "per game", "deals per game", "points", "final points"
@@ -515,6 +540,10 @@ def _build_metrics(players: int) -> list[Metric]:
                lambda p: pl.col("deals").cast(pl.Float64)),
         Metric("deals_median", "game", "median", _DEALS, "played deals per game (median)",
                lambda p: pl.col("deals").cast(pl.Float64), in_precision=False),
+        Metric("deals_p10", "game", "quantile", _DEALS, "played deals per game, 10th percentile (short games)",
+               lambda p: pl.col("deals").cast(pl.Float64), in_precision=False, q=0.1),
+        Metric("deals_p90", "game", "quantile", _DEALS, "played deals per game, 90th percentile (long games)",
+               lambda p: pl.col("deals").cast(pl.Float64), in_precision=False, q=0.9),
     ]
     for s in range(players):
         m.append(Metric(f"win_seat{s}", "game", "proportion", _SHARE, f"games won by seat {s}",
@@ -743,9 +772,9 @@ def _estimate(metric: Metric, num: np.ndarray, den: np.ndarray, confidence: floa
         sd = math.sqrt(_var(num)) if n > 1 else math.nan
         lo, hi = mean_interval(mean, sd, n, z)
         return Estimate(mean, float(lo), float(hi), n, float(n))
-    if metric.kind == "median":
-        med, lo, hi = median_interval(num, confidence)
-        return Estimate(med, lo, hi, n, float(n))
+    if metric.kind in ("median", "quantile"):
+        value, lo, hi = quantile_interval(num, metric.q, confidence)
+        return Estimate(value, lo, hi, n, float(n))
     return ratio_estimate(num, den, proportion=metric.kind == "ratio_proportion", confidence=confidence)
 
 
@@ -755,8 +784,8 @@ def _diff(metric: Metric, num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarra
         return paired_proportion_diff(num_a, num_b, confidence)
     if metric.kind == "mean":
         return paired_mean_diff(num_a, num_b, confidence)
-    if metric.kind == "median":
-        return paired_median_diff(num_a, num_b, seed=seed, confidence=confidence)
+    if metric.kind in ("median", "quantile"):
+        return paired_quantile_diff(num_a, num_b, metric.q, seed=seed, confidence=confidence)
     return paired_ratio_diff(num_a, den_a, num_b, den_b, confidence)
 
 
@@ -1084,6 +1113,9 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
             labels = [f"{lab} +{','.join(overrides)}" for lab in labels]
     labels = _labels(rules, labels)
     chosen = select_metrics(rules, mode, metrics)
+    if precision is not None and not any(m.in_precision for m in chosen):
+        raise ThousandError("--precision watches no selected metric (quantiles move in whole steps); "
+                            "add one, e.g. --metric deals_mean")
     players = rules[0].players
     chunk_size = int(chunk_size or (COMPARE_CHUNK_GAMES if mode == "games" else COMPARE_CHUNK_DEALS))
     # Equal chunks that cover n with the least excess (400 games: 2 x 200, not 2 x 250).
@@ -1254,6 +1286,14 @@ def result_table(result: ComparisonResult) -> str:
             lines.append("")
         lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
     lines.append("")
+    if result.mode == "games" and any(sum(h) for h in result.deals_hist):
+        lines.append("Deals per game, p10 / p25 / median / p75 / p90 / max:")
+        for lab, hist in zip(result.labels, result.deals_hist):
+            q = _deals_quantiles(hist)
+            if q:
+                lines.append(f"  {lab}: " + " / ".join(f"{q[k]:g}" for k in
+                                                      ("p10", "p25", "median", "p75", "p90", "max")))
+        lines.append("")
     lines += _summary_lines(result)
     lines.append("Shares in %, differences in percentage points (pp); 'pairing' = unpaired / paired "
                  "CI width; 'same' = every pair identical.")
@@ -1375,7 +1415,7 @@ def forest_plot(result: ComparisonResult, path: str | os.PathLike) -> Path:
                       ncol=min(3, n_var), frameon=False)
     fig.suptitle(f"Rule variants minus {result.labels[0]}: paired differences with 95% intervals", fontsize=10)
     fig.text(0.01, 0.005, f"{result.n:,} {'games' if result.mode == 'games' else 'deal slots'} per rule set, "
-             f"same seeds (seed {result.seed}); filled marker: Holm p < 0.05 (medians: no test, hollow)", fontsize=7, color="dimgrey")
+             f"same seeds (seed {result.seed}); filled marker: Holm p < 0.05 (quantiles: no test, hollow)", fontsize=7, color="dimgrey")
     fig.tight_layout(rect=(0, 0.015, 1, 0.98))
     path = Path(path)
     fig.savefig(path, dpi=120)

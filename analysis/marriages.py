@@ -249,7 +249,10 @@ def marriage_value(sets: pl.LazyFrame, rules: Rules) -> pl.DataFrame:
     played out, i.e. not resigned; Welch interval), ``made`` (share of contracts made,
     a resignation counting as not made; Newcombe interval) and ``contract`` (final
     contract, for context: declarers with a marriage bid higher).  Defenders: held after
-    the hand-off; metric ``deal points``.  Collects (the interval maths is in numpy).
+    the hand-off; metric ``deal points``.  Both roles also get ``deal points, same card
+    points``: the same difference within strata of the card points held, so that it
+    measures the marriage rather than the high cards that come with it
+    (:func:`_matched_rows`).  Collects (the interval maths is in numpy).
     Columns :data:`VALUE_COLUMNS`.
     """
     kinds = suits_of(rules)
@@ -290,11 +293,67 @@ def marriage_value(sets: pl.LazyFrame, rules: Rules) -> pl.DataFrame:
                                            g("without", "c_mean"), g("without", "c_sd"), n2)
             rows.append((name, value, role, "contract", int(n1), g("with", "c_mean"), int(n2),
                          g("without", "c_mean"), float(d), float(lo), float(hi)))
+    rows += _matched_rows(base, kinds)
     schema = {"suit": pl.String, "value": pl.Int32, "role": pl.String, "metric": pl.String, "n_with": pl.Int64,
               "with_marriage": pl.Float64, "n_without": pl.Int64, "without_marriage": pl.Float64,
               "diff": pl.Float64, "diff_ci_low": pl.Float64, "diff_ci_high": pl.Float64}
+    metric_order = {"deal points": 0, "deal points, same card points": 1, "made": 2, "contract": 3}
+    suit_order = {name: i for i, (name, _) in enumerate(kinds)}
+    rows.sort(key=lambda r: (r[2] != "declarer", suit_order[r[0]], metric_order[r[3]]))
     return pl.DataFrame(rows, schema=schema, orient="row").with_columns(
         pl.col(c).fill_nan(None) for c in ("with_marriage", "without_marriage", "diff", "diff_ci_low", "diff_ci_high"))
+
+
+POINT_BAND = 5  # width of the card-point strata of the matched comparison
+
+
+def _matched_rows(base: pl.LazyFrame, kinds: list[tuple[str, int]]) -> list[tuple]:
+    """``deal points, same card points``: the holders' mean minus the non-holders' within
+    strata of the card points held (declarer: hand + talon; defender: after the hand-off,
+    in bands of :data:`POINT_BAND`), averaged with the holders' stratum sizes as weights.
+    Strata lacking two rows in either group are left out (``n_with`` counts the holders
+    kept).  Variance: sum of ``w_k^2 (s1_k^2 / n1_k + s0_k^2 / n0_k)``.
+    """
+    import numpy as np
+
+    from thousand.analysis.stats import Z95
+
+    rows_in = base.filter(~pl.col("resigned")).with_columns(
+        pl.when(pl.col("role") == "declarer").then(pl.col("m_talon")).otherwise(pl.col("m_after")).alias("m_held_v"),
+        (pl.when(pl.col("role") == "declarer").then(masks.points("with_talon")).otherwise(masks.points("after"))
+         // POINT_BAND).alias("band"))
+    parts = []
+    for i, (name, _) in enumerate(kinds):
+        parts.append(rows_in.filter(_bit("m_held_v", i) | (pl.col("m_held_v") == 0)).select(
+            pl.lit(name).alias("suit"), "role", "band", _bit("m_held_v", i).alias("with"), "deal_points"))
+    if not parts:
+        return []
+    strata = (pl.concat(parts).group_by("suit", "role", "band", "with")
+              .agg(pl.len().alias("n"), pl.col("deal_points").mean().alias("mean"),
+                   pl.col("deal_points").var().alias("var"))
+              .collect())
+    out = []
+    values = dict(kinds)
+    for role in ("declarer", "defender"):
+        for name, _ in kinds:
+            t = strata.filter((pl.col("suit") == name) & (pl.col("role") == role))
+            w = t.filter(pl.col("with")).select("band", "n", "mean", "var")
+            wo = t.filter(~pl.col("with")).select("band", "n", "mean", "var")
+            both = w.join(wo, on="band", suffix="_0").filter((pl.col("n") >= 2) & (pl.col("n_0") >= 2))
+            if both.height == 0:
+                if t.height:
+                    out.append((name, values[name], role, "deal points, same card points", 0, None, 0, None,
+                                None, None, None))
+                continue
+            n1, m1, v1 = (both[c].to_numpy().astype(float) for c in ("n", "mean", "var"))
+            n0, m0, v0 = (both[c].to_numpy().astype(float) for c in ("n_0", "mean_0", "var_0"))
+            wt = n1 / n1.sum()
+            diff = float((wt * (m1 - m0)).sum())
+            se = float(np.sqrt((wt ** 2 * (v1 / n1 + v0 / n0)).sum()))
+            out.append((name, values[name], role, "deal points, same card points", int(n1.sum()),
+                        float((wt * m1).sum()), int(n0.sum()), float((wt * m0).sum()), diff,
+                        diff - Z95 * se, diff + Z95 * se))
+    return out
 
 
 def marriage_points(sets: pl.LazyFrame) -> pl.LazyFrame:

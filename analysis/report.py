@@ -454,9 +454,11 @@ def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[st
     blocks.append(Block("p", (
         "Players holding the marriage (declarer: in hand + talon; defender: after the hand-off) against "
         "players of the same role holding no marriage at all. `deal points` = card points of the tricks "
-        "won + declared marriages, over deals played out (Welch 95% interval of the difference); `made` = "
-        "share of contracts made, a resignation counting as failed (Newcombe interval); `contract` shows "
-        "that holders also bid higher, which is why the making probability moves much less than the points.")))
+        "won + declared marriages, over deals played out (Welch 95% interval of the difference); `deal points, "
+        "same card points` compares holders and non-holders holding the same card points (5-point strata, "
+        "weighted as the holders), which isolates the marriage from the high cards that come with it; `made` = "
+        "share of contracts made, a resignation counting as failed (Newcombe interval); `contract` is the mean "
+        "final contract: holders also bid higher, so `made` compares contracts of different sizes.")))
     show = v.select(
         "suit", "role", "metric",
         pl.col("n_with").map_elements(lambda x: f"{x:,}", return_dtype=pl.String).alias("n with"),
@@ -649,6 +651,10 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     except OSError as e:
         raise ThousandError(f"cannot create output directory {os.fspath(out)!r}: {e.strerror}") from None
     tables_dir, charts_dir = out / "tables", out / "charts"
+    # A previous report in the same place must not leave tables or charts this run did not make.
+    for stale in [*tables_dir.glob("*.csv"), *tables_dir.glob("*.json"), *charts_dir.glob("*.png"),
+                  out / "data" / "forced_hands.parquet", out / "compare.md"]:
+        stale.unlink(missing_ok=True)
     tables: dict[str, Path] = {}
     figs: dict[str, Path] = {}
     data: dict[str, Path] = {}

@@ -58,7 +58,12 @@ cdef inline int32_t random_raise(View* v, bitgen_t* rng) noexcept nogil:
 
 
 cdef inline int32_t random_play(View* v, bitgen_t* rng, int32_t* declare) noexcept nogil:
-    cdef int32_t c = nth_card(v.legal, draw_bounded(rng, td_popcount(v.legal)))
+    cdef int32_t k = td_popcount(v.legal)
+    cdef int32_t c
+    if k == 1:
+        c = td_lowbit(v.legal)        # a single option draws nothing
+    else:
+        c = nth_card(v.legal, draw_bounded(rng, k))
     declare[0] = 0
     if v.declarable >> c & 1:
         declare[0] = draw_bounded(rng, 2)

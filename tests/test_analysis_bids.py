@@ -296,3 +296,13 @@ def test_talon_redeal_condition_agrees_with_the_reference_engine(rules):
     talons = np.array([(1 << a) | (1 << b) | (1 << c) for a, b, c in itertools.combinations(range(24), 3)])
     mine = B.talon_redeal_allowed(talons, rules, obligation=True)
     assert mine.tolist() == [engine_allowed(rules, int(t)) for t in talons]
+
+
+@pytest.mark.parametrize("module", ["bids", "thresholds"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+
+    mod = importlib.import_module(f"thousand.analysis.{module}")
+    result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

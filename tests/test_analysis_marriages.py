@@ -134,7 +134,8 @@ def test_marriage_value_compares_holders_with_non_holders():
         "contract": [120, 140, 100, 100, 0, 0],
         "m_talon": [8, 8, 0, 0, 0, 0], "m_after": [8, 8, 0, 0, 8, 0],
         "deal_points": [100, 140, 60, 80, 50, 20],
-    })
+        "with_talon": [H("AS TS")] * 6, "after": [H("AS TS")] * 6,  # one stratum: 21 card points
+    }, schema_overrides={"with_talon": pl.UInt32, "after": pl.UInt32})
     out = marriage_value(sets, CLASSIC)
     assert out.columns == VALUE_COLUMNS
     row = out.filter((pl.col("suit") == "hearts") & (pl.col("role") == "declarer")
@@ -151,6 +152,10 @@ def test_marriage_value_compares_holders_with_non_holders():
     spades = out.filter((pl.col("suit") == "spades") & (pl.col("metric") == "deal points")
                         & (pl.col("role") == "declarer")).row(0, named=True)
     assert spades["n_with"] == 0 and spades["with_marriage"] is None and spades["diff"] is None
+    # One stratum with two rows a side: the matched difference is the plain one.
+    matched = out.filter((pl.col("suit") == "hearts") & (pl.col("role") == "declarer")
+                         & (pl.col("metric") == "deal points, same card points")).row(0, named=True)
+    assert matched["diff"] == 50.0 and matched["diff_ci_low"] == pytest.approx(50 - Z95 * se)
     defender = out.filter((pl.col("suit") == "hearts") & (pl.col("role") == "defender")).row(0, named=True)
     assert (defender["with_marriage"], defender["without_marriage"]) == (50.0, 20.0)
 
@@ -180,3 +185,29 @@ def test_declarer_hearts_rows_as_a_frame():
         "rate": [1.0, 1.0, 0.0, 0.5, 0.5, 0.5, 0.0, 0.0],
     })
     assert_frame_equal(got, want)
+
+
+def test_matched_comparison_weights_strata_by_the_holders():
+    # Two card-point strata (21 and 32 points held); within each, holders score 40 and 60
+    # more; the holders are split 2 / 2, so the matched difference is 50 while the plain
+    # one is the same here by construction -- and both groups' strata variances are 200.
+    low, high = H("AS TS"), H("AS TS AC")
+    sets = pl.LazyFrame({
+        "role": ["declarer"] * 8, "played": [True] * 8, "resigned": [False] * 8, "made": [True] * 8,
+        "contract": [100] * 8,
+        "m_talon": [8, 8, 8, 8, 0, 0, 0, 0], "m_after": [8, 8, 8, 8, 0, 0, 0, 0],
+        "with_talon": [low, low, high, high, low, low, high, high], "after": [low] * 8,
+        "deal_points": [100, 120, 150, 170, 60, 80, 90, 110],
+    }, schema_overrides={"with_talon": pl.UInt32, "after": pl.UInt32})
+    out = marriage_value(sets, CLASSIC)
+    row = out.filter((pl.col("suit") == "hearts") & (pl.col("metric") == "deal points, same card points")).row(0, named=True)
+    assert (row["n_with"], row["n_without"], row["with_marriage"], row["without_marriage"]) == (4, 4, 135.0, 85.0)
+    assert row["diff"] == pytest.approx(50.0)
+    se = math.sqrt(2 * 0.25 * (200 / 2 + 200 / 2))
+    assert (row["diff_ci_low"], row["diff_ci_high"]) == (pytest.approx(50 - Z95 * se), pytest.approx(50 + Z95 * se))
+    # Holders in a stratum with no non-holders drop out of the matched comparison.
+    sets2 = sets.with_columns(pl.when(pl.int_range(pl.len()) == 0).then(pl.lit(H("AS TS AC AD"), pl.UInt32))
+                              .otherwise(pl.col("with_talon")).alias("with_talon"))
+    row2 = marriage_value(sets2, CLASSIC).filter(
+        (pl.col("suit") == "hearts") & (pl.col("metric") == "deal points, same card points")).row(0, named=True)
+    assert row2["n_with"] == 2 and row2["diff"] == pytest.approx(60.0)

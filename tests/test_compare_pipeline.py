@@ -218,6 +218,8 @@ def test_bad_input_is_one_line_error():
         toy_compare(["classic", "russian"], metrics=["nope"])
     with pytest.raises(ThousandError, match="either a number of games or a number of deals"):
         toy_compare(["classic", "russian"], n_deals=10)
+    with pytest.raises(ThousandError, match="watches no selected metric"):
+        toy_compare(["classic", "russian"], metrics=["deals_median"], precision=1.0)
     with pytest.raises(ThousandError, match="same number of players"):
         toy_compare(["classic", "classic:players=4"])
 

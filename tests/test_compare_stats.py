@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from thousand.analysis.compare import (
-    holm, mcnemar_p, median_interval, paired_mean_diff, paired_median_diff,
-    paired_proportion_diff, paired_ratio_diff, ratio_estimate, two_sided_p,
+    _weighted_quantiles, holm, mcnemar_p, median_interval, paired_mean_diff, paired_median_diff,
+    paired_proportion_diff, paired_quantile_diff, paired_ratio_diff, quantile_interval, ratio_estimate,
+    two_sided_p,
 )
 from thousand.analysis.stats import Z95, proportion_diff_interval
 
@@ -204,3 +205,33 @@ def test_paired_median_diff_identity_shift_and_determinism():
     assert a == paired_median_diff(x, noisy, seed=9)
     assert a.low <= a.diff <= a.high
     assert a.width <= a.unpaired_high - a.unpaired_low
+
+
+def test_quantile_interval_ranks_and_weighted_quantiles_match_numpy():
+    value, lo, hi = quantile_interval(np.arange(1, 101), 0.9)
+    # n q = 90, z sqrt(n q (1 - q)) = 5.88: ranks floor(84.12) = 84 and ceil(96.88) = 97.
+    assert (round(value, 9), lo, hi) == (90.1, 84.0, 97.0)
+    rng = np.random.default_rng(2)
+    for n in (2, 7, 10, 11, 500):
+        x = rng.integers(0, 20, n).astype(float)
+        values, counts = np.unique(x, return_counts=True)
+        for q in (0.1, 0.25, 0.5, 0.9):
+            assert _weighted_quantiles(values, counts[None, :], n, q)[0] == pytest.approx(np.quantile(x, q))
+
+
+def test_quantile_interval_coverage():
+    rng = np.random.default_rng(51)
+    truth = -math.log(1 - 0.9) * 10                     # 90th percentile of Exp(mean 10)
+    covered = sum(lo <= truth <= hi for _, lo, hi in
+                  (quantile_interval(rng.exponential(10, 400), 0.9) for _ in range(TRIALS)))
+    # Order-statistic intervals are conservative (at least 95%), never much below.
+    assert covered / TRIALS > 0.95 - COVER_TOL
+
+
+def test_paired_quantile_diff_shift():
+    rng = np.random.default_rng(4)
+    x = rng.integers(10, 60, 3000).astype(float)
+    d = paired_quantile_diff(x, x + 7, 0.9)
+    assert (d.diff, d.low, d.high) == (7.0, 7.0, 7.0)
+    noisy = paired_quantile_diff(x, x + rng.integers(0, 15, 3000), 0.1, seed=2)
+    assert noisy.low <= noisy.diff <= noisy.high and noisy.low > 0

@@ -166,3 +166,15 @@ def test_overview_table_agrees_with_the_pipeline(small_report):
     again = overview(_scan(out / "data" / "classic"), "classic").collect()
     assert_frame_equal(csv.filter(pl.col("rules") == "classic"), again, check_dtypes=False, check_exact=False,
                        rel_tol=1e-12)
+
+
+def test_a_second_report_in_the_same_place_leaves_nothing_stale(tmp_path):
+    base = dict(out=tmp_path, deals=600, hands=4, samples=4, seed=2, jobs=1, presets=False, progress=False,
+                log=lambda s: None)
+    build_report(ReportConfig(rules=[CLASSIC, parse_rules_spec("classic:bolts=off")],
+                              labels=["classic", "classic:bolts=off"], games=10, **base))
+    assert (tmp_path / "tables" / "compare.csv").exists()
+    build_report(ReportConfig(**base))
+    assert not (tmp_path / "tables" / "compare.csv").exists()
+    assert not (tmp_path / "charts" / "compare_forest.png").exists()
+    assert "House-rule comparison" not in (tmp_path / "report.md").read_text()

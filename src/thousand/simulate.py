@@ -17,6 +17,7 @@ A finished dataset is read back lazily with :func:`load`.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import importlib
 import json
 import math
@@ -458,11 +459,13 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
     computed = rows = 0
     started = time.perf_counter()
     try:
-        for _, size, nrows in _execute(tasks, backend, jobs, scheduler):
-            computed += size
-            rows += nrows
-            if bar is not None:
-                bar.update(size)
+        # closing(): an interruption shuts the pool (or the Dask cluster) down at once.
+        with contextlib.closing(_execute(tasks, backend, jobs, scheduler)) as results:
+            for _, size, nrows in results:
+                computed += size
+                rows += nrows
+                if bar is not None:
+                    bar.update(size)
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()

@@ -1,0 +1,119 @@
+"""The batch entry points: shapes, seeding, validation, buffer growth, forced declarer."""
+import math
+
+import numpy as np
+import pytest
+
+from thousand import kernel
+from thousand.cards import card_points, parse_hand, popcount
+from thousand.errors import ThousandError
+from thousand.reference import Stream
+from thousand.rules import CLASSIC, RUSSIAN
+
+
+def test_same_seed_same_output():
+    a = kernel.play_deals(np.random.PCG64(11), CLASSIC, "random", n_deals=2000)
+    b = kernel.play_deals(np.random.PCG64(11), CLASSIC, "random", n_deals=2000)
+    for k in a:
+        np.testing.assert_array_equal(a[k], b[k])
+    c = kernel.play_deals(np.random.PCG64(12), CLASSIC, "random", n_deals=2000)
+    assert not np.array_equal(a["hand0"][:100], c["hand0"][:100])
+
+
+def test_deal_rows_count_played_deals_and_redeals():
+    cols = kernel.play_deals(np.random.PCG64(1), CLASSIC, "greedy", n_deals=5000)
+    assert int((cols["redeal"] == 0).sum()) == 5000
+    assert len(cols["deal_id"]) > 5000            # greedy demands every redeal it may
+    np.testing.assert_array_equal(cols["deal_id"], np.arange(len(cols["deal_id"])))
+    assert (cols["game_id"] == -1).all() and (cols["deal_no"] == 0).all()
+    played = cols["redeal"] == 0
+    # the dealer rotates per played deal from seat 0
+    k = np.cumsum(played) - played
+    np.testing.assert_array_equal(cols["dealer"], k % 3)
+    # every played deal's card points sum to 120
+    total = cols["points0"].astype(int) + cols["points1"] + cols["points2"]
+    assert (total[played & ~cols["resigned"]] == 120).all()
+
+
+def test_dealt_cards_are_the_reference_stream():
+    """Same seed, same deck as thousand.reference.rng (the first deal, no cut)."""
+    bitgen = np.random.PCG64(99)
+    stream = Stream(np.random.PCG64(99))
+    cols = kernel.play_deals(bitgen, CLASSIC, "greedy", n_deals=1)
+    deck = stream.shuffle()
+    # play_deals' first dealer is seat 0: forehand seat 1 gets deck[0:7]
+    assert cols["hand1"][0] == sum(1 << c for c in deck[0:7])
+    assert cols["hand2"][0] == sum(1 << c for c in deck[7:14])
+    assert cols["hand0"][0] == sum(1 << c for c in deck[14:21])
+    assert cols["talon"][0] == sum(1 << c for c in deck[21:24])
+
+
+def test_generator_accepted_and_runner_call_form():
+    cols = kernel.play_deals(np.random.Generator(np.random.PCG64(1)), CLASSIC.to_kernel(), ["standard"], 50)
+    assert int((cols["redeal"] == 0).sum()) == 50
+
+
+def test_bad_inputs_are_user_errors():
+    with pytest.raises(ThousandError):
+        kernel.play_deals(np.random.PCG64(1), CLASSIC, "nonsense", n_deals=5)
+    with pytest.raises(ThousandError):
+        kernel.play_deals(np.random.PCG64(1), CLASSIC, "greedy", n_deals=-1)
+    with pytest.raises(ThousandError):
+        kernel.play_deals(np.random.PCG64(1), CLASSIC, ["greedy", "random"], n_deals=5)
+    with pytest.raises(ThousandError):
+        kernel.play_deals(12345, CLASSIC, "greedy", n_deals=5)
+    with pytest.raises(ThousandError):
+        kernel.play_forced_declarer(np.random.PCG64(1), CLASSIC, None, None, 0x7F, "dealer", 10)
+    with pytest.raises(ThousandError):
+        kernel.play_forced_declarer(np.random.PCG64(1), CLASSIC, None, None, 0xFF, "forehand", 10)
+
+
+def test_buffers_grow_for_long_traces():
+    # random bidding without a cap makes long auctions: the event buffer must grow
+    rules = RUSSIAN.with_overrides("bid_cap=none,bid_step=1")
+    cols, ev = kernel.play_deals(np.random.PCG64(2), rules, "random", n_deals=300, trace=True)
+    assert int((cols["redeal"] == 0).sum()) == 300
+    assert ev[:, 0].max() == len(cols["deal_id"]) - 1
+    assert (np.diff(ev[:, 0]) >= 0).all()
+
+
+def test_games_rows_and_seeding():
+    g1, d1 = kernel.play_games(np.random.PCG64(4), CLASSIC, "greedy", n_games=20, deal_rows=True)
+    g2, d2 = kernel.play_games(np.random.PCG64(4), CLASSIC, "greedy", n_games=20)
+    assert d2 is None
+    for k in g1:
+        np.testing.assert_array_equal(g1[k], g2[k])
+    np.testing.assert_array_equal(g1["game_id"], np.arange(20))
+    over = (g1["final0"] >= 1000) | (g1["final1"] >= 1000) | (g1["final2"] >= 1000)
+    np.testing.assert_array_equal(g1["winner"] >= 0, over)
+    assert ((g1["winner"] >= 0) | (g1["deals"] == CLASSIC.max_deals)).all()
+    for k in range(20):
+        m = d1["game_id"] == k
+        assert int((d1["redeal"][m] == 0).sum()) == g1["deals"][k]
+        assert int((d1["redeal"][m] != 0).sum()) == g1["redeals"][k]
+
+
+def test_forced_declarer_sampled():
+    hand = parse_hand("AH TH KH QH AS TS AD")
+    res = kernel.play_forced_declarer(np.random.PCG64(5), CLASSIC, "greedy", None, hand, "forehand", 2000)
+    assert res.declarer == 1 and len(res.talon) == 2000
+    assert all(popcount(int(t)) == 3 and not int(t) & hand for t in res.talon[:200])
+    # card points of the three seats sum to 120 (marriages on top)
+    cards = res.points.astype(int).sum(1) - res.marriages.astype(int).sum(1)
+    assert (cards == 120).all()
+    assert (res.declarer_points == res.points[:, 1]).all()       # no last-trick bonus in classic
+    assert (res.declarer_points >= 100).mean() > 0.5              # a strong hand
+    # the talon is uniform over the 680 possible talons: each unseen card in ~3/17 of them
+    unseen = [c for c in range(24) if not hand >> c & 1]
+    freq = np.array([np.mean((res.talon >> c) & 1) for c in unseen])
+    se = math.sqrt(3 / 17 * 14 / 17 / 2000)
+    assert np.abs(freq - 3 / 17).max() < 5 * se
+
+
+def test_forced_declarer_exact_counts_every_completion():
+    hand = parse_hand("9S JS 9C JC 9D JD 9H")
+    res = kernel.play_forced_declarer(np.random.PCG64(5), CLASSIC, "greedy", None, hand, "rear", 0, exact=True)
+    assert len(res.talon) == math.comb(17, 3) * math.comb(14, 7)
+    talons, counts = np.unique(res.talon, return_counts=True)
+    assert len(talons) == math.comb(17, 3) and (counts == math.comb(14, 7)).all()
+    assert (res.declarer_points >= 0).all()
