@@ -245,8 +245,46 @@ cdef inline void choose_hand_off(uint32_t h, int32_t* first, int32_t* second) no
         h &= ~(<uint32_t>1 << best)
 
 
+cdef enum:
+    HANDOFF_CANDIDATES = 6
+
+
 cdef inline void sensible_hand_off(View* v, int32_t* first, int32_t* second) noexcept nogil:
-    choose_hand_off(v.hand, first, second)
+    """Among the five cards the declarer wants least, the pair whose loss leaves the best
+    8-card estimate (play_estimate): keeps marriages and winners, makes voids."""
+    cdef uint32_t h = v.hand, x
+    cdef int32_t cand[10]
+    cdef int32_t vals[10]
+    cdef int32_t n = 0, i, j, c, val, k
+    cdef double best = -1e9, e
+    x = h
+    # insertion into the five lowest keep values
+    while x:
+        c = td_lowbit(x)
+        x &= x - 1
+        val = keep_value(h, c)
+        if n < HANDOFF_CANDIDATES:
+            k = n
+            n += 1
+        elif val < vals[HANDOFF_CANDIDATES - 1]:
+            k = HANDOFF_CANDIDATES - 1
+        else:
+            continue
+        while k > 0 and vals[k - 1] > val:
+            vals[k] = vals[k - 1]
+            cand[k] = cand[k - 1]
+            k -= 1
+        vals[k] = val
+        cand[k] = c
+    first[0] = cand[0]
+    second[0] = cand[1]
+    for i in range(n):
+        for j in range(i + 1, n):
+            e = play_estimate(h & ~((<uint32_t>1 << cand[i]) | (<uint32_t>1 << cand[j]))) - 0.01 * (vals[i] + vals[j])
+            if e > best:
+                best = e
+                first[0] = cand[i]
+                second[0] = cand[j]
 
 
 cdef inline int32_t sensible_blind(View* v, double* p) noexcept nogil:
