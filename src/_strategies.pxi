@@ -247,6 +247,7 @@ cdef inline void choose_hand_off(uint32_t h, int32_t* first, int32_t* second) no
 
 cdef enum:
     HANDOFF_CANDIDATES = 6
+    KEEP_HIGH = 60          # keep_value of an ace, a guarded ten, a marriage card
 
 
 cdef inline void sensible_hand_off(View* v, int32_t* first, int32_t* second) noexcept nogil:
@@ -278,9 +279,13 @@ cdef inline void sensible_hand_off(View* v, int32_t* first, int32_t* second) noe
         cand[k] = c
     first[0] = cand[0]
     second[0] = cand[1]
+    # aces, guarded tens and marriage cards stay unless nothing else can go
+    while n > 2 and vals[n - 1] >= KEEP_HIGH:
+        n -= 1
     for i in range(n):
         for j in range(i + 1, n):
-            e = play_estimate(h & ~((<uint32_t>1 << cand[i]) | (<uint32_t>1 << cand[j]))) - 0.01 * (vals[i] + vals[j])
+            e = (play_estimate(h & ~((<uint32_t>1 << cand[i]) | (<uint32_t>1 << cand[j])))
+                 - 0.01 * (vals[i] + vals[j]))
             if e > best:
                 best = e
                 first[0] = cand[i]

@@ -129,21 +129,31 @@ def test_hand_off_keeps_marriages_and_aces_and_makes_a_void():
     assert c("9C") in (a, b)                # the lone club goes: clubs become void
 
 
-def test_hand_off_does_not_give_a_lone_king_when_low_cards_remain():
-    hand = h("KS AH 10H KH QH AD 10D 9C JC 9D")
-    a, b = decide("hand_off", seat=0, declarer=0, hand=hand)
-    assert c("KS") not in (a, b)
-    assert {a, b} <= {c("9C"), c("JC"), c("9D")}
+def test_hand_off_never_breaks_a_marriage_nor_gives_high_cards_with_low_ones_left():
+    cols = kernel.play_deals(np.random.PCG64(8), CLASSIC, "standard", n_deals=3000)
+    ok = cols["redeal"] == 0
+    decl = cols["declarer"][ok]
+    hands = np.stack([cols[f"hand{s}"] for s in range(3)], 1)[ok][np.arange(ok.sum()), decl]
+    ten = hands.astype(np.int64) | cols["talon"][ok]
+    aces = 0x820820
+    for h10, a, b in zip(ten.tolist(), cols["handoff_next"][ok].tolist(), cols["handoff_other"][ok].tolist()):
+        married = (h10 >> 2) & (h10 >> 3) & 0x041041
+        marriage_cards = (married << 2) | (married << 3)
+        assert not (marriage_cards >> a) & 1 and not (marriage_cards >> b) & 1, (hex(h10), a, b)
+        guarded_tens = h10 & (h10 & aces) >> 1
+        high = marriage_cards | (h10 & aces) | guarded_tens
+        if bin(high).count("1") <= 8:          # two low cards to give instead
+            assert not (high >> a) & 1 and not (high >> b) & 1, (hex(h10), a, b)
 
 
 # ------------------------------------------------------------------ raise or resign
 def test_raise_with_a_clear_surplus_and_keep_otherwise():
     strong = h("AH 10H KH QH AD 10D KD QD")
-    got = decide("raise", seat=0, declarer=0, hand=strong, contract=100, min_bid=100, max_bid=300,
+    got = decide("raise_or_resign", seat=0, declarer=0, hand=strong, contract=100, min_bid=100, max_bid=300,
                  can_resign=1, resign_cost=100, resign_gift=50)
     assert got > 100 and got % 5 == 0 and got <= 300
     middling = h("AS 10S KS 9C JC AD 9D JH")
-    assert decide("raise", seat=0, declarer=0, hand=middling, contract=100, min_bid=100, max_bid=120,
+    assert decide("raise_or_resign", seat=0, declarer=0, hand=middling, contract=100, min_bid=100, max_bid=120,
                   can_resign=1, resign_cost=100, resign_gift=50) == 100
 
 
@@ -151,11 +161,11 @@ def test_resign_by_expected_score():
     hopeless = h("9S JS 9C JC 9D JD 9H JH")
     view = dict(seat=0, declarer=0, hand=hopeless, contract=120, min_bid=120, max_bid=120, can_resign=1)
     # a free resignation (sixty_two_free) beats losing 120 and the opponents' points
-    assert decide("raise", resign_cost=0, resign_gift=60, **view) == fd.RESIGN_CODE
+    assert decide("raise_or_resign", resign_cost=0, resign_gift=60, **view) == fd.RESIGN_CODE
     # no resignation allowed: keep the contract
-    assert decide("raise", **{**view, "can_resign": 0}) == 120
+    assert decide("raise_or_resign", **{**view, "can_resign": 0}) == 120
     # a fine hand never resigns
-    assert decide("raise", **{**view, "hand": h("AH 10H KH QH AD 10D AS 10S")},
+    assert decide("raise_or_resign", **{**view, "hand": h("AH 10H KH QH AD 10D AS 10S")},
                   resign_cost=0, resign_gift=60) >= 120
 
 
