@@ -170,6 +170,11 @@ class Completions:
     weight : ndarray of int or None
         Multiplicity of each entry when an exact enumeration merges equal outcomes;
         ``None`` means 1 each.
+    decision : ndarray of int or None
+        The strategy's raise-or-resign answer at ``contract`` in each completion: the
+        contract it would play (``>= contract``), or -1 to resign.
+    contract : int
+        The contract the declarer held when the strategies decided and played.
     """
 
     hand: int
@@ -178,6 +183,8 @@ class Completions:
     talon: np.ndarray
     exact: bool = False
     weight: np.ndarray | None = None
+    decision: np.ndarray | None = None
+    contract: int = 100
     meta: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -187,6 +194,8 @@ class Completions:
             raise ValueError("points and talon must have one entry per completion")
         if self.weight is not None and len(self.weight) != len(self.points):
             raise ValueError("weight must have one entry per completion")
+        if self.decision is not None and len(self.decision) != len(self.points):
+            raise ValueError("decision must have one entry per completion")
         if len(self.points) == 0:
             raise ValueError("no completions")
 
@@ -200,41 +209,39 @@ class Completions:
         return int(self.weights.sum())
 
 
+def _weighted_bincount(index: np.ndarray, weight: np.ndarray | None, length: int) -> np.ndarray:
+    if weight is None:
+        return np.bincount(index, minlength=length).astype(np.int64)
+    return np.bincount(index, weights=np.asarray(weight, dtype=float), minlength=length).round().astype(np.int64)
+
+
 def make_counts(points: np.ndarray, bids: Sequence[int], weight: np.ndarray | None = None) -> np.ndarray:
     """How many completions reach each bid: ``sum(weight[points >= b])`` for ``b`` in ``bids``.
 
     >>> make_counts(np.array([90, 100, 105, 130]), [100, 105, 110]).tolist()
     [3, 2, 1]
     """
-    pts = np.asarray(points, dtype=np.int64)
-    w = np.ones(len(pts), dtype=np.int64) if weight is None else np.asarray(weight, dtype=np.int64)
-    order = np.argsort(pts, kind="stable")
-    sorted_pts = pts[order]
-    tail = np.concatenate([np.cumsum(w[order][::-1])[::-1], [0]])  # tail[i] = weight of sorted_pts[i:]
-    idx = np.searchsorted(sorted_pts, np.asarray(bids, dtype=np.int64), side="left")
-    return tail[idx]
+    pts = np.clip(np.asarray(points, dtype=np.int64), 0, None)
+    b = np.asarray(bids, dtype=np.int64)
+    span = int(max(pts.max(initial=0), b.max(initial=0))) + 2
+    # Points are small integers: a histogram and a reverse cumulative sum, no sort.
+    tail = np.cumsum(_weighted_bincount(pts, weight, span)[::-1])[::-1]
+    return tail[np.clip(b, 0, span - 1)]
 
 
 def _group_make_counts(points: np.ndarray, group: np.ndarray, n_groups: int, bids: np.ndarray,
                        weight: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """Per group: total weight, and weight reaching each bid -- ``(n_groups,)`` and ``(n_groups, k)``.
 
-    One sort and a searchsorted per (group, bid): no (completions x bids) matrix, so the
-    2.3 million completions of an exact run stay cheap.
+    One (group x points) histogram and a reverse cumulative sum: no (completions x bids)
+    matrix and no sort, so the 2.3 million completions of an exact run stay cheap.
     """
     pts = np.clip(np.asarray(points, dtype=np.int64), 0, None)
+    bids = np.asarray(bids, dtype=np.int64)
     span = int(max(pts.max(initial=0), bids.max(initial=0))) + 2
-    key = group.astype(np.int64) * span + pts
-    order = np.argsort(key, kind="stable")
-    sorted_key = key[order]
-    w = np.ones(len(pts), dtype=np.int64) if weight is None else np.asarray(weight, dtype=np.int64)[order]
-    cum = np.concatenate([[0], np.cumsum(w)])                       # cum[i] = weight of sorted_key[:i]
-    g = np.arange(n_groups, dtype=np.int64)
-    end = cum[np.searchsorted(sorted_key, (g + 1) * span, side="left")]
-    start = cum[np.searchsorted(sorted_key, g * span, side="left")]
-    at_b = cum[np.searchsorted(sorted_key, (g[:, None] * span + bids[None, :]).ravel(), side="left")]
-    made = end[:, None] - at_b.reshape(n_groups, len(bids))
-    return end - start, made
+    hist = _weighted_bincount(group.astype(np.int64) * span + pts, weight, n_groups * span).reshape(n_groups, span)
+    tail = np.cumsum(hist[:, ::-1], axis=1)[:, ::-1]               # tail[g, x] = weight with points >= x
+    return tail[:, 0], tail[:, np.clip(bids, 0, span - 1)]
 
 
 def _choice_scores(c: Completions, bids: np.ndarray, rules: Rules, free_resignation: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -289,6 +296,30 @@ def _choice_scores(c: Completions, bids: np.ndarray, rules: Rules, free_resignat
     return mean, np.sqrt(var / total)
 
 
+def strategy_scores(c: Completions, rules: Rules, free_resignation: bool = True) -> np.ndarray | None:
+    """Per completion, the declarer's score change when the strategy's own answer is followed.
+
+    At ``c.contract``: resign (-1) costs :func:`resign_score`; a contract ``k`` (the held one
+    or a raise) scores ``+k`` when the played-out points reach it, else ``-k``.  ``None``
+    without decisions.
+
+    >>> c = Completions(hand=0b1111111, role="rear", points=np.array([130, 90, 130]),
+    ...                 talon=np.zeros(3, dtype=np.uint32), decision=np.array([100, -1, 140]))
+    >>> strategy_scores(c, CLASSIC_RULES).tolist()
+    [100.0, -100.0, -140.0]
+    """
+    if c.decision is None:
+        return None
+    d = np.asarray(c.decision, dtype=np.int64)
+    pts = np.asarray(c.points, dtype=np.int64)
+    played = np.where(pts >= d, d, -d).astype(float)
+    resign = resign_score(float(c.contract), rules, free_resignation)
+    # A strategy may only resign where the rules allow it; treat any other -1 as an error.
+    if resign is None and (d < 0).any():
+        raise ValueError("the strategy resigned under resign = none")
+    return np.where(d < 0, float(resign) if resign is not None else 0.0, played)
+
+
 def bid_table(c: Completions, rules: Rules, bids: Sequence[int] | None = None,
               free_resignation: bool = True, confidence_level: float = 0.95) -> pl.DataFrame:
     """One row per bid: made, n, p_make, ci_low, ci_high, ev_play, ev_resign, ev, ev_ci_low, ev_ci_high.
@@ -327,6 +358,16 @@ def bid_table(c: Completions, rules: Rules, bids: Sequence[int] | None = None,
     ev_play_se = np.zeros(len(b)) if c.exact else 2 * b * np.sqrt(p * (1 - p) / n)
     resign = resign_score(b, rules, free_resignation)
     ev, ev_se = _choice_scores(c, b, rules, free_resignation)
+    # The strategy's own raise/resign answer is known for the contract it was asked at.
+    ev_strat = np.full(len(b), np.nan)
+    ev_strat_se = np.full(len(b), np.nan)
+    scores = strategy_scores(c, rules, free_resignation)
+    if scores is not None and c.contract in b:
+        w = c.weights.astype(float)
+        j = int(np.flatnonzero(b == c.contract)[0])
+        ev_strat[j] = float((scores * w).sum() / w.sum())
+        var = float(((scores - ev_strat[j]) ** 2 * w).sum() / max(w.sum() - 1, 1))
+        ev_strat_se[j] = 0.0 if c.exact else math.sqrt(var / w.sum())
     return pl.DataFrame({
         "bid": b,
         "made": made.astype(np.int64),
@@ -341,7 +382,10 @@ def bid_table(c: Completions, rules: Rules, bids: Sequence[int] | None = None,
         "ev": ev,
         "ev_ci_low": ev - z * ev_se,
         "ev_ci_high": ev + z * ev_se,
-    }).with_columns(pl.col("ev_resign").fill_nan(None))
+        "ev_strategy": ev_strat,
+        "ev_strategy_ci_low": ev_strat - z * ev_strat_se,
+        "ev_strategy_ci_high": ev_strat + z * ev_strat_se,
+    }).with_columns(pl.col("ev_resign", "ev_strategy", "ev_strategy_ci_low", "ev_strategy_ci_high").fill_nan(None))
 
 
 def safe_bid(table: pl.DataFrame, confidence: float) -> int | None:
@@ -389,6 +433,7 @@ class BidEstimate:
     strategies: str = "standard"
     seed: int | None = None
     seconds: float | None = None
+    per_bid: bool = False
 
     def exact_fraction(self, bid: int) -> Fraction:
         """P(make ``bid``) as an exact fraction (meaningful for exact runs)."""
@@ -399,15 +444,26 @@ class BidEstimate:
 
 
 def estimate_from_completions(c: Completions, rules: Rules, confidence: float = 0.8,
-                              free_resignation: bool = True, **info: Any) -> BidEstimate:
-    """Bid table and the two recommendations from forced-declarer outcomes."""
-    table = bid_table(c, rules, free_resignation=free_resignation)
-    pts = np.asarray(c.points, dtype=float)
+                              free_resignation: bool = True, per_bid: dict[int, Completions] | None = None,
+                              **info: Any) -> BidEstimate:
+    """Bid table and the two recommendations from forced-declarer outcomes.
+
+    ``per_bid`` (optional) maps each bid to a run in which the declarer held that contract;
+    each bid's row then comes from its own run (for contract-aware strategies).  ``c``
+    still gives the points distribution.
+    """
+    if per_bid:
+        table = pl.concat([bid_table(per_bid[b], rules, bids=[b], free_resignation=free_resignation)
+                           for b in sorted(per_bid)])
+    else:
+        table = bid_table(c, rules, free_resignation=free_resignation)
+    pts_int = np.clip(np.asarray(c.points, dtype=np.int64), 0, None)
     w = c.weights.astype(float)
-    order = np.argsort(pts, kind="stable")
-    cum = np.cumsum(w[order]) / w.sum()
-    quant = {f"q{int(q * 100):02d}": float(pts[order][min(np.searchsorted(cum, q), len(pts) - 1)])
-             for q in (0.1, 0.25, 0.5, 0.75, 0.9)}
+    hist = _weighted_bincount(pts_int, c.weight, int(pts_int.max(initial=0)) + 1)
+    cum = np.cumsum(hist) / hist.sum()
+    # q-quantile: the smallest points value with at least a share q at or below it
+    quant = {f"q{int(q * 100):02d}": float(np.searchsorted(cum, q - 1e-12)) for q in (0.1, 0.25, 0.5, 0.75, 0.9)}
+    pts = pts_int.astype(float)
     return BidEstimate(
         hand=c.hand, role=c.role, rules=rules, samples=c.n, exact=c.exact, table=table,
         confidence=confidence, safe_bid=safe_bid(table, confidence), best_ev_bid=best_ev_bid(table),
@@ -428,7 +484,8 @@ def points_histogram(points: np.ndarray, weight: np.ndarray | None = None, width
 
 
 def simulate_hand(hand: int, rules: Rules, role: str = "forehand", strategies: Sequence[str] | str | None = None,
-                  samples: int = 100_000, exact: bool = False, seed: int | None = 1) -> Completions:
+                  samples: int = 100_000, exact: bool = False, seed: int | None = 1,
+                  contract: int = 100) -> Completions:
     """Forced-declarer outcomes of ``hand`` from the kernel (``thousand.kernel.play_forced_declarer``).
 
     The only function here that calls the simulator.  ``samples`` uniform completions
@@ -442,7 +499,8 @@ def simulate_hand(hand: int, rules: Rules, role: str = "forehand", strategies: S
         raise ThousandError(f"--samples must be at least 2, got {samples}")
     if rules.players != 3:
         raise ThousandError(f"thousand bid analyses the 3-player game; the rules say players={rules.players}")
-    return _call_kernel(kernel_play(), hand, rules, role, seat_strategies(strategies, role), samples, exact, seed)
+    return _call_kernel(kernel_play(), hand, rules, role, seat_strategies(strategies, role), samples, exact, seed,
+                        contract)
 
 
 #: Seat of the forced declarer for each role (the kernel's convention: the dealer is seat 0).
@@ -486,28 +544,51 @@ def _as_bitgen(seed: Any) -> np.random.BitGenerator:
 
 
 def _call_kernel(play: Any, hand: int, rules: Rules, role: str, strategies: Any, samples: int,
-                 exact: bool, seed: Any) -> Completions:
+                 exact: bool, seed: Any, contract: int = 100) -> Completions:
     """Adapter to the kernel's forced-declarer entry point (one place to follow its API)."""
     bitgen = _as_bitgen(seed)
-    res = play(bitgen, rules, strategies, None, hand, role, samples, exact=exact)
-    get = (lambda k: res[k]) if isinstance(res, dict) else (lambda k: getattr(res, k))
+    if contract == 100:
+        res = play(bitgen, rules, strategies, None, hand, role, samples, exact=exact)
+    else:
+        res = play(bitgen, rules, strategies, None, hand, role, samples, exact=exact, contract=contract)
+
+    def get(key: str) -> Any:
+        try:
+            return res[key]
+        except (KeyError, TypeError, AttributeError):
+            return getattr(res, key, None)
+
+    decision = get("decision")
     return Completions(hand=hand, role=role, points=np.asarray(get("declarer_points")),
-                       talon=np.asarray(get("talon")), exact=exact)
+                       talon=np.asarray(get("talon")), exact=exact, contract=contract,
+                       decision=None if decision is None else np.asarray(decision))
 
 
 def estimate_bid(hand: int, rules: Rules, role: str = "forehand", strategies: Sequence[str] | str | None = None,
                  samples: int = 100_000, exact: bool = False, seed: int | None = 1,
-                 confidence: float = 0.8, free_resignation: bool = True) -> BidEstimate:
-    """Simulate ``hand`` as declarer and return its bid table and recommendations."""
+                 confidence: float = 0.8, free_resignation: bool = True, per_bid: bool = False) -> BidEstimate:
+    """Simulate ``hand`` as declarer and return its bid table and recommendations.
+
+    One run at contract 100 answers every bid when the play does not depend on the
+    contract.  ``per_bid`` replays the same completions (same seed) once per bid with the
+    declarer holding that contract: right for contract-aware strategies, and it gives the
+    strategy's own raise/resign EV at every bid; it costs one run per bid.
+    """
     import time
 
     if not 0 < confidence <= 1:
         raise ThousandError(f"--confidence must be in (0, 1], got {confidence}")
     t0 = time.perf_counter()
     c = simulate_hand(hand, rules, role, strategies, samples, exact, seed)
-    est = estimate_from_completions(c, rules, confidence, free_resignation,
+    runs = None
+    if per_bid:
+        runs = {int(b): (c if b == 100 else simulate_hand(hand, rules, role, strategies, samples, exact, seed,
+                                                           contract=int(b)))
+                for b in bids_for_hand(hand, rules)}
+    est = estimate_from_completions(c, rules, confidence, free_resignation, per_bid=runs,
                                     strategies=_strategy_label(strategies), seed=None if exact else seed)
-    return _with_seconds(est, time.perf_counter() - t0)
+    import dataclasses
+    return dataclasses.replace(est, seconds=time.perf_counter() - t0, per_bid=per_bid)
 
 
 def _with_seconds(est: BidEstimate, seconds: float) -> BidEstimate:
@@ -538,6 +619,7 @@ def bid_estimate_json(est: BidEstimate) -> dict[str, Any]:
             "ci_high": num(row["ci_high"]), "ev": num(row["ev"]),
             "ev_ci_low": num(row["ev_ci_low"]), "ev_ci_high": num(row["ev_ci_high"]),
             "ev_play": num(row["ev_play"]), "ev_resign": num(row["ev_resign"]),
+            "ev_strategy": num(row["ev_strategy"]),
             "made": int(row["made"]), "n": int(row["n"]),
         })
     return {
@@ -548,6 +630,7 @@ def bid_estimate_json(est: BidEstimate) -> dict[str, Any]:
         "strategies": est.strategies,
         "samples": est.samples,
         "exact": est.exact,
+        "per_bid": est.per_bid,
         "seed": est.seed,
         "confidence": est.confidence,
         "points_mean": num(est.points_mean),
@@ -574,7 +657,10 @@ def format_bid_table(est: BidEstimate) -> str:
         "",
     ]
     ci_head = "P(make)" if est.exact else "P(make) [95% CI]"
-    lines.append(f"{'bid':>5}  {ci_head:<22} {'EV bid':>16}  {'EV play out':>11}  {'EV resign':>9}")
+    strat_rows = est.table.filter(pl.col("ev_strategy").is_not_null())
+    strat_col = strat_rows.height > 1   # per-bid runs: a column; otherwise one line below
+    lines.append(f"{'bid':>5}  {ci_head:<22} {'EV bid':>16}  {'EV play out':>11}  {'EV resign':>9}"
+                 + (f"  {'EV strategy':>16}" if strat_col else ""))
     for row in est.table.iter_rows(named=True):
         if est.exact:
             p_txt = f"{row['p_make']:.4f} ({row['made']}/{row['n']})"
@@ -588,7 +674,10 @@ def format_bid_table(est: BidEstimate) -> str:
             flags.append("safe")
         if row["bid"] == est.best_ev_bid:
             flags.append("best EV")
-        lines.append(f"{row['bid']:>5}  {p_txt:<22} {ev_txt:>16}  {row['ev_play']:>+11.1f}  {res:>9}"
+        strat_txt = ""
+        if strat_col:
+            strat_txt = "  " + f"{_ev_text(row, 'ev_strategy', est.exact):>16}"
+        lines.append(f"{row['bid']:>5}  {p_txt:<22} {ev_txt:>16}  {row['ev_play']:>+11.1f}  {res:>9}{strat_txt}"
                      + (f"  <- {', '.join(flags)}" if flags else ""))
     lines.append("")
     conf = f"{est.confidence:.0%}"
@@ -598,6 +687,10 @@ def format_bid_table(est: BidEstimate) -> str:
         best_ev = float(best_row["ev"][0])
         note = "" if best_ev >= 0 else "  (below 0: passing, worth 0, is better if you may pass)"
         lines.append(f"best expected score: bid {est.best_ev_bid}, EV {best_ev:+.1f}{note}")
+    if strat_rows.height == 1:
+        r = strat_rows.row(0, named=True)
+        lines.append(f"the strategy's own raise/resign answers at {r['bid']}: EV {_ev_text(r, 'ev_strategy', est.exact)}"
+                     " (--per-bid gives it for every bid)")
     lines.append("EV bid = bid, then after the talon play or resign, whichever is better for that talon; "
                  "passing = 0.")
     if est.seconds is not None:
@@ -605,8 +698,16 @@ def format_bid_table(est: BidEstimate) -> str:
     return "\n".join(lines)
 
 
+def _ev_text(row: dict[str, Any], col: str, exact: bool) -> str:
+    if row[col] is None:
+        return "-"
+    if exact:
+        return f"{row[col]:+.1f}"
+    return f"{row[col]:+.1f} ±{(row[col + '_ci_high'] - row[col]):.1f}"
+
+
 def plot_bid_chart(est: BidEstimate, path: Any) -> None:
-    """Two panels over the bids: P(make) with its 95% band and the confidence line; EV by bid."""
+    """Three panels: the declarer's points; P(make) by bid with its 95% band; EV by bid."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -648,6 +749,9 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> None:
         ax2.fill_between(b, t["ev_ci_low"].to_numpy(), t["ev_ci_high"].to_numpy(), color="C1", alpha=0.25,
                          label="95% interval")
     ax2.plot(b, t["ev_play"].to_numpy(), color="C3", lw=1, ls="--", label="always play out")
+    strat = t["ev_strategy"].to_numpy().astype(float)
+    if np.isfinite(strat).sum() > 1:
+        ax2.plot(b, strat, color="C4", lw=1, marker="x", ms=3, label="the strategy's own raise/resign")
     res = t["ev_resign"].to_numpy()
     if not np.all(np.isnan(res.astype(float))):
         ax2.plot(b, res, color="grey", lw=1, ls=":", label="resign")

@@ -1,4 +1,4 @@
-"""Charts of the report (matplotlib, Agg backend, PNG).
+"""Charts of the report (matplotlib figures on the Agg canvas, PNG; no pyplot state).
 
 Each function takes the collected table its pipeline returns and a path, draws one figure
 with a title, labelled axes and units, and every estimate's 95% interval, and returns
@@ -9,12 +9,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")  # files only; never a window
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import polars as pl  # noqa: E402
+import matplotlib.ticker
+import numpy as np
+import polars as pl
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Rectangle
 
 __all__ = [
     "redeal_frequency_chart", "redeal_calls_chart", "marriage_frequency_chart", "marriage_value_chart",
@@ -27,11 +28,17 @@ SUIT_COLOURS = {"spades": "#2b2b2b", "clubs": "#3a7d44", "diamonds": "#d9822b", 
 ROLE_COLOURS = {"all": "#95a5a6", "declarer": "#2e86c1", "defender": "#cb4335"}
 
 
-def save(fig: plt.Figure, path: str | os.PathLike) -> Path:
+def _figure(**kw) -> Figure:
+    """A figure drawn by the Agg canvas directly: no pyplot, no global backend switch."""
+    fig = Figure(**kw)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def save(fig: Figure, path: str | os.PathLike) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=DPI, bbox_inches="tight")
-    plt.close(fig)
     return path
 
 
@@ -45,14 +52,20 @@ def redeal_frequency_chart(freq: pl.DataFrame, path: str | os.PathLike) -> Path:
     probability (black tick), one panel per rule set, on a log scale in percent."""
     labels = list(dict.fromkeys(freq["rules"].to_list())) or ["(none)"]
     heights = [max(1, freq.filter(pl.col("rules") == r).height) for r in labels]
-    fig, axes = plt.subplots(len(labels), 1, figsize=(9, 1.2 + 0.36 * sum(heights) + 0.5 * len(labels)),
-                             gridspec_kw={"height_ratios": heights}, squeeze=False)
+    fig = _figure(figsize=(9, 1.2 + 0.36 * sum(heights) + 0.5 * len(labels)))
+    axes = fig.subplots(len(labels), 1,
+                        gridspec_kw={"height_ratios": heights}, squeeze=False)
+    # One x range for every panel, so that bars of different rule sets compare by eye.
+    pos = [v for c in ("observed", "ci_low", "exact") for v in freq[c].drop_nulls().to_list() if v and v > 0] \
+        if freq.height else []
+    xlim = (10 ** np.floor(np.log10(min(pos) * 100)), max(pos) * 100 * 2.2) if pos else None
     scope_colour = {"hand": "#2e86c1", "deal": "#884ea0", "talon": "#d68910",
                     "hand after exchange": "#17a589", "deal after exchange": "#117864"}
     for ax, label in zip(axes[:, 0], labels):
         t = freq.filter(pl.col("rules") == label)
-        if t.height == 0:
-            ax.text(0.5, 0.5, "no redeal condition enabled", ha="center", va="center", transform=ax.transAxes)
+        if t.height == 0 or not (t["observed"].fill_null(0) > 0).any():
+            msg = "no redeal condition enabled" if t.height == 0 else "no condition observed"
+            ax.text(0.5, 0.5, msg, ha="center", va="center", transform=ax.transAxes)
             ax.set_axis_off()
             ax.set_title(label)
             continue
@@ -67,25 +80,31 @@ def redeal_frequency_chart(freq: pl.DataFrame, path: str | os.PathLike) -> Path:
         ax.scatter(exact, y, marker="|", s=260, color="black", zorder=5, label="exact probability")
         ax.set_yticks(y, [f"{c}  [{s}]" for c, s in zip(t["condition"], t["scope"])], fontsize=8)
         ax.set_xscale("log")
+        if xlim:
+            ax.set_xlim(*xlim)
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}%"))
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.set_xlabel("frequency (% of hands / deals / talons, log scale)")
         ax.set_title(f"{label}", fontsize=10, loc="left")
         ax.grid(axis="x", which="both", alpha=0.3)
         for yy, o, n in zip(y, obs, t["n"]):
             if np.isfinite(o) and o > 0:
                 ax.annotate(f"{o:.3g}%", (o, yy), xytext=(4, 4), textcoords="offset points", fontsize=7)
-    handles = [plt.Rectangle((0, 0), 1, 1, color=c, alpha=0.75) for c in scope_colour.values()]
-    handles.append(plt.Line2D([], [], color="black", marker="|", linestyle="none", markersize=12))
-    fig.legend(handles, [f"per {s}" for s in scope_colour] + ["exact probability"], loc="lower center",
-               ncol=3, fontsize=8, bbox_to_anchor=(0.5, -0.02 - 0.04 / max(1, len(labels))))
+    handles = [Rectangle((0, 0), 1, 1, color=c, alpha=0.75) for c in scope_colour.values()]
+    handles.append(Line2D([], [], color="black", marker="|", linestyle="none", markersize=12))
     fig.suptitle("How often redeal conditions occur (observed with 95% interval, exact tick)", fontsize=11)
-    fig.tight_layout(rect=(0, 0.06, 1, 0.97))
+    legend_h = 0.75 / fig.get_figheight()  # about 0.75 inch for three rows of legend
+    fig.tight_layout(rect=(0, legend_h, 1, 0.97))
+    fig.legend(handles, [f"per {s}" for s in scope_colour] + ["exact probability"], loc="lower center",
+               ncol=3, fontsize=8, bbox_to_anchor=(0.5, 0.0))
     return save(fig, path)
 
 
 def redeal_calls_chart(calls: pl.DataFrame, path: str | os.PathLike) -> Path:
     """Per rule set and redeal kind: share of deals where a redeal could be called and
     where it was, in percent, with 95% intervals."""
-    fig, ax = plt.subplots(figsize=(8, 0.9 + 0.45 * max(1, calls.height)))
+    fig = _figure(figsize=(8, 0.9 + 0.45 * max(1, calls.height)))
+    ax = fig.subplots()
     if calls.height == 0:
         ax.text(0.5, 0.5, "no redeal conditions enabled", ha="center", va="center", transform=ax.transAxes)
         ax.set_axis_off()
@@ -116,7 +135,8 @@ def marriage_frequency_chart(table: pl.DataFrame, path: str | os.PathLike) -> Pa
     """Left: how often each marriage is held (dealt hand by role; declarer with talon).
     Right: what becomes of held marriages, by role (declared / lost and why)."""
     suits = [s for s in dict.fromkeys(table["suit"].to_list()) if s != "any"]
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 4.8))
+    fig = _figure(figsize=(13, 4.8))
+    ax1, ax2 = fig.subplots(1, 2)
     series = [("all", "held in dealt hand", "any seat, dealt 7 cards"),
               ("declarer", "held in dealt hand", "declarer, dealt 7 cards"),
               ("declarer", "held with talon", "declarer, with talon (10 cards)"),
@@ -194,7 +214,8 @@ def marriage_value_chart(value: pl.DataFrame, path: str | os.PathLike) -> Path:
     """What holding a marriage adds, against holding none: deal points (declarer and
     defender) and the declarer's chance of making the contract, with 95% intervals."""
     suits = list(dict.fromkeys(value["suit"].to_list()))
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.2))
+    fig = _figure(figsize=(12, 4.2))
+    ax1, ax2 = fig.subplots(1, 2)
     y = np.arange(len(suits))[::-1]
     series = [("declarer", "deal points", "#2e86c1", "o", 0.27, "declarer"),
               ("declarer", "deal points, same card points", "#2e86c1", "s", 0.09, "declarer, same card points"),
@@ -247,7 +268,8 @@ def marriage_value_chart(value: pl.DataFrame, path: str | os.PathLike) -> Path:
 def marriage_points_chart(points: pl.DataFrame, held: pl.DataFrame, path: str | os.PathLike) -> Path:
     """Left: declared marriage points per played-out deal (all seats, declarer, defenders).
     Right: marriage value held in a dealt hand, observed (95% interval) against exact."""
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 4.2))
+    fig = _figure(figsize=(13, 4.2))
+    ax1, ax2 = fig.subplots(1, 2)
     if points.height:
         x = np.arange(points.height)
         w = 0.27

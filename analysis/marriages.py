@@ -33,7 +33,7 @@ from thousand.cards import ACE, MARRIAGE_VALUES, SUITS
 from thousand.rules import Rules
 
 __all__ = [
-    "seat_rows", "with_marriage_sets", "marriage_frequencies", "marriage_value", "marriage_points",
+    "seat_rows", "with_marriage_sets", "marriage_frequencies", "marriage_value", "value_aggregates", "marriage_points",
     "held_points_distribution", "marriage_tables", "suits_of", "MARRIAGE_COLUMNS", "VALUE_COLUMNS",
     "MEASURES",
 ]
@@ -242,21 +242,18 @@ def marriage_frequencies(sets: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     )
 
 
-def marriage_value(sets: pl.LazyFrame, rules: Rules) -> pl.DataFrame:
-    """What holding a marriage adds: players holding it against players holding none.
+def _with_held_v(base: pl.LazyFrame) -> pl.LazyFrame:
+    # What counts as "holding" for the value comparison: declarer hand + talon, defender after the hand-off.
+    return base.with_columns(pl.when(pl.col("role") == "declarer").then(pl.col("m_talon"))
+                             .otherwise(pl.col("m_after")).alias("m_held_v"))
 
-    Declarers: held in hand + talon; metrics ``deal points`` (cards + marriages, deals
-    played out, i.e. not resigned; Welch interval), ``made`` (share of contracts made,
-    a resignation counting as not made; Newcombe interval) and ``contract`` (final
-    contract, for context: declarers with a marriage bid higher).  Defenders: held after
-    the hand-off; metric ``deal points``.  Both roles also get ``deal points, same card
-    points``: the same difference within strata of the card points held, so that it
-    measures the marriage rather than the high cards that come with it
-    (:func:`_matched_rows`).  Collects (the interval maths is in numpy).
-    Columns :data:`VALUE_COLUMNS`.
-    """
+
+def value_aggregates(sets: pl.LazyFrame, rules: Rules) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """The two lazy aggregations :func:`marriage_value` needs: per role, group sums and
+    moments for holders and non-holders; and per (suit, role, card-point band, holder)
+    the count, mean and variance of deal points (for the matched comparison)."""
     kinds = suits_of(rules)
-    base = sets.filter(pl.col("played") & (pl.col("role") != "none"))
+    base = _with_held_v(sets.filter(pl.col("played") & (pl.col("role") != "none")))
     aggs = []
     for i, (name, _) in enumerate(kinds):
         for group, cond in (("with", _bit("m_held_v", i)), ("without", pl.col("m_held_v") == 0)):
@@ -269,9 +266,38 @@ def marriage_value(sets: pl.LazyFrame, rules: Rules) -> pl.DataFrame:
                 pl.col("contract").filter(cond).mean().alias(f"{name}|{group}|c_mean"),
                 pl.col("contract").filter(cond).std().alias(f"{name}|{group}|c_sd"),
             ]
-    frame = (base.with_columns(pl.when(pl.col("role") == "declarer").then(pl.col("m_talon"))
-                               .otherwise(pl.col("m_after")).alias("m_held_v"))
-             .group_by("role").agg(aggs).sort("role").collect())
+    groups = base.group_by("role").agg(aggs).sort("role")
+    played_out = base.filter(~pl.col("resigned")).with_columns(
+        (pl.when(pl.col("role") == "declarer").then(masks.points("with_talon")).otherwise(masks.points("after"))
+         // POINT_BAND).alias("band"))
+    parts = [played_out.filter(_bit("m_held_v", i) | (pl.col("m_held_v") == 0)).select(
+        pl.lit(name).alias("suit"), "role", "band", _bit("m_held_v", i).alias("with"), "deal_points")
+        for i, (name, _) in enumerate(kinds)]
+    strata = (pl.concat(parts).group_by("suit", "role", "band", "with")
+              .agg(pl.len().alias("n"), pl.col("deal_points").mean().alias("mean"),
+                   pl.col("deal_points").var().alias("var"))
+              .sort("suit", "role", "band", "with"))
+    return groups, strata
+
+
+def marriage_value(sets: pl.LazyFrame, rules: Rules,
+                   aggregates: tuple[pl.DataFrame, pl.DataFrame] | None = None) -> pl.DataFrame:
+    """What holding a marriage adds: players holding it against players holding none.
+
+    Declarers: held in hand + talon; metrics ``deal points`` (cards + marriages, deals
+    played out, i.e. not resigned; Welch interval), ``made`` (share of contracts made,
+    a resignation counting as not made; Newcombe interval) and ``contract`` (final
+    contract, for context: declarers with a marriage bid higher).  Defenders: held after
+    the hand-off; metric ``deal points``.  Both roles also get ``deal points, same card
+    points``: the same difference within strata of the card points held, so that it
+    measures the marriage rather than the high cards that come with it
+    (:func:`_matched_rows`).  The interval maths is in numpy, on the collected
+    :func:`value_aggregates` (collected here unless given).  Columns :data:`VALUE_COLUMNS`.
+    """
+    kinds = suits_of(rules)
+    if aggregates is None:
+        aggregates = tuple(pl.collect_all(list(value_aggregates(sets, rules))))
+    frame, strata = aggregates
     rows = []
     for rec in frame.iter_rows(named=True):
         role = rec["role"]
@@ -293,7 +319,7 @@ def marriage_value(sets: pl.LazyFrame, rules: Rules) -> pl.DataFrame:
                                            g("without", "c_mean"), g("without", "c_sd"), n2)
             rows.append((name, value, role, "contract", int(n1), g("with", "c_mean"), int(n2),
                          g("without", "c_mean"), float(d), float(lo), float(hi)))
-    rows += _matched_rows(base, kinds)
+    rows += _matched_rows(strata, kinds)
     schema = {"suit": pl.String, "value": pl.Int32, "role": pl.String, "metric": pl.String, "n_with": pl.Int64,
               "with_marriage": pl.Float64, "n_without": pl.Int64, "without_marriage": pl.Float64,
               "diff": pl.Float64, "diff_ci_low": pl.Float64, "diff_ci_high": pl.Float64}
@@ -307,7 +333,7 @@ def marriage_value(sets: pl.LazyFrame, rules: Rules) -> pl.DataFrame:
 POINT_BAND = 5  # width of the card-point strata of the matched comparison
 
 
-def _matched_rows(base: pl.LazyFrame, kinds: list[tuple[str, int]]) -> list[tuple]:
+def _matched_rows(strata: pl.DataFrame, kinds: list[tuple[str, int]]) -> list[tuple]:
     """``deal points, same card points``: the holders' mean minus the non-holders' within
     strata of the card points held (declarer: hand + talon; defender: after the hand-off,
     in bands of :data:`POINT_BAND`), averaged with the holders' stratum sizes as weights.
@@ -318,20 +344,6 @@ def _matched_rows(base: pl.LazyFrame, kinds: list[tuple[str, int]]) -> list[tupl
 
     from thousand.analysis.stats import Z95
 
-    rows_in = base.filter(~pl.col("resigned")).with_columns(
-        pl.when(pl.col("role") == "declarer").then(pl.col("m_talon")).otherwise(pl.col("m_after")).alias("m_held_v"),
-        (pl.when(pl.col("role") == "declarer").then(masks.points("with_talon")).otherwise(masks.points("after"))
-         // POINT_BAND).alias("band"))
-    parts = []
-    for i, (name, _) in enumerate(kinds):
-        parts.append(rows_in.filter(_bit("m_held_v", i) | (pl.col("m_held_v") == 0)).select(
-            pl.lit(name).alias("suit"), "role", "band", _bit("m_held_v", i).alias("with"), "deal_points"))
-    if not parts:
-        return []
-    strata = (pl.concat(parts).group_by("suit", "role", "band", "with")
-              .agg(pl.len().alias("n"), pl.col("deal_points").mean().alias("mean"),
-                   pl.col("deal_points").var().alias("var"))
-              .collect())
     out = []
     values = dict(kinds)
     for role in ("declarer", "defender"):
@@ -399,7 +411,7 @@ def held_points_distribution(sets: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
 
 
 def marriage_tables(deals: pl.LazyFrame, rules: Rules) -> dict[str, pl.DataFrame]:
-    """Every marriage table of the report, from one pass of the pipeline.
+    """Every marriage table of the report; the pipelines are collected together, once.
 
     Keys: ``marriages`` (:func:`marriage_frequencies`), ``marriage_value``,
     ``marriage_points``, ``marriage_points_held``, ``marriage_checks`` (rows where the
@@ -408,7 +420,9 @@ def marriage_tables(deals: pl.LazyFrame, rules: Rules) -> dict[str, pl.DataFrame
     sets = deals.pipe(seat_rows, rules).pipe(with_marriage_sets, rules).cache()
     checks = sets.select(pl.len().alias("seat_rows"), _sum(pl.col("ambiguous")).alias("ambiguous"),
                          _sum(pl.col("unexplained")).alias("unexplained"))
-    freq, points, held, checks = pl.collect_all([
-        marriage_frequencies(sets, rules), marriage_points(sets), held_points_distribution(sets, rules), checks])
-    return {"marriages": freq, "marriage_value": marriage_value(sets, rules), "marriage_points": points,
-            "marriage_points_held": held, "marriage_checks": checks}
+    groups, strata = value_aggregates(sets, rules)
+    freq, points, held, checks, groups, strata = pl.collect_all([
+        marriage_frequencies(sets, rules), marriage_points(sets), held_points_distribution(sets, rules), checks,
+        groups, strata])
+    return {"marriages": freq, "marriage_value": marriage_value(sets, rules, (groups, strata)),
+            "marriage_points": points, "marriage_points_held": held, "marriage_checks": checks}

@@ -248,8 +248,14 @@ def _eligibility(rules: Rules) -> list[tuple[str, pl.Expr, int]]:
     out: list[tuple[str, pl.Expr, int]] = []
     hand = hand_conditions(rules)
     if hand:
+        # Who is asked (docs/rules.md): not a blind forehand (he has not looked), and
+        # nobody in a golden-kon deal (the first three played deals of a game).
+        forehand = (pl.col("dealer").cast(pl.Int32) + 1) % rules.players
+        asked = [~(pl.col("blind") & (forehand == s)) for s in seats]
         any_hand = pl.any_horizontal([
-            _active(s) & pl.any_horizontal([c.test_mask(f"hand{s}") for c in hand]) for s in seats])
+            _active(s) & asked[s] & pl.any_horizontal([c.test_mask(f"hand{s}") for c in hand]) for s in seats])
+        if rules.golden_kon:
+            any_hand = any_hand & ~((pl.col("game_id") >= 0) & (pl.col("deal_no") < 3))
         out.append(("hand", any_hand, 1))
     talon = talon_conditions(rules)
     if talon:
@@ -269,8 +275,8 @@ def redeal_calls(deals: pl.LazyFrame, rules: Rules, label: str | None = None) ->
     """How often redeals could be called and were, by kind (``hand``, ``talon``, ``four_nines``).
 
     ``eligible`` counts deals where a player meeting an enabled condition was allowed to
-    ask (for the talon: the deal reached it, it was not blind, and ``redeal_talon_by``
-    let the declarer ask); ``called`` counts rows whose ``redeal`` is that kind.
+    ask (hand: not a blind forehand, not a golden-kon deal; talon: the deal reached it, it
+    was not blind, and ``redeal_talon_by`` let the declarer ask); ``called`` counts rows whose ``redeal`` is that kind.
     ``per_deal`` is called / deals, ``when_eligible`` called / eligible, each with a 95%
     Wilson interval.  Columns :data:`CALL_COLUMNS`.
     """

@@ -45,7 +45,7 @@ __all__ = ["ReportConfig", "ReportResult", "build_report", "markdown_to_html", "
 
 DEFAULT_DEALS = 1_000_000
 DEFAULT_GAMES = 4_000
-DEFAULT_HANDS = 1_000
+DEFAULT_HANDS = 2_000
 DEFAULT_SAMPLES = 100
 
 
@@ -184,7 +184,8 @@ def markdown_to_html(md: str, base: Path | None = None) -> str:
         m = re.match(r"^(#{1,6})\s+(.*)$", s)
         if m:
             n = len(m.group(1))
-            out.append(f"<h{n}>{_inline_md(m.group(2))}</h{n}>")
+            anchor = f' id="{_slug(m.group(2)).lower()}"' if n == 2 else ""
+            out.append(f"<h{n}{anchor}>{_inline_md(m.group(2))}</h{n}>")
             i += 1
             continue
         m = re.match(r"^!\[([^\]]*)\]\(([^)]+)\)$", s)
@@ -234,10 +235,18 @@ figure{margin:1em 0}img{max-width:100%}code{background:#f4f6f7;padding:0 3px}
 def _render(blocks: list[Block], out: Path) -> tuple[str, str]:
     md: list[str] = []
     hp: list[str] = []
+    toc: list[tuple[str, str]] = []
     for b in blocks:
         if b.kind == "h":
             md.append("#" * b.level + " " + b.text)
-            hp.append(f"<h{b.level}>{_inline_md(b.text)}</h{b.level}>")
+            if b.level == 2:
+                anchor = _slug(b.text).lower()
+                toc.append((anchor, b.text))
+                hp.append(f'<h2 id="{anchor}">{_inline_md(b.text)}</h2>')
+            else:
+                hp.append(f"<h{b.level}>{_inline_md(b.text)}</h{b.level}>")
+            if b.level == 1:
+                hp.append("<!--toc-->")
         elif b.kind == "p":
             md.append(b.text)
             hp.append(f"<p>{_inline_md(b.text)}</p>")
@@ -261,7 +270,10 @@ def _render(blocks: list[Block], out: Path) -> tuple[str, str]:
                            lambda m: f"![{m.group(1)}]({os.path.relpath(base / m.group(2), out)})", b.text)
             md.append(fixed)
             hp.append(markdown_to_html(b.text, base))
+            toc += [(_slug(m.group(1)).lower(), m.group(1)) for m in re.finditer(r"^##\s+(.*)$", b.text, re.M)]
     text = "\n\n".join(md) + "\n"
+    nav = '<nav><p>' + " · ".join(f'<a href="#{a}">{html.escape(t)}</a>' for a, t in toc) + "</p></nav>"
+    hp = [nav if h == "<!--toc-->" else h for h in hp]
     page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>"
             "<title>Thousand: simulation report</title><style>" + CSS + "</style></head><body>\n"
             + "\n".join(hp) + "\n</body></html>\n")
@@ -395,7 +407,8 @@ def _redeal_blocks(freq: pl.DataFrame, calls: pl.DataFrame, played: bool, chart:
         return blocks
     blocks.append(Block("p", (
         "`could` counts deals in which a player meeting an enabled condition was allowed to ask "
-        "(talon: the deal reached the talon, was not blind, and `redeal_talon_by` let the declarer ask); "
+        "(hand: not a blind forehand, not a golden-kon deal; talon: the deal reached the talon, was not "
+        "blind, and `redeal_talon_by` let the declarer ask); "
         "`called` counts deals the strategies actually redealt. Shares with 95% Wilson intervals.")))
     show = calls.select(
         "rules", "kind",
@@ -679,7 +692,8 @@ def build_report(cfg: ReportConfig) -> ReportResult:
                               + ([redeal_calls(frames[label], rules, label), overview(frames[label], label)]
                                  if played else []))
                for label, rules in rule_sets]
-    freq = pl.concat([p[0] for p in per_set])
+    # A condition nobody could be checked for (four nines without any hand-off) has no row.
+    freq = pl.concat([p[0] for p in per_set]).filter(pl.col("n") > 0)
     freq.write_csv(tables_dir / "redeal_frequencies.csv")
     tables["redeal_frequencies"] = tables_dir / "redeal_frequencies.csv"
     figs["redeal_frequencies"] = charts.redeal_frequency_chart(freq, charts_dir / "redeal_frequencies.png")
@@ -743,8 +757,12 @@ def build_report(cfg: ReportConfig) -> ReportResult:
 
     seconds = time.perf_counter() - t0
     blocks.append(Block("h", "How this report was made"))
-    cmd = ["thousand report", f"--deals {cfg.deals}", f"--games {cfg.games}", f"--seed {cfg.seed}"]
+    cmd = ["thousand report", f"--deals {cfg.deals}", f"--games {cfg.games}", f"--hands {cfg.hands}",
+           f"--samples {cfg.samples}", f"--seed {cfg.seed}"]
     cmd += [f"--rules '{l}'" for l in cfg.labels]
+    cmd += [f"--strategy '{st}'" for st in (cfg.strategies or [])]
+    if not cfg.presets:
+        cmd.append("--no-presets")
     blocks.append(Block("p", f"Reproduce with `{' '.join(cmd)}` (any `--jobs`); it took {seconds:.0f} s. "
                              "Methods: see `docs/analysis.md`."))
     if notes:

@@ -3,7 +3,12 @@
 
 cdef extern from *:
     """
-    static inline int td_popcount(uint32_t x) { return __builtin_popcount(x); }
+    /* SWAR popcount: the build does not assume the popcnt instruction */
+    static inline int td_popcount(uint32_t x) {
+        x = x - ((x >> 1) & 0x55555555u);
+        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+        return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+    }
     static inline int td_lowbit(uint32_t x) { return __builtin_ctz(x); }
     static inline int td_highbit(uint32_t x) { return 31 - __builtin_clz(x); }
     """
@@ -26,6 +31,8 @@ cdef int32_t MARRIAGE_VALUE[4]
 MARRIAGE_VALUE[:] = [40, 60, 80, 100]
 cdef uint32_t SUIT_MASK_C[4]
 SUIT_MASK_C[:] = [0x3F, 0x3F << 6, 0x3F << 12, 0x3F << 18]
+cdef int32_t SUIT_OF[24]
+SUIT_OF[:] = [0] * 6 + [1] * 6 + [2] * 6 + [3] * 6
 cdef uint32_t RANK_PLANE_C[6]
 RANK_PLANE_C[:] = [NINES, JACKS, QUEENS, KINGS, TENS, ACES]
 

@@ -42,8 +42,12 @@ cdef struct Deal:
     int32_t bonus[4]
     int32_t tricks[4]
     int32_t golden
-    View v                    # the public state; decisions get a copy with the seat's hand
+    View v                    # the public state; each question sets the asking seat's fields
     uint32_t hands[4]
+    uint32_t talon            # the declarer's talon (0 until he takes it)
+    int32_t talon_shown       # shown to all (else only the declarer sees it)
+    int32_t received[4]       # card each seat received in the hand-off
+    int32_t given[2]          # the declarer's hand-off (to next, to other)
 
 
 cdef inline void emit(Ctx* c, int32_t kind, int32_t seat, int32_t a, int32_t b) noexcept nogil:
@@ -110,42 +114,54 @@ cdef inline uint32_t mask_of_deck(int32_t* deck, int32_t lo, int32_t hi) noexcep
 
 
 # ------------------------------------------------------------------ decisions
+cdef inline void view_for(Deal* d, int32_t seat) noexcept nogil:
+    """The asking seat's private part of the view: hand, talon, received card."""
+    d.v.seat = seat
+    d.v.hand = d.hands[seat]
+    d.v.talon = d.talon if (seat == d.v.declarer or d.talon_shown) else 0
+    d.v.received = d.received[seat]
+    if seat == d.v.declarer:
+        d.v.given[0] = d.given[0]
+        d.v.given[1] = d.given[1]
+    else:
+        d.v.given[0] = -1
+        d.v.given[1] = -1
+
+
 cdef inline int32_t ask_yes_no(Ctx* c, Deal* d, int32_t seat, int32_t kind, int32_t redeal_kind) noexcept nogil:
-    cdef View v = d.v
+    # The View lives in the deal state; each question refreshes the fields it concerns.
+    cdef View* v = &d.v
     cdef int32_t ans
     v.kind = kind
-    v.seat = seat
-    v.hand = d.hands[seat]
+    view_for(d, seat)
     v.redeal_kind = redeal_kind
     if kind == D_BLIND:
         v.hand = 0          # asked before he looks
-        ans = strategy_blind(c.strat[seat], &v, seat_params(c, seat), c.rng)
+        ans = strategy_blind(c.strat[seat], v, seat_params(c, seat), c.rng)
         emit(c, EV_BLIND, seat, ans, 0)
     else:
-        ans = strategy_redeal(c.strat[seat], &v, seat_params(c, seat), c.rng)
+        ans = strategy_redeal(c.strat[seat], v, seat_params(c, seat), c.rng)
         emit(c, EV_REDEAL, seat, ans, redeal_kind)
     return ans
 
 
 cdef inline int32_t ask_bid(Ctx* c, Deal* d, int32_t seat, int32_t lo, int32_t hi) noexcept nogil:
-    cdef View v = d.v
+    cdef View* v = &d.v
     cdef int32_t ans
     v.kind = D_BID
-    v.seat = seat
-    v.hand = d.hands[seat]
+    view_for(d, seat)
     v.min_bid = lo
     v.max_bid = hi
-    ans = strategy_bid(c.strat[seat], &v, seat_params(c, seat), c.rng)
+    ans = strategy_bid(c.strat[seat], v, seat_params(c, seat), c.rng)
     emit(c, EV_BID, seat, ans, 0)
     return ans
 
 
 cdef inline int32_t ask_raise(Ctx* c, Deal* d, int32_t seat, int32_t lo, int32_t hi, int32_t can_resign) noexcept nogil:
-    cdef View v = d.v
+    cdef View* v = &d.v
     cdef int32_t ans
     v.kind = D_RAISE
-    v.seat = seat
-    v.hand = d.hands[seat]
+    view_for(d, seat)
     v.min_bid = lo
     v.max_bid = hi
     v.can_resign = can_resign
@@ -164,17 +180,16 @@ cdef inline int32_t ask_raise(Ctx* c, Deal* d, int32_t seat, int32_t lo, int32_t
     elif c.r[R_RESIGN] == RESIGN_SIXTY_TWO_FREE:
         v.resign_cost = 0 if c.g.resigns[seat] < 2 else 120
         v.resign_gift = 60
-    ans = strategy_raise(c.strat[seat], &v, seat_params(c, seat), c.rng)
+    ans = strategy_raise(c.strat[seat], v, seat_params(c, seat), c.rng)
     emit(c, EV_CONTRACT, seat, ans, 0)
     return ans
 
 
 cdef inline void ask_hand_off(Ctx* c, Deal* d, int32_t seat, int32_t* first, int32_t* second) noexcept nogil:
-    cdef View v = d.v
+    cdef View* v = &d.v
     v.kind = D_HAND_OFF
-    v.seat = seat
-    v.hand = d.hands[seat]
-    strategy_hand_off(c.strat[seat], &v, seat_params(c, seat), c.rng, first, second)
+    view_for(d, seat)
+    strategy_hand_off(c.strat[seat], v, seat_params(c, seat), c.rng, first, second)
     emit(c, EV_HAND_OFF, seat, first[0], second[0])
 
 
@@ -182,8 +197,7 @@ cdef inline int32_t ask_play(Ctx* c, Deal* d, int32_t seat, uint32_t legal, uint
                              int32_t* declare) noexcept nogil:
     # Only the fields a card decision changes are refreshed; the rest is kept live in d.v.
     d.v.kind = D_PLAY
-    d.v.seat = seat
-    d.v.hand = d.hands[seat]
+    view_for(d, seat)
     d.v.legal = legal
     d.v.declarable = declarable
     cdef int32_t card = strategy_play(c.strat[seat], &d.v, seat_params(c, seat), c.rng, declare)
@@ -236,7 +250,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     cdef int32_t deck[24]
     cdef int32_t s, i, k, cutter, seen, paid, run, f, dealer, step, decl, lo, hi, cap
     cdef int32_t n_passed, broke, opening, b, first, second, contract, resigned, ans
-    cdef int32_t leader, li, t, n_tricks, best, best_seat, led, card, declare, tr
+    cdef int32_t leader, li, j, t, n_tricks, best, best_seat, led, card, declare, tr
     cdef uint32_t legal, declarable, follow, bit, h, trick_mask, talon
     cdef int32_t dealpts[4]
 
@@ -276,6 +290,10 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
         d.v.score[s] = c.g.score[s]
         d.v.trick_cards[s] = -1
         d.v.trick_seats[s] = -1
+        d.v.marriage_points[s] = 0
+        d.v.bolts[s] = c.g.bolts[s]
+        d.v.resignations[s] = c.g.resigns[s]
+        d.received[s] = -1
         d.v.voids[s] = 0
     d.v.declarer = -1
     d.v.contract = 0
@@ -298,6 +316,13 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     d.v.resign_gift = 0
     d.talon2 = 0
     d.laid = 0
+    d.talon = 0
+    d.talon_shown = 0
+    d.v.golden = golden
+    d.v.received = -1
+    d.given[0] = -1
+    d.given[1] = -1
+    d.v.n_tricks = 10 if n == 2 else 8
 
     # 0. cut and shuffle
     if c.forced:
@@ -424,37 +449,35 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
             d.talon2 = h
         row.talon = talon
         row.talon2 = d.talon2
-    if not (d.v.blind or (d.v.obligation and r[R_TALON_FACE_DOWN_ON_OBLIGATION] > 0)):
-        d.v.talon = talon
+    d.talon = talon
+    d.talon_shown = not (d.v.blind or (d.v.obligation and r[R_TALON_FACE_DOWN_ON_OBLIGATION] > 0))
+    d.hands[decl] |= talon
 
     # 6. talon redeal
     if (not d.v.blind and not c.forced
             and (r[R_REDEAL_TALON_BY] == TALONBY_DECLARER or d.v.obligation)
             and talon_redeal_allowed(c, talon)):
-        d.v.talon = talon       # the declarer has seen it
         if ask_yes_no(c, &d, decl, D_REDEAL, REDEAL_TALON):
             row.redeal = REDEAL_TALON
             row.redeal_by = decl
             return 0
-        if not (d.v.blind or (d.v.obligation and r[R_TALON_FACE_DOWN_ON_OBLIGATION] > 0)):
-            d.v.talon = talon
-        else:
-            d.v.talon = 0
-    d.hands[decl] |= talon
 
     # 7. hand-off
-    d.v.talon = talon if not (d.v.blind or (d.v.obligation and r[R_TALON_FACE_DOWN_ON_OBLIGATION] > 0)) else 0
     ask_hand_off(c, &d, decl, &first, &second)
     row.handoff_next = first
     row.handoff_other = second
     bit = (<uint32_t>1 << first) | (<uint32_t>1 << second)
     d.hands[decl] &= ~bit
+    d.given[0] = first
+    d.given[1] = second
     if n == 2:
         d.laid = bit
     else:
         li = active_index(&d, decl)
         d.hands[d.v.active[(li + 1) % 3]] |= <uint32_t>1 << first
         d.hands[d.v.active[(li + 2) % 3]] |= <uint32_t>1 << second
+        d.received[d.v.active[(li + 1) % 3]] = first
+        d.received[d.v.active[(li + 2) % 3]] = second
 
     # 8. four nines
     if r[R_REDEAL_FOUR_NINES_AFTER_EXCHANGE] > 0 and not golden and not c.forced:
@@ -496,8 +519,12 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
             best_seat = -1
             led = -1
             trick_mask = 0
+            j = li
             for k in range(d.v.n_active):
-                s = d.v.active[(li + k) % d.v.n_active]
+                s = d.v.active[j]
+                j += 1
+                if j == d.v.n_active:
+                    j = 0
                 h = d.hands[s]
                 declarable = 0
                 if k == 0:
@@ -511,7 +538,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
                     follow = h & SUIT_MASK_C[led]
                     if follow:
                         legal = follow
-                        if r[R_MUST_BEAT] > 0 and best // 6 == led:
+                        if r[R_MUST_BEAT] > 0 and SUIT_OF[best] == led:
                             bit = follow & ~((<uint32_t>2 << best) - 1)
                             if bit:
                                 legal = bit
@@ -529,26 +556,28 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
                 d.v.trick_seats[k] = s
                 d.v.trick_n = k + 1
                 if k == 0:
-                    led = card // 6
+                    led = SUIT_OF[card]
                     if declare:
                         if card % 6 == 5:
                             d.marr[s] += r[R_ACE_MARRIAGE]
+                            d.v.marriage_points[s] += r[R_ACE_MARRIAGE]
                             if r[R_ACE_MARRIAGE_SETS_TRUMP] > 0:
                                 d.v.trump = led
                         else:
                             d.marr[s] += MARRIAGE_VALUE[led]
+                            d.v.marriage_points[s] += MARRIAGE_VALUE[led]
                             d.v.trump = led
                     best = card
                     best_seat = s
                 else:
-                    tr = card // 6
+                    tr = SUIT_OF[card]
                     # a seat that does not follow is void in the led suit (and, when it
                     # had to trump, in trumps too): strategies count on it
                     if tr != led:
                         d.v.voids[s] |= SUIT_MASK_C[led]
                         if d.v.trump >= 0 and tr != d.v.trump and r[R_MUST_TRUMP] > 0:
                             d.v.voids[s] |= SUIT_MASK_C[d.v.trump]
-                    if tr == best // 6:
+                    if tr == SUIT_OF[best]:
                         if card > best:
                             best = card
                             best_seat = s

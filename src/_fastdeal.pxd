@@ -183,7 +183,7 @@ cdef struct View:
     int32_t can_resign
     int32_t blind
     int32_t obligation
-    uint32_t talon          # talon cards the seat has seen (0 if face down)
+    uint32_t talon          # the declarer's talon if this seat may see it, else 0
     uint32_t played         # cards played so far (the current trick included)
     int32_t trick_index
     int32_t trick_n         # cards in the current trick
@@ -195,6 +195,13 @@ cdef struct View:
     int32_t points[4]       # card points won in tricks so far per seat
     int32_t score[4]        # game scores
     int32_t sitter          # barrel sitter, -1 none
+    int32_t golden          # a golden-kon deal
+    int32_t received        # card this seat received in the hand-off, -1 none
+    int32_t given[2]        # declarer: cards he handed off (to next, to other), else -1
+    int32_t n_tricks        # tricks in the deal (8; 10 with 2 players)
+    int32_t marriage_points[4]  # marriage points declared so far per seat
+    int32_t bolts[4]        # bolt counts before this deal
+    int32_t resignations[4] # resignations so far in the game
     uint32_t voids[4]       # per seat: the suits (as suit masks) he showed out of in this deal
     int32_t resign_cost     # D_RAISE: what resigning now costs the declarer (>= 0)
     int32_t resign_gift     # D_RAISE: what resigning now gives each opponent

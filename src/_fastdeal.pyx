@@ -15,7 +15,7 @@ Pieces (textually included):
 """
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.string cimport memset, memcpy
-from libc.stdint cimport int16_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t, uintptr_t
 from numpy.random cimport bitgen_t
 
 # The module is built as thousand._fastdeal, so Cython does not pair it with
@@ -27,6 +27,114 @@ include "_strategies.pxi"
 include "_engine.pxi"
 
 KERNEL_VERSION = 1
+
+# ------------------------------------------------------------------ output columns
+# Deal rows are written straight into the numpy columns of thousand.schema (four seats'
+# worth; thousand.kernel drops the seats a smaller table does not have).
+cdef struct DealCols:
+    int64_t* deal_id
+    int64_t* game_id
+    int16_t* deal_no
+    int8_t* dealer
+    uint32_t* hand[4]
+    uint32_t* talon
+    uint32_t* talon2
+    int8_t* redeal
+    int8_t* redeal_by
+    uint8_t* blind
+    int16_t* bid[4]
+    int16_t* n_bids
+    int8_t* declarer
+    uint8_t* obligation
+    int16_t* winning_bid
+    int16_t* contract
+    uint8_t* resigned
+    int8_t* handoff_next
+    int8_t* handoff_other
+    int16_t* points[4]
+    int16_t* marriages[4]
+    int8_t* tricks[4]
+    int16_t* declarer_points
+    uint8_t* made
+    int16_t* score[4]
+    uint8_t* bolt[4]
+    int32_t* total[4]
+    int8_t* forehand
+
+
+cdef inline void store_row(DealCols* k, int64_t i, DealRow* row) noexcept nogil:
+    cdef int32_t s
+    k.deal_id[i] = row.deal_id
+    k.game_id[i] = row.game_id
+    k.deal_no[i] = <int16_t>row.deal_no
+    k.dealer[i] = <int8_t>row.dealer
+    k.talon[i] = row.talon
+    k.talon2[i] = row.talon2
+    k.redeal[i] = <int8_t>row.redeal
+    k.redeal_by[i] = <int8_t>row.redeal_by
+    k.blind[i] = row.blind != 0
+    k.n_bids[i] = <int16_t>row.n_bids
+    k.declarer[i] = <int8_t>row.declarer
+    k.obligation[i] = row.obligation != 0
+    k.winning_bid[i] = <int16_t>row.winning_bid
+    k.contract[i] = <int16_t>row.contract
+    k.resigned[i] = row.resigned != 0
+    k.handoff_next[i] = <int8_t>row.handoff_next
+    k.handoff_other[i] = <int8_t>row.handoff_other
+    k.declarer_points[i] = <int16_t>row.declarer_points
+    k.made[i] = row.made != 0
+    k.forehand[i] = <int8_t>row.forehand
+    for s in range(4):
+        k.hand[s][i] = row.hand[s]
+        k.bid[s][i] = <int16_t>row.bid[s]
+        k.points[s][i] = <int16_t>row.points[s]
+        k.marriages[s][i] = <int16_t>row.marriages[s]
+        k.tricks[s][i] = <int8_t>row.tricks[s]
+        k.score[s][i] = <int16_t>row.score[s]
+        k.bolt[s][i] = row.bolt[s] != 0
+        k.total[s][i] = row.total[s]
+
+
+cdef void* _col(dict cols, str name, int itemsize) except NULL:
+    arr = cols[name]
+    if arr.dtype.itemsize != itemsize or not arr.flags.c_contiguous or not arr.flags.writeable:
+        raise ValueError(f"column {name}: expected a writable contiguous array of {itemsize}-byte items")
+    return <void*><uintptr_t>arr.ctypes.data
+
+
+cdef int bind_deal_cols(DealCols* k, dict cols) except -1:
+    cdef int s
+    k.deal_id = <int64_t*>_col(cols, "deal_id", 8)
+    k.game_id = <int64_t*>_col(cols, "game_id", 8)
+    k.deal_no = <int16_t*>_col(cols, "deal_no", 2)
+    k.dealer = <int8_t*>_col(cols, "dealer", 1)
+    k.talon = <uint32_t*>_col(cols, "talon", 4)
+    k.talon2 = <uint32_t*>_col(cols, "talon2", 4)
+    k.redeal = <int8_t*>_col(cols, "redeal", 1)
+    k.redeal_by = <int8_t*>_col(cols, "redeal_by", 1)
+    k.blind = <uint8_t*>_col(cols, "blind", 1)
+    k.n_bids = <int16_t*>_col(cols, "n_bids", 2)
+    k.declarer = <int8_t*>_col(cols, "declarer", 1)
+    k.obligation = <uint8_t*>_col(cols, "obligation", 1)
+    k.winning_bid = <int16_t*>_col(cols, "winning_bid", 2)
+    k.contract = <int16_t*>_col(cols, "contract", 2)
+    k.resigned = <uint8_t*>_col(cols, "resigned", 1)
+    k.handoff_next = <int8_t*>_col(cols, "handoff_next", 1)
+    k.handoff_other = <int8_t*>_col(cols, "handoff_other", 1)
+    k.declarer_points = <int16_t*>_col(cols, "declarer_points", 2)
+    k.made = <uint8_t*>_col(cols, "made", 1)
+    k.forehand = <int8_t*>_col(cols, "forehand", 1)
+    for s in range(4):
+        k.hand[s] = <uint32_t*>_col(cols, f"hand{s}", 4)
+        k.bid[s] = <int16_t*>_col(cols, f"bid{s}", 2)
+        k.points[s] = <int16_t*>_col(cols, f"points{s}", 2)
+        k.marriages[s] = <int16_t*>_col(cols, f"marriages{s}", 2)
+        k.tricks[s] = <int8_t*>_col(cols, f"tricks{s}", 1)
+        k.score[s] = <int16_t*>_col(cols, f"score{s}", 2)
+        k.bolt[s] = <uint8_t*>_col(cols, f"bolt{s}", 1)
+        k.total[s] = <int32_t*>_col(cols, f"total{s}", 4)
+    return 0
+
 
 #: Mirror of thousand.rules.RuleField (tests compare them).
 RULE_FIELDS = {
@@ -104,6 +212,8 @@ cdef class Engine:
     cdef public int64_t played
     cdef int32_t game_running
     cdef public int32_t max_events_per_deal
+    cdef public int64_t redeals_in_a_row
+    cdef public int64_t max_redeals
 
     def __init__(self, bitgen, const int32_t[::1] rules, const int32_t[::1] strategies,
                  const double[:, ::1] params):
@@ -125,6 +235,8 @@ cdef class Engine:
         self.next_game_id = 0
         self.played = 0
         self.game_running = 0
+        self.redeals_in_a_row = 0
+        self.max_redeals = 10000
         cap = 120 + 280 + max(0, rules[R_ACE_MARRIAGE]) + rules[R_LAST_TRICK_BONUS]
         self.max_events_per_deal = (cap - 100) // rules[R_BID_STEP] + 64
 
@@ -137,39 +249,55 @@ cdef class Engine:
         self.c.g.sitter = -1
         self.c.g.in_game = 0
 
-    def run_deals(self, int64_t n_deals, unsigned char[::1] rows, int32_t[:, ::1] events,
-                  int64_t n_rows, int64_t n_events):
+    def run_deals(self, int64_t n_deals, dict cols, int64_t capacity, int32_t[:, ::1] events,
+                  int64_t n_rows, int64_t n_events, const int64_t[::1] chosen=None):
         """Play until ``n_deals`` deals have been played in total or a buffer is nearly full.
 
-        Returns ``(n_rows, n_events)`` after the call; ``self.played`` counts played deals.
+        With ``events``, deals are traced: all of them, or (``chosen``, sorted played-deal
+        indices) only those, with the redeals before them.  Rows go to ``cols`` (numpy columns of ``capacity`` rows, four seats' worth) from row
+        ``n_rows``.  Returns ``(n_rows, n_events)``; ``self.played`` counts played deals.
         """
-        cdef int64_t row_cap = rows.shape[0] // sizeof(DealRow)
+        cdef DealCols k
+        cdef DealRow row
         cdef int64_t ev_cap = 0
-        cdef DealRow* base = <DealRow*>&rows[0]
-        cdef DealRow* row
         cdef int32_t n = self.c.r[R_PLAYERS]
         cdef int32_t mev = self.max_events_per_deal
+        cdef int32_t s
+        cdef int32_t* ev_base = NULL
+        cdef const int64_t* pick = NULL
+        cdef int64_t n_pick = 0, at = 0
+        cdef bint select = chosen is not None
+        bind_deal_cols(&k, cols)
         if events is not None:
             ev_cap = events.shape[0]
-            self.c.ev = &events[0, 0]
-        else:
-            self.c.ev = NULL
+            ev_base = &events[0, 0]
+        if chosen is not None and chosen.shape[0] > 0:
+            pick = &chosen[0]
+            n_pick = chosen.shape[0]
+        self.c.ev = ev_base
         self.c.n_ev = n_events
         with self.bitgen.lock, nogil:
-            while self.played < n_deals and n_rows < row_cap:
-                if self.c.ev != NULL and ev_cap - self.c.n_ev < mev:
+            while self.played < n_deals and n_rows < capacity:
+                if ev_base != NULL and ev_cap - self.c.n_ev < mev:
+                    break
+                if ev_base != NULL and select:
+                    while at < n_pick and pick[at] < self.played:
+                        at += 1
+                    self.c.ev = ev_base if (at < n_pick and pick[at] == self.played) else NULL
+                if self.redeals_in_a_row >= self.max_redeals:
                     break
                 self._reset_deal_only()
                 self.c.g.dealer = <int32_t>(self.played % n)
-                row = base + n_rows
                 row.deal_id = self.next_deal_id
                 row.game_id = -1
                 row.deal_no = 0
                 self.c.row_index = n_rows
-                if run_deal(&self.c, row, 0):
+                if run_deal(&self.c, &row, 0):
                     self.played += 1
-                for s in range(4):
-                    row.total[s] = 0
+                    self.redeals_in_a_row = 0
+                else:
+                    self.redeals_in_a_row += 1
+                store_row(&k, n_rows, &row)
                 n_rows += 1
                 self.next_deal_id += 1
         n_events = self.c.n_ev
@@ -177,55 +305,67 @@ cdef class Engine:
         return n_rows, n_events
 
     def run_games(self, int64_t n_games, unsigned char[::1] games, int64_t n_game_rows,
-                  unsigned char[::1] rows, int64_t n_rows, int32_t[:, ::1] events,
-                  int64_t n_events):
+                  dict cols, int64_t capacity, int64_t n_rows, int32_t[:, ::1] events,
+                  int64_t n_events, const int64_t[::1] chosen=None):
         """Play whole games until ``n_games`` are finished or a buffer is nearly full.
 
-        ``rows`` (deal rows) and ``events`` may be None.  Returns
-        ``(n_game_rows, n_rows, n_events)``.
+        ``cols`` (deal rows, as in :meth:`run_deals`) and ``events`` may be None.  Returns
+        ``(n_game_rows, n_rows, n_events)``.  With ``events``, every game is traced, or
+        (``chosen``, sorted game indices) only those.
         """
         cdef int64_t game_cap = games.shape[0] // sizeof(GameRow)
         cdef GameRow* gbase = <GameRow*>&games[0]
-        cdef int64_t row_cap = 0
-        cdef DealRow* base = NULL
-        cdef DealRow scratch
-        cdef DealRow* row
+        cdef DealCols k
+        cdef DealRow row
         cdef int64_t ev_cap = 0
         cdef int32_t mev = self.max_events_per_deal
         cdef int32_t golden, s
-        cdef int32_t keep_rows = rows is not None
+        cdef int32_t keep_rows = cols is not None
+        cdef int32_t* ev_base = NULL
+        cdef const int64_t* pick = NULL
+        cdef int64_t n_pick = 0, at = 0
+        cdef bint select = chosen is not None
         if keep_rows:
-            row_cap = rows.shape[0] // sizeof(DealRow)
-            base = <DealRow*>&rows[0]
+            bind_deal_cols(&k, cols)
         if events is not None:
             ev_cap = events.shape[0]
-            self.c.ev = &events[0, 0]
-        else:
-            self.c.ev = NULL
+            ev_base = &events[0, 0]
+        if chosen is not None and chosen.shape[0] > 0:
+            pick = &chosen[0]
+            n_pick = chosen.shape[0]
+        self.c.ev = ev_base
         self.c.n_ev = n_events
         with self.bitgen.lock, nogil:
             while n_game_rows < n_games and n_game_rows < game_cap:
-                if keep_rows and n_rows >= row_cap:
+                if keep_rows and n_rows >= capacity:
                     break
-                if self.c.ev != NULL and ev_cap - self.c.n_ev < mev:
+                if self.redeals_in_a_row >= self.max_redeals:
                     break
+                if ev_base != NULL and ev_cap - self.c.n_ev < mev:
+                    break
+                if ev_base != NULL and select:
+                    while at < n_pick and pick[at] < self.next_game_id:
+                        at += 1
+                    self.c.ev = ev_base if (at < n_pick and pick[at] == self.next_game_id) else NULL
                 if not self.game_running:
                     start_game(&self.c, self.next_game_id)
                     self.game_running = 1
-                row = base + n_rows if keep_rows else &scratch
                 row.deal_id = self.next_deal_id
                 row.game_id = self.next_game_id
                 row.deal_no = self.c.g.deal_no
                 self.c.row_index = n_rows
                 golden = self.c.r[R_GOLDEN_KON] > 0 and self.c.g.deal_no < 3
-                if run_deal(&self.c, row, golden):
-                    apply_deal(&self.c, row)
+                if run_deal(&self.c, &row, golden):
+                    apply_deal(&self.c, &row)
+                    self.redeals_in_a_row = 0
                 else:
+                    self.redeals_in_a_row += 1
                     self.c.g.row.redeals += 1
                     for s in range(4):
                         row.total[s] = self.c.g.score[s]
                 self.next_deal_id += 1
                 if keep_rows:
+                    store_row(&k, n_rows, &row)
                     n_rows += 1
                 if self.c.g.finished:
                     memcpy(gbase + n_game_rows, &self.c.g.row, sizeof(GameRow))
@@ -353,6 +493,10 @@ cdef View view_from_dict(dict d) except *:
     v.high_seat = -1
     v.sitter = -1
     v.step = 5
+    v.received = -1
+    v.given[0] = -1
+    v.given[1] = -1
+    v.n_tricks = 8
     for i in range(4):
         v.trick_cards[i] = -1
         v.trick_seats[i] = -1
@@ -403,6 +547,21 @@ cdef View view_from_dict(dict d) except *:
             for i in range(len(value)):
                 v.score[i] = value[i]
         elif key == "sitter": v.sitter = value
+        elif key == "golden": v.golden = value
+        elif key == "received": v.received = value
+        elif key == "given":
+            for i in range(len(value)):
+                v.given[i] = value[i]
+        elif key == "n_tricks": v.n_tricks = value
+        elif key == "marriage_points":
+            for i in range(len(value)):
+                v.marriage_points[i] = value[i]
+        elif key == "bolts":
+            for i in range(len(value)):
+                v.bolts[i] = value[i]
+        elif key == "resignations":
+            for i in range(len(value)):
+                v.resignations[i] = value[i]
         elif key == "voids":
             for i in range(len(value)):
                 v.voids[i] = value[i]

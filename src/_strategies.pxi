@@ -75,7 +75,8 @@ cdef inline int32_t random_play(View* v, bitgen_t* rng, int32_t* declare) noexce
 # keeps the contract, plays its highest legal card and declares whenever it can.
 
 cdef inline int32_t greedy_bid(View* v, double* p) noexcept nogil:
-    cdef int32_t limit = 100 + marriage_max(v.hand)
+    # p[0] is standard's `margin` (0 for greedy, which has no parameters)
+    cdef int32_t limit = 100 + marriage_max(v.hand) - <int32_t>p[0]
     if v.min_bid <= v.max_bid and v.min_bid <= limit:
         return v.min_bid
     return 0

@@ -29,6 +29,17 @@ def all_talons(hand: int) -> list[int]:
     return [sum(1 << c for c in t) for t in itertools.combinations(unseen, 3)]
 
 
+def exact_strategy_ev(hand: int, contract: int, resign_cost: int) -> Fraction:
+    """Exact EV of following :func:`fake_decision` at ``contract``, counted over talons."""
+    talons = all_talons(hand)
+    total = Fraction(0)
+    for t in talons:
+        p = fake_points(hand, t)
+        d = int(fake_decision(np.array([p]), contract)[0])
+        total += resign_cost if d < 0 else (d if p >= d else -d)
+    return total / len(talons)
+
+
 def exact_p_make(hand: int, bid: int) -> Fraction:
     """P(fake points >= bid), counted over talons (independent of the pipeline)."""
     talons = all_talons(hand)
@@ -42,9 +53,9 @@ class FakeKernel:
     def __init__(self) -> None:
         self.calls: list[dict] = []
 
-    def __call__(self, bitgen, rules, strategies, params, hand, role, n_samples, exact=False):
+    def __call__(self, bitgen, rules, strategies, params, hand, role, n_samples, exact=False, contract=100):
         self.calls.append(dict(rules=rules, strategies=strategies, hand=hand, role=role,
-                               n_samples=n_samples, exact=exact))
+                               n_samples=n_samples, exact=exact, contract=contract))
         talons = np.array(all_talons(hand), dtype=np.uint32)
         pts = np.array([fake_points(hand, int(t)) for t in talons], dtype=np.int16)
         if exact:
@@ -52,4 +63,10 @@ class FakeKernel:
             idx = np.repeat(np.arange(len(talons)), TALON_MULTIPLICITY)
         else:
             idx = np.random.Generator(bitgen).integers(0, len(talons), n_samples)
-        return {"talon": talons[idx], "declarer_points": pts[idx]}
+        decision = fake_decision(pts, contract)
+        return {"talon": talons[idx], "declarer_points": pts[idx], "decision": decision[idx]}
+
+
+def fake_decision(points: np.ndarray, contract: int) -> np.ndarray:
+    """The stand-in strategy's answer: resign when 20 or more short, raise by 10 when 30 over."""
+    return np.where(points < contract - 20, -1, np.where(points >= contract + 30, contract + 10, contract))

@@ -306,3 +306,19 @@ def test_docstring_examples(module):
     mod = importlib.import_module(f"thousand.analysis.{module}")
     result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_strategy_ev_from_hand_made_decisions():
+    # At contract 100: keep (130 -> +100), resign (-100 under half_bid), raise to 140 (130 -> -140),
+    # raise to 120 (125 -> +120).  Mean: (100 - 100 - 140 + 120) / 4 = -5.
+    c = B.Completions(hand=HAND, role="middle", points=np.array([130, 90, 130, 125]),
+                      talon=np.full(4, TALON_RICH, dtype=np.uint32), exact=True,
+                      decision=np.array([100, -1, 140, 120]), contract=100)
+    t = B.bid_table(c, NO_REDEALS, bids=[100, 105])
+    assert t["ev_strategy"].to_list() == [-5.0, None]
+    # Polish: a free resignation costs 0 -> (100 + 0 - 140 + 120) / 4 = 20
+    assert B.bid_table(c, POLISH, bids=[100])["ev_strategy"][0] == 20.0
+    sampled = dataclasses.replace(c, exact=False)
+    row = B.bid_table(sampled, NO_REDEALS, bids=[100]).row(0, named=True)
+    sd = np.std([100, -100, -140, 120], ddof=1)
+    assert row["ev_strategy_ci_high"] - row["ev_strategy"] == pytest.approx(1.959964 * sd / 2, rel=1e-5)

@@ -17,7 +17,7 @@ from thousand.analysis.redeals import (
     FREQUENCY_COLUMNS, CALL_COLUMNS, exact_table, hand_conditions, redeal_calls,
     redeal_frequencies, talon_conditions,
 )
-from thousand.cards import card_points, count_rank, parse_hand
+from thousand.cards import card_points, count_rank, parse_card, parse_hand
 from thousand.rules import CLASSIC, POLISH, RUSSIAN
 
 
@@ -78,6 +78,7 @@ def test_exact_known_closed_forms():
 
 # ----------------------------------------------------------------- hand-made frames
 H = parse_hand
+C = parse_card
 
 
 def test_frequencies_on_a_hand_made_frame():
@@ -210,3 +211,32 @@ def test_simulator_deals_agree_with_exact(spec, tmp_path):
     calls = redeal_calls(lf, rules).collect()
     # Every called redeal had a condition that allowed it.
     assert (calls["called"] <= calls["eligible"]).all()
+
+
+def test_a_blind_forehand_is_not_asked_for_a_hand_redeal():
+    # Seat 1 (forehand of dealer 0) holds three nines; in the blind deal he was not asked.
+    deal = ("9S 9C 9D AS TS AC TC", "JS JC QS QC QD KS KC", "JD JH KD KH AH TH QH", "9H AD TD")
+    assert len(set(" ".join(deal).split())) == 24
+    frame = frame_of({
+        "hand0": [H(deal[1])] * 2, "hand1": [H(deal[0])] * 2, "hand2": [H(deal[2])] * 2,
+        "talon": [H(deal[3])] * 2, "dealer": [0, 0], "blind": [False, True], "declarer": [1, 1],
+    })
+    rules = dataclasses.replace(CLASSIC, blind=True)
+    calls = redeal_calls(frame.lazy(), rules).collect()
+    assert calls.filter(pl.col("kind") == "hand")["eligible"].item() == 1
+    # The condition itself still occurred in both deals.
+    freq = redeal_frequencies(frame.lazy(), rules).collect()
+    assert freq.filter((pl.col("condition") == "hand nines >= 3") & (pl.col("scope") == "deal"))["count"].item() == 2
+
+
+def test_hand_after_exchange_skips_the_sitting_out_dealer():
+    # 4 players, dealer 1 sits out (empty hand).  Declarer 0 gives 9H "to the next seat",
+    # which is seat 2 (seat 1 is the dealer); seat 2 then holds four nines.
+    rules = dataclasses.replace(POLISH, players=4)
+    frame = frame_of({
+        "hand0": [H("AS TS AC TC AD TD 9H")], "hand1": [0], "hand2": [H("9S 9C 9D JS JC JD JH")],
+        "hand3": [H("QS QC QD QH KS KC KD")], "talon": [H("KH AH TH")], "dealer": [1], "declarer": [0],
+        "handoff_next": [C("9H")], "handoff_other": [C("TH")],
+    }, players=4)
+    out = redeal_frequencies(frame.lazy(), rules).collect()
+    assert out.select("scope", "count", "n").rows() == [("hand after exchange", 1, 3), ("deal after exchange", 1, 1)]

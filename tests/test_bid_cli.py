@@ -220,3 +220,28 @@ def test_real_kernel_exact_enumerates_every_completion_once():
     talons, counts = np.unique(c.talon, return_counts=True)
     assert len(talons) == 680 and (counts == 3432).all()          # each talon with every split of 14
     assert not (talons & HAND).any()                              # never one of his own cards
+
+
+def test_strategy_ev_at_100_and_per_bid(capsys, fake_kernel):
+    obj = bid_json(capsys, HAND_TEXT, "--exact")
+    assert len(fake_kernel.calls) == 1 and fake_kernel.calls[0]["contract"] == 100
+    ev = {b["bid"]: b["ev_strategy"] for b in obj["bids"]}
+    assert ev[100] == pytest.approx(float(_bid_fakes.exact_strategy_ev(HAND, 100, -100)), abs=1e-6)
+    assert all(v is None for b, v in ev.items() if b != 100)        # only asked at 100
+    obj = bid_json(capsys, HAND_TEXT, "--exact", "--per-bid")
+    assert obj["per_bid"] is True
+    # one run at 100 (also the points distribution), then one per other bid
+    assert sorted(c["contract"] for c in fake_kernel.calls[1:]) == list(range(100, 221, 5))
+    for b in obj["bids"]:
+        exact = _bid_fakes.exact_strategy_ev(HAND, b["bid"], -b["bid"])
+        assert b["ev_strategy"] == pytest.approx(float(exact), abs=1e-6)
+        assert Fraction(b["made"], b["n"]) == _bid_fakes.exact_p_make(HAND, b["bid"])
+
+
+def test_per_bid_text_has_a_strategy_column(capsys, fake_kernel):
+    rc = cli.main(["bid", HAND_TEXT, "--samples", "3000", "--per-bid"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "EV strategy" in out
+    rc = cli.main(["bid", HAND_TEXT, "--samples", "3000"])
+    out = capsys.readouterr().out
+    assert "EV strategy" not in out and "the strategy's own raise/resign answers at 100" in out

@@ -117,3 +117,32 @@ def test_forced_declarer_exact_counts_every_completion():
     talons, counts = np.unique(res.talon, return_counts=True)
     assert len(talons) == math.comb(17, 3) and (counts == math.comb(14, 7)).all()
     assert (res.declarer_points >= 0).all()
+
+
+def test_endless_redeals_are_an_error_not_a_hang():
+    rules = CLASSIC.with_overrides("redeal_hand_points_max=120")    # every hand qualifies
+    with pytest.raises(ThousandError, match="redeals in a row"):
+        kernel.play_deals(np.random.PCG64(1), rules, "greedy", n_deals=5)
+    with pytest.raises(ThousandError, match="redeals in a row"):
+        kernel.play_games(np.random.PCG64(1), rules, "greedy", n_games=1)
+
+
+def test_trace_chosen_deals_and_games():
+    from thousand.reference import replay_deal, replay_game
+    cols, ev_all = kernel.play_deals(np.random.PCG64(9), CLASSIC, "random", n_deals=300, trace=True)
+    cols2, ev = kernel.play_deals(np.random.PCG64(9), CLASSIC, "random", n_deals=300, trace=[5, 250, 7])
+    np.testing.assert_array_equal(cols["hand0"], cols2["hand0"])    # tracing changes nothing
+    played = np.flatnonzero(cols2["redeal"] == 0)
+    rows = kernel.traced_rows(ev)
+    assert set(played[[5, 7, 250]]) <= set(rows.tolist())
+    assert all(cols2["redeal"][r] != 0 or r in played[[5, 7, 250]] for r in rows)
+    full = {int(r): t for r, t in zip(kernel.traced_rows(ev_all), kernel.deal_traces(cols, ev_all, 3))}
+    for r, t in zip(rows, kernel.deal_traces(cols2, ev, 3)):
+        assert t == full[int(r)]
+        replay_deal(CLASSIC, t)
+    games, deals, ev = kernel.play_games(np.random.PCG64(3), CLASSIC, "greedy", n_games=4, trace=[2])
+    gt = kernel.game_traces(CLASSIC, games, deals, ev)
+    assert list(gt) == [2]
+    assert replay_game(CLASSIC, gt[2]).to_row(game_id=2)["final0"] == games["final0"][2]
+    with pytest.raises(ThousandError):
+        kernel.play_deals(np.random.PCG64(9), CLASSIC, "random", n_deals=10, trace=[10])

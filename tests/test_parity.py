@@ -8,7 +8,7 @@
 * KernelPlayer: the reference engine asking the kernel one decision at a time reproduces
   the kernel's own batch run.
 
-Main suite: 10,000 deals per preset with ``random`` players and 4,000 with ``standard``, plus
+Main suite: 10,000 deals per preset with ``random`` players and 2,000 with ``standard``, plus
 2- and 4-player tables and non-preset rule sets; ``-m slow`` runs a bigger sweep.
 """
 import numpy as np
@@ -63,8 +63,8 @@ def check_games(rules, strategy, n, seed):
     players = rules.players
     games, deals, ev = kernel.play_games(np.random.PCG64(seed), rules, strategy, n_games=n, trace=True)
     gtraces = kernel.game_traces(rules, games, deals, ev)
-    assert len(gtraces) == n
-    for k, gt in enumerate(gtraces):
+    assert sorted(gtraces) == list(range(n))
+    for k, gt in gtraces.items():
         res = replay_game(rules, gt)
         row = res.to_row(game_id=k)
         for c in game_columns(players):
@@ -79,9 +79,9 @@ def check_games(rules, strategy, n, seed):
 @pytest.mark.parametrize("preset", list(PRESETS))
 @pytest.mark.parametrize("strategy", ["random", "standard"])
 def test_replay_deals_per_preset(preset, strategy):
-    # 10,000 played deals per preset with random players; 4,000 with standard players
+    # 10,000 played deals per preset with random players; 2,000 with standard players
     # in the main suite (the slow sweep replays 30,000 more per strategy and rule set).
-    n = 10_000 if strategy == "random" else 4_000
+    n = 10_000 if strategy == "random" else 2_000
     seed = list(PRESETS).index(preset) * 10 + (strategy == "standard")
     assert check_deals(PRESETS[preset], strategy, n, seed=seed) >= n
 
@@ -89,17 +89,22 @@ def test_replay_deals_per_preset(preset, strategy):
 @pytest.mark.parametrize("preset", list(PRESETS))
 @pytest.mark.parametrize("strategy", ["random", "standard"])
 def test_replay_games_per_preset(preset, strategy):
-    check_games(PRESETS[preset], strategy, 12, seed=17)
+    rules = PRESETS[preset]
+    if strategy == "random":
+        # random players rarely reach the target: short games, many of them
+        check_games(rules.with_overrides("max_deals=100"), strategy, 10, seed=17)
+    else:
+        check_games(rules, strategy, 3, seed=17)
 
 
 @pytest.mark.parametrize("spec", VARIANTS)
 def test_replay_variants(spec):
     rules = parse_rules_spec(spec)
-    check_deals(rules, "random", 1000, seed=3)
-    check_deals(rules, "standard", 400, seed=4)
+    check_deals(rules, "random", 700, seed=3)
+    check_deals(rules, "standard", 300, seed=4)
     # random players rarely finish a game: cap the games so they stay short
-    check_games(rules.with_overrides("max_deals=60"), "random", 5, seed=5)
-    check_games(rules, "standard", 3, seed=6)
+    check_games(rules.with_overrides("max_deals=60"), "random", 4, seed=5)
+    check_games(rules.with_overrides("max_deals=150"), "standard", 2, seed=6)
 
 
 @pytest.mark.slow
@@ -141,7 +146,8 @@ def test_same_seed_random_players(spec):
         row = play_game(rules, [RandomPlayer(stream)] * rules.players, stream).to_row(game_id=k)
         for c in game_columns(rules.players):
             if c != "chunk":
-                assert int(games[c][k]) == _int16(row[c]), (k, c)
+                want = _int16(row[c]) if games[c].dtype == np.int16 else int(row[c])
+                assert int(games[c][k]) == want, (k, c)
 
 
 @pytest.mark.parametrize("strategy", ["greedy", "standard", "random"])

@@ -192,6 +192,16 @@ def test_redeal_talon_nines_and_by_obligation():
         first_events(FOUR_JACKS, contested, C("redeal_talon_by=obligation"))
 
 
+def test_redeal_talon_jacks():
+    # talon J♠ J♣ J♦: 6 points, no nine, three jacks; seat 1 plays on obligation
+    cards = ["KC TC 9D QD KD TD AD", "AH TH KH QH AS TS AC", "9S QS KS 9C QC 9H JH"], "JS JC JD"
+    no_hand_redeals = C("redeal_hand_points_max=none,redeal_hand_nines=none")
+    events = bids("2:- 0:-") + [ev.redeal(1, True, "talon")]
+    assert first_events(cards, events, no_hand_redeals).redeal == REDEAL_TALON
+    with pytest.raises(IllegalDecision, match="a HAND_OFF of seat 1 is due"):
+        first_events(cards, events, no_hand_redeals.with_overrides("redeal_talon_jacks=none"))
+
+
 def test_redeal_talon_jacks_condition():
     three_jacks = parse_hand("JS JC JD")                                 # 6 points
     assert talon_redeal_allowed(C("redeal_talon_points_max=none"), three_jacks)

@@ -5,6 +5,7 @@ alone (who held what, what was led, what was trump) and hold the result to the r
 """
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -229,3 +230,11 @@ def test_random_games_replay_and_keep_their_books(rules, seed):
                 total = sum(d.scores[s] - d.cut_fines[s] for d in g.deals)
                 total -= rules.bolt_penalty * c[f"bolt_penalties{s}"]
                 assert g.final[s] == total
+
+
+@pytest.mark.slow
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rule_sets(), seed=st.integers(0, 2**32 - 1), keen=st.booleans(), data=st.data())
+def test_many_random_deals_follow_the_rules(rules, seed, keen, data):
+    """The same checks over many more deals (``-m slow``)."""
+    test_random_deals_follow_the_rules_and_replay_exactly.hypothesis.inner_test(rules, seed, keen, data)

@@ -139,7 +139,7 @@ def test_report_cli_errors_are_one_line(argv, msg, capsys, tmp_path):
 def test_markdown_to_html_subset(tmp_path):
     md = "## Title\n\nSome `code` and **bold**.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- x\n- y\n"
     page = markdown_to_html(md, tmp_path)
-    assert "<h2>Title</h2>" in page and "<code>code</code>" in page and "<strong>bold</strong>" in page
+    assert '<h2 id="title">Title</h2>' in page and "<code>code</code>" in page and "<strong>bold</strong>" in page
     assert "<td>1</td><td>2</td>" in page and "<li>x</li>" in page
 
 
@@ -169,12 +169,46 @@ def test_overview_table_agrees_with_the_pipeline(small_report):
 
 
 def test_a_second_report_in_the_same_place_leaves_nothing_stale(tmp_path):
-    base = dict(out=tmp_path, deals=600, hands=4, samples=4, seed=2, jobs=1, presets=False, progress=False,
-                log=lambda s: None)
-    build_report(ReportConfig(rules=[CLASSIC, parse_rules_spec("classic:bolts=off")],
-                              labels=["classic", "classic:bolts=off"], games=10, **base))
-    assert (tmp_path / "tables" / "compare.csv").exists()
-    build_report(ReportConfig(**base))
+    # What an earlier report with two rule sets left behind.
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "charts").mkdir()
+    (tmp_path / "tables" / "compare.csv").write_text("metric,rules\nx,y\n")
+    (tmp_path / "charts" / "compare_forest.png").write_bytes(b"\x89PNG old")
+    (tmp_path / "compare.md").write_text("## House-rule comparison\n")
+    build_report(ReportConfig(out=tmp_path, deals=600, hands=4, samples=4, seed=2, jobs=1, presets=False,
+                              progress=False, log=lambda s: None))
     assert not (tmp_path / "tables" / "compare.csv").exists()
     assert not (tmp_path / "charts" / "compare_forest.png").exists()
+    assert not (tmp_path / "compare.md").exists()
     assert "House-rule comparison" not in (tmp_path / "report.md").read_text()
+
+
+def test_report_without_kernel_shows_only_dealt_card_statistics(tmp_path, monkeypatch):
+    import thousand.analysis.report as report_mod
+
+    monkeypatch.setattr(report_mod, "_kernel_available", lambda: False)
+    r = build_report(ReportConfig(out=tmp_path, deals=3000, seed=4, jobs=1, progress=False, log=lambda s: None))
+    assert (tmp_path / "tables" / "redeal_frequencies.csv").exists()
+    freq = pl.read_csv(tmp_path / "tables" / "redeal_frequencies.csv")
+    # Dealt cards only: no four-nines rows (they need the hand-off), every exact value present.
+    assert freq["exact"].null_count() == 0 and freq.height == 24
+    for name in ("marriages", "redeal_calls", "bid_thresholds", "overview"):
+        assert not (tmp_path / "tables" / f"{name}.csv").exists(), name
+    md = (tmp_path / "report.md").read_text()
+    assert "kernel was not available" in md and "no redeal was called" in md
+    assert any("kernel" in n for n in r.notes)
+
+
+def test_report_without_the_thresholds_module_says_so(tmp_path, monkeypatch):
+    import sys
+
+    import thousand.analysis
+
+    # As if the module did not exist: not importable, and not an attribute of the package.
+    monkeypatch.setitem(sys.modules, "thousand.analysis.thresholds", None)
+    monkeypatch.delattr(thousand.analysis, "thresholds", raising=False)
+    r = build_report(ReportConfig(out=tmp_path, deals=600, seed=4, jobs=1, presets=False, progress=False,
+                                  log=lambda s: None))
+    assert not (tmp_path / "tables" / "bid_thresholds.csv").exists()
+    assert "bidding-threshold analysis is not available" in (tmp_path / "report.md").read_text()
+    assert any("bidding thresholds" in n for n in r.notes)

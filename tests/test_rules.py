@@ -53,7 +53,7 @@ def test_specs_and_overrides():
     ("classic:bid_step=7", "bid_step: must be 1, 2 or a multiple of 5, got 7"),
     ("classic:bid_step=10,barrel_bid_min=125", "barrel_bid_min: must be a multiple of bid_step (10), got 125"),
     ("classic:bolts", "bad rule override 'bolts': write name=value"),
-    ("classic:players=2", "redeal_talon_jacks: a 2-player talon holds 2 cards"),
+    ("classic:target=1500", "barrel_target: a sitter at barrel_at=880 making 120 cannot reach target=1500"),
 ])
 def test_errors_name_the_option(spec, message):
     with pytest.raises(RulesError) as e:
@@ -98,3 +98,9 @@ def test_rules_are_frozen_and_flatten_for_the_kernel():
     assert k[RuleField.PLAYERS] == 3 and k[RuleField.BARREL_TARGET] == 121 and k[RuleField.ACE_MARRIAGE] == 200
     assert k[RuleField.RESIGN] == 2 and k[RuleField.BARREL_BID_MIN] == -1 and k[RuleField.ROUND_DEFENDERS] == 0
     assert len(k) == len(dataclasses.fields(Rules))
+
+
+def test_two_player_table_accepts_the_classic_talon_conditions():
+    # A 3-jack talon condition cannot trigger on a 2-card talon; it is not an error.
+    rules = parse_rules_spec("classic:players=2")
+    assert rules.players == 2 and rules.redeal_talon_jacks == 3

@@ -37,7 +37,7 @@ def test_chunk_bounds_cover_every_item_once():
 
 def test_same_seed_same_frame_for_any_jobs_and_backend(tmp_path):
     runs = {}
-    for backend, jobs in [("loky", 1), ("loky", 2), ("threads", 2), ("threads", 3)]:
+    for backend, jobs in [("loky", 1), ("loky", 2), ("threads", 2), ("threads", 16)]:
         out = tmp_path / f"{backend}{jobs}"
         lf = sim.simulate(20_000, "classic", seed=11, jobs=jobs, backend=backend, out=out, chunk_size=3_000)
         runs[(backend, jobs)] = (lf.collect(), files_of(out))
@@ -283,3 +283,40 @@ def test_other_table_sizes_have_a_column_per_seat(tmp_path, spec):
     assert deals.columns == list(schema.deal_columns(players))
     games = sim.simulate_games(20, spec, chunk_size=10, out=tmp_path / "g").collect()
     assert games.columns == list(schema.game_columns(players)) and games.height == 20
+
+
+def _die_on_chunk_3(task):
+    if task.index == 3:
+        os._exit(1)  # a worker killed mid-run (out of memory, kill -9)
+    return _real_run_chunk(task)
+
+
+_real_run_chunk = sim.run_chunk
+
+
+def test_a_dead_worker_is_a_clear_error_and_the_run_resumes(tmp_path, monkeypatch):
+    monkeypatch.setattr(sim, "run_chunk", _die_on_chunk_3)
+    with pytest.raises(ThousandError, match="worker process died.*--resume"):
+        sim.simulate(6_000, seed=3, chunk_size=1_000, jobs=2, out=tmp_path / "r")
+    monkeypatch.setattr(sim, "run_chunk", _real_run_chunk)
+    sim.simulate(6_000, seed=3, chunk_size=1_000, jobs=2, out=tmp_path / "r", resume=True)
+    sim.simulate(6_000, seed=3, chunk_size=1_000, out=tmp_path / "ref")
+    assert files_of(tmp_path / "r") == files_of(tmp_path / "ref")
+
+
+def test_first_chunk_continues_the_same_experiment(tmp_path):
+    full = tmp_path / "full"
+    sim.simulate(5_000, seed=12, chunk_size=1_000, out=full)
+    later = tmp_path / "later"
+    result = sim.run("deals", 5_000, seed=12, chunk_size=1_000, out=later, first_chunk=3)
+    assert result.computed == 2_000 and result.n == 2_000
+    assert files_of(later) == {name: data for name, data in files_of(full).items()
+                               if name in (sim.chunk_file(3), sim.chunk_file(4))}
+    frame = sim.load(later).collect()
+    assert set(frame["chunk"].unique()) == {3, 4}
+    expected = sim.load(full).filter(pl.col("chunk") >= 3).drop("deal_id").collect()
+    assert_frame_equal(frame.drop("deal_id"), expected)
+    with pytest.raises(ThousandError, match="first_chunk="):
+        sim.run("deals", 5_000, seed=12, chunk_size=1_000, out=later, first_chunk=2, resume=True)
+    with pytest.raises(ThousandError, match="first_chunk must be"):
+        sim.run("deals", 5_000, seed=12, chunk_size=1_000, first_chunk=5)

@@ -93,3 +93,21 @@ def test_help_teaches_with_examples():
     from thousand.commands import games_cmd, simulate_cmd
     assert "--resume" in simulate_cmd.DESCRIPTION and "thousand simulate --deals" in simulate_cmd.DESCRIPTION
     assert "--deals-out" in games_cmd.DESCRIPTION
+
+
+@pytest.mark.parametrize("command", ["simulate", "games"])
+def test_every_help_example_parses_and_names_real_strategies(command):
+    import shlex
+
+    from thousand.commands import games_cmd, simulate_cmd
+    from thousand.rules import parse_rules_spec
+    description = (simulate_cmd if command == "simulate" else games_cmd).DESCRIPTION
+    examples = [line.strip() for line in description.splitlines() if line.strip().startswith("thousand ")]
+    assert len(examples) >= 3
+    parser = cli.build_parser()
+    for line in examples:
+        words = shlex.split(line.split("   ")[0])  # drop the trailing comment
+        args = parser.parse_args(words[1:])
+        assert args.command == command
+        rules = parse_rules_spec(args.rules, args.overrides)
+        sim.normalize_strategies(args.strategy, rules.players)

@@ -29,7 +29,7 @@ from thousand.strategies import resolve_strategies
 from thousand.trace import DealTrace, Event, EventKind, GameTrace
 
 __all__ = ["KERNEL_VERSION", "DEAL_ROW_DTYPE", "GAME_ROW_DTYPE", "play_deals", "play_games",
-           "play_forced_declarer", "deal_traces", "game_traces", "ForcedResult", "ROLE_SEATS"]
+           "play_forced_declarer", "deal_traces", "game_traces", "traced_rows", "ForcedResult", "ROLE_SEATS"]
 
 KERNEL_VERSION = _fastdeal.KERNEL_VERSION
 
@@ -99,6 +99,12 @@ def _grow(buf: np.ndarray, used: int, extra: int) -> np.ndarray:
     return new
 
 
+def _check_redeals(eng: Any) -> None:
+    if eng.redeals_in_a_row >= eng.max_redeals:
+        raise ThousandError(f"{eng.max_redeals} redeals in a row: the players never play "
+                            "(a redeal condition every hand meets, and strategies that always demand it)")
+
+
 def _split_params(params: Any, count: Any) -> tuple[Any, Any]:
     # The runner calls play_deals(bitgen, rules, strategies, n): parameters travel in the
     # strategy specs, so a bare integer in the params slot is the count.
@@ -108,22 +114,26 @@ def _split_params(params: Any, count: Any) -> tuple[Any, Any]:
 
 
 # --------------------------------------------------------------------------- columns
-def _deal_columns(rows: np.ndarray, players: int) -> dict[str, np.ndarray]:
-    cols: dict[str, np.ndarray] = {}
-    for name, (dtype, _) in schema.DEAL_COLUMNS.items():
-        if name == "chunk":
-            cols[name] = np.zeros(len(rows), dtype=dtype)
-        elif "{s}" in name:
-            base = name.replace("{s}", "")
-            for s in range(players):
-                cols[f"{base}{s}"] = rows[base][:, s].astype(dtype)
-        else:
-            cols[name] = rows[name].astype(dtype)
-    # extras (not in the schema): game scores after the deal, and the forehand
-    for s in range(players):
-        cols[f"total{s}"] = rows["total"][:, s].astype(np.int32)
-    cols["forehand"] = rows["forehand"].astype(np.int8)
-    return cols
+_DEAL_BUFFER_COLUMNS = {**schema.deal_columns(4), **{f"total{s}": (np.int32, "") for s in range(4)},
+                       "forehand": (np.int8, "")}
+
+
+def _deal_buffer(n: int) -> dict[str, np.ndarray]:
+    """Empty deal columns for ``n`` rows, four seats' worth (what the kernel writes into)."""
+    return {name: np.zeros(n, dtype=dtype) for name, (dtype, _) in _DEAL_BUFFER_COLUMNS.items()}
+
+
+def _grow_columns(cols: dict[str, np.ndarray], used: int, extra: int) -> dict[str, np.ndarray]:
+    new = _deal_buffer(max(2 * len(cols["deal_id"]), used + extra))
+    for name, arr in cols.items():
+        new[name][:used] = arr[:used]
+    return new
+
+
+def _deal_columns(buf: dict[str, np.ndarray], n_rows: int, players: int) -> dict[str, np.ndarray]:
+    """The schema's columns (plus ``total{s}``, ``forehand``) for a table of ``players``."""
+    names = list(schema.deal_columns(players)) + [f"total{s}" for s in range(players)] + ["forehand"]
+    return {name: buf[name][:n_rows] for name in names}
 
 
 def _game_columns(rows: np.ndarray, players: int) -> dict[str, np.ndarray]:
@@ -141,8 +151,21 @@ def _game_columns(rows: np.ndarray, players: int) -> dict[str, np.ndarray]:
 
 
 # --------------------------------------------------------------------------- deals
+def _chosen(trace: Any, n: int, what: str) -> np.ndarray | None:
+    """None to trace everything, or the sorted unique indices to trace."""
+    if trace is True:
+        return None
+    try:
+        idx = np.unique(np.asarray(list(trace), dtype=np.int64))
+    except (TypeError, ValueError):
+        raise ThousandError(f"trace: expected True or a list of {what} indices, got {trace!r}") from None
+    if len(idx) and (idx[0] < 0 or idx[-1] >= n):
+        raise ThousandError(f"trace: {what} indices must be in 0..{n - 1}")
+    return idx
+
+
 def play_deals(bitgen: Any, rules: Any, strategies: Any = None, params: Any = None,
-               n_deals: int | None = None, trace: bool = False) -> Any:
+               n_deals: int | None = None, trace: Any = False) -> Any:
     """Play ``n_deals`` deals outside a game; one row per *dealt* deal.
 
     Scores start at 0 for every deal, nobody sits on the barrel; the dealer is seat
@@ -157,7 +180,9 @@ def play_deals(bitgen: Any, rules: Any, strategies: Any = None, params: Any = No
     params : optional ``players x k`` overrides of the parameter slots (see
         :func:`thousand.strategies.resolve_strategies`)
     n_deals : played deals wanted
-    trace : also return the events, an ``int32 (m, 5)`` array ``(row, kind, seat, a, b)``
+    trace : also return the events, an ``int32 (m, 5)`` array ``(row, kind, seat, a, b)``:
+        ``True`` for every deal, or a list of played-deal indices (each with the redeals
+        dealt before it)
 
     Returns
     -------
@@ -168,55 +193,63 @@ def play_deals(bitgen: Any, rules: Any, strategies: Any = None, params: Any = No
     n = _count(n_deals, "n_deals")
     eng, r = _engine(bitgen, rules, strategies, params)
     players = int(r[RuleField.PLAYERS])
-    rows = np.zeros(n + n // 4 + 16, dtype=DEAL_ROW_DTYPE)
+    cols = _deal_buffer(n + n // 2 + 16)
     mev = eng.max_events_per_deal
-    events = np.zeros((max(64, (n + 16) * 48), 5), dtype=np.int32) if trace else None
+    chosen = _chosen(trace, n, "played-deal") if trace is not False else None
+    n_traced = n if chosen is None else len(chosen)
+    events = np.zeros((max(64, (n_traced + 16) * 48), 5), dtype=np.int32) if trace is not False else None
     n_rows = n_ev = 0
     while True:
-        n_rows, n_ev = eng.run_deals(n, rows.view(np.uint8), events, n_rows, n_ev)
+        n_rows, n_ev = eng.run_deals(n, cols, len(cols["deal_id"]), events, n_rows, n_ev, chosen)
         if eng.played >= n:
             break
-        if n_rows >= len(rows):
-            rows = _grow(rows, n_rows, n - eng.played + 16)
+        _check_redeals(eng)
+        if n_rows >= len(cols["deal_id"]):
+            cols = _grow_columns(cols, n_rows, n - eng.played + 16)
         if events is not None and len(events) - n_ev < mev:
             events = _grow(events, n_ev, mev * 16)
-    cols = _deal_columns(rows[:n_rows], players)
-    if trace:
+    cols = _deal_columns(cols, n_rows, players)
+    if trace is not False:
         return cols, events[:n_ev].copy()
     return cols
 
 
 def play_games(bitgen: Any, rules: Any, strategies: Any = None, params: Any = None,
-               n_games: int | None = None, deal_rows: bool = False, trace: bool = False) -> Any:
+               n_games: int | None = None, deal_rows: bool = False, trace: Any = False) -> Any:
     """Play ``n_games`` whole games.
 
     Returns ``(games, deals)``: game columns (:func:`thousand.schema.game_columns`) and,
     with ``deal_rows`` (or ``trace``), the deal columns with ``game_id``, ``deal_no`` and
-    the score changes (else None).  With ``trace``: ``(games, deals, events)``.
+    the score changes (else None).  With ``trace`` (True, or a list of game indices):
+    ``(games, deals, events)``.
     """
     params, n_games = _split_params(params, n_games)
     n = _count(n_games, "n_games")
     eng, r = _engine(bitgen, rules, strategies, params)
     players = int(r[RuleField.PLAYERS])
-    keep = deal_rows or trace
+    tracing = trace is not False
+    chosen = _chosen(trace, n, "game") if tracing else None
+    keep = deal_rows or tracing
     games = np.zeros(max(n, 1), dtype=GAME_ROW_DTYPE)
-    rows = np.zeros(max(64, n * 24), dtype=DEAL_ROW_DTYPE) if keep else None
+    rows = _deal_buffer(max(64, n * 40)) if keep else None
     mev = eng.max_events_per_deal
-    events = np.zeros((max(1024, n * 24 * 40), 5), dtype=np.int32) if trace else None
+    n_traced = n if chosen is None else len(chosen)
+    events = np.zeros((max(1024, n_traced * 24 * 40), 5), dtype=np.int32) if tracing else None
     n_games_done = n_rows = n_ev = 0
     while True:
         n_games_done, n_rows, n_ev = eng.run_games(
             n, games.view(np.uint8), n_games_done,
-            rows.view(np.uint8) if rows is not None else None, n_rows, events, n_ev)
+            rows, len(rows["deal_id"]) if rows is not None else 0, n_rows, events, n_ev, chosen)
         if n_games_done >= n:
             break
-        if rows is not None and n_rows >= len(rows):
-            rows = _grow(rows, n_rows, 1024)
+        _check_redeals(eng)
+        if rows is not None and n_rows >= len(rows["deal_id"]):
+            rows = _grow_columns(rows, n_rows, 1024)
         if events is not None and len(events) - n_ev < mev:
             events = _grow(events, n_ev, mev * 64)
     gcols = _game_columns(games[:n], players)
-    dcols = _deal_columns(rows[:n_rows], players) if keep else None
-    if trace:
+    dcols = _deal_columns(rows, n_rows, players) if keep else None
+    if tracing:
         return gcols, dcols, events[:n_ev].copy()
     return gcols, dcols
 
@@ -228,10 +261,13 @@ def _events_by_row(events: np.ndarray, n_rows: int) -> list[np.ndarray]:
 
 
 def deal_traces(cols: dict[str, np.ndarray], events: np.ndarray, players: int) -> list[DealTrace]:
-    """One :class:`~thousand.trace.DealTrace` per deal row (redeals included)."""
+    """One :class:`~thousand.trace.DealTrace` per traced deal row (redeals included), in
+    row order; ``[t.row for t in ...]`` is not stored, use :func:`traced_rows`."""
     n_rows = len(cols["deal_id"])
     out = []
-    for i, evs in enumerate(_events_by_row(events, n_rows)):
+    by_row = _events_by_row(events, n_rows)
+    for i in traced_rows(events):
+        evs = by_row[i]
         hands = tuple(int(cols[f"hand{s}"][i]) for s in range(players))
         if players == 2:
             t1, t2 = int(cols["talon"][i]), int(cols["talon2"][i])
@@ -244,17 +280,23 @@ def deal_traces(cols: dict[str, np.ndarray], events: np.ndarray, players: int) -
     return out
 
 
+def traced_rows(events: np.ndarray) -> np.ndarray:
+    """Deal rows that have events (every traced deal has at least one)."""
+    return np.unique(events[:, 0])
+
+
 def game_traces(rules: Rules, games: dict[str, np.ndarray], deals: dict[str, np.ndarray],
-                events: np.ndarray) -> list[GameTrace]:
-    """One :class:`~thousand.trace.GameTrace` per game row, from a ``play_games(trace=True)`` run."""
+                events: np.ndarray) -> dict[int, GameTrace]:
+    """``{game index: GameTrace}`` for the traced games of a ``play_games(trace=...)`` run."""
+    rows = traced_rows(events)
     traces = deal_traces(deals, events, rules.players)
-    out = []
-    gid = deals["game_id"]
-    starts = np.searchsorted(gid, games["game_id"])
-    ends = np.searchsorted(gid, games["game_id"], side="right")
-    for k in range(len(games["game_id"])):
-        out.append(GameTrace(rules=rules, first_dealer=int(games["first_dealer"][k]),
-                             deals=traces[starts[k]:ends[k]]))
+    gid = deals["game_id"][rows]
+    out: dict[int, GameTrace] = {}
+    for k in np.unique(gid):
+        k = int(k)
+        sel = np.flatnonzero(gid == k)
+        out[k] = GameTrace(rules=rules, first_dealer=int(games["first_dealer"][k]),
+                           deals=[traces[i] for i in sel])
     return out
 
 

@@ -116,10 +116,8 @@ class Rules:
             raise RulesError(f"bid_step: must be 1, 2 or a multiple of 5, got {self.bid_step}")
         if self.barrel_bid_min is not None and self.barrel_bid_min % self.bid_step:
             raise RulesError(f"barrel_bid_min: must be a multiple of bid_step ({self.bid_step}), got {self.barrel_bid_min}")
-        if self.players == 2 and self.redeal_talon_nines is not None and self.redeal_talon_nines > 2:
-            raise RulesError("redeal_talon_nines: a 2-player talon holds 2 cards; use 1, 2 or none")
-        if self.players == 2 and self.redeal_talon_jacks is not None and self.redeal_talon_jacks > 2:
-            raise RulesError("redeal_talon_jacks: a 2-player talon holds 2 cards; use 1, 2 or none")
+        # With 2 players a talon holds 2 cards, so a 3-card talon condition (3 jacks) simply
+        # never triggers; that is the classic rule at a 2-player table, not an error.
 
     # ----------------------------------------------------------------- variants
     def with_overrides(self, overrides: dict[str, Any] | str) -> "Rules":

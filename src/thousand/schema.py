@@ -53,7 +53,7 @@ GAME_COLUMNS: dict[str, tuple[type, str]] = {
     "winner": (np.int8, "winning seat, -1 when max_deals stopped the game"),
     "deals": (np.int16, "played deals"),
     "redeals": (np.int16, "redeals called"),
-    "final{s}": (np.int16, "final score of seat s"),
+    "final{s}": (np.int32, "final score of seat s"),
     "declarer_deals{s}": (np.int16, "deals seat s played as declarer"),
     "made{s}": (np.int16, "contracts seat s made"),
     "barrel_entries{s}": (np.int16, "times seat s got onto the barrel"),

@@ -28,6 +28,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,11 +54,16 @@ DEFAULT_CHUNK_GAMES = 10_000
 # lz4 writes faster than zstd for about 10% more disk; the runner must keep up with a
 # kernel producing a million rows per second per core.
 PARQUET_COMPRESSION = "lz4"
+# Row groups of 100,000 rows: in a larger group the hand columns have few enough
+# distinct values (there are 346,104 hands) that the writer builds a dictionary of
+# hundreds of thousands of entries, which made writing a third slower.  Column
+# statistics would cost a further fifth and could only skip row groups of random deals.
+ROW_GROUP_SIZE = 100_000
 METADATA_FILE = "metadata.json"
 FORMAT_VERSION = 1
 # Metadata keys that must agree before a run may be resumed: they determine the data.
-_RESUME_KEYS = ("kind", "n", "chunk_size", "seed", "rules_hash", "strategies", "kernel_version",
-                "with_deals", "format")
+_RESUME_KEYS = ("kind", "n", "chunk_size", "first_chunk", "seed", "rules_hash", "strategies",
+                "kernel_version", "with_deals", "format")
 _KERNEL_MODULE = "thousand.kernel"
 DASK_CONNECT_TIMEOUT = "10s"
 
@@ -135,11 +141,8 @@ def _write_atomic(frame: pl.DataFrame, path: Path, compression: str) -> None:
     """Write ``frame`` so that ``path`` either does not exist or holds the whole chunk."""
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
     try:
-        # One row group per chunk: chunks are already a sensible read unit.  Column
-        # statistics would cost a third of the write time and could only ever skip
-        # whole chunks, which hold random deals.
         frame.write_parquet(tmp, compression=compression, statistics=False,
-                            row_group_size=max(frame.height, 1))
+                            row_group_size=ROW_GROUP_SIZE)
         os.replace(tmp, path)
     finally:
         if tmp.exists():
@@ -156,12 +159,12 @@ def run_chunk(task: ChunkTask) -> tuple[int, int, int]:
     bitgen = np.random.PCG64(chunk_seed(task.seed, task.index))
     chunk_col = np.int32(task.index)
     if task.kind == "deals":
-        cols = kernel.play_deals(bitgen, task.rules, list(task.strategies), task.size)
+        cols = kernel.play_deals(bitgen, task.rules, list(task.strategies), n_deals=task.size)
         cols["chunk"] = np.full(len(cols["deal_id"]), chunk_col, dtype=np.int32)
         frame = _frame(cols, schema.deal_columns(task.players))
         _write_atomic(frame, Path(task.out) / chunk_file(task.index), task.compression)
         return task.index, task.size, frame.height
-    games, deals = kernel.play_games(bitgen, task.rules, list(task.strategies), task.size,
+    games, deals = kernel.play_games(bitgen, task.rules, list(task.strategies), n_games=task.size,
                                      deal_rows=task.deals_out is not None)
     # Game ids are run-wide: chunk k holds games start .. start+size-1.
     games["game_id"] = games["game_id"].astype(np.int64) + task.start
@@ -225,7 +228,7 @@ def _kernel_version(module: str) -> Any:
 
 def _metadata(kind: str, n: int, chunk_size: int, seed: int, rules: Rules,
               strategies: tuple[str, ...], compression: str, kernel_module: str,
-              with_deals: bool, rows_of: str) -> dict[str, Any]:
+              with_deals: bool, rows_of: str, first_chunk: int) -> dict[str, Any]:
     columns = schema.deal_columns(rules.players) if rows_of == "deals" else schema.game_columns(rules.players)
     return {
         "format": FORMAT_VERSION,
@@ -234,6 +237,7 @@ def _metadata(kind: str, n: int, chunk_size: int, seed: int, rules: Rules,
         "n": n,
         "chunk_size": chunk_size,
         "n_chunks": math.ceil(n / chunk_size),
+        "first_chunk": first_chunk,
         "seed": seed,
         "rules": rules.as_dict(),
         "rules_hash": rules.hash,
@@ -278,7 +282,12 @@ def _open_dir(path: Path, meta: dict[str, Any]) -> set[int]:
         tmp.unlink(missing_ok=True)
     if not (path / METADATA_FILE).exists():
         _write_json_atomic(path / METADATA_FILE, meta)
-    return {k for k in range(meta["n_chunks"]) if (path / chunk_file(k)).exists()}
+    return {k for k in _chunk_range(meta) if (path / chunk_file(k)).exists()}
+
+
+def _chunk_range(meta: dict[str, Any]) -> range:
+    """The chunks a run computes: all, or those from ``first_chunk`` on."""
+    return range(meta.get("first_chunk", 0), meta["n_chunks"])
 
 
 def _short(value: Any) -> str:
@@ -401,18 +410,25 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
         backend: str = "loky", scheduler: str | None = None, out: str | os.PathLike | None = None,
         chunk_size: int | None = None, resume: bool = False, progress: bool | None = None,
         deals_out: str | os.PathLike | None = None, compression: str = PARQUET_COMPRESSION,
-        _kernel_module: str | None = None) -> RunResult:
+        first_chunk: int = 0) -> RunResult:
     """Simulate ``n`` deals or games and write them; see :func:`simulate` for the arguments.
 
-    Returns a :class:`RunResult` (path, counts, timing); :func:`simulate` and
-    :func:`simulate_games` wrap this and return the LazyFrame.
+    ``first_chunk`` computes only chunks ``first_chunk ..`` of the ``n``-item run: the
+    continuation of an experiment whose earlier chunks were already used (a sequential
+    comparison adding rounds).  Returns a :class:`RunResult` (path, counts, timing);
+    :func:`simulate` and :func:`simulate_games` wrap this and return the LazyFrame.
     """
-    _kernel_module = _kernel_module or _KERNEL_MODULE
+    kernel_module = _KERNEL_MODULE
     if kind not in ("deals", "games"):
         raise ThousandError(f"kind must be deals or games, got {kind!r}")
     if chunk_size is None:
         chunk_size = DEFAULT_CHUNK_DEALS if kind == "deals" else DEFAULT_CHUNK_GAMES
     _check_run_args(kind, n, jobs, backend, chunk_size)
+    if isinstance(first_chunk, bool) or not isinstance(first_chunk, (int, np.integer)) \
+            or not 0 <= first_chunk < math.ceil(n / chunk_size):
+        raise ThousandError(f"first_chunk must be 0 .. {math.ceil(n / chunk_size) - 1} for {n} {kind} "
+                            f"in chunks of {chunk_size}, got {first_chunk!r}")
+    first_chunk = int(first_chunk)
     if kind == "deals" and deals_out is not None:
         raise ThousandError("deals_out is for games runs; a deals run writes its deals to out")
     if backend == "dask" and scheduler is None and jobs == -1:
@@ -432,14 +448,14 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
         raise ThousandError("--resume needs --out: the directory of the run to continue")
     deals_path = Path(deals_out) if deals_out is not None else None
     with_deals = deals_path is not None
-    meta = _metadata(kind, n, chunk_size, seed, rules, strategies, compression, _kernel_module,
-                     with_deals, rows_of=kind)
+    meta = _metadata(kind, n, chunk_size, seed, rules, strategies, compression, kernel_module,
+                     with_deals, rows_of=kind, first_chunk=first_chunk)
     _check_dir(out_path, meta, resume)
     if deals_path is not None:
         if deals_path.resolve() == out_path.resolve():
             raise ThousandError("--deals-out must be a different directory from --out")
-        deal_meta = _metadata(kind, n, chunk_size, seed, rules, strategies, compression, _kernel_module,
-                              with_deals, rows_of="deals")
+        deal_meta = _metadata(kind, n, chunk_size, seed, rules, strategies, compression, kernel_module,
+                              with_deals, rows_of="deals", first_chunk=first_chunk)
         _check_dir(deals_path, deal_meta, resume)
     # Both directories are checked before either is written to.
     done = _open_dir(out_path, meta)
@@ -448,14 +464,17 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
         done &= _open_dir(deals_path, deal_meta)
 
     bounds = chunk_bounds(n, chunk_size)
+    wanted = _chunk_range(meta)
     rules_array = rules.to_kernel()
     tasks = [
-        ChunkTask(kind, k, start, size, seed, rules_array, rules.players, strategies, os.fspath(out_path),
-                  os.fspath(deals_path) if deals_path else None, compression, _kernel_module)
-        for k, (start, size) in enumerate(bounds) if k not in done
+        ChunkTask(kind, k, bounds[k][0], bounds[k][1], seed, rules_array, rules.players, strategies,
+                  os.fspath(out_path), os.fspath(deals_path) if deals_path else None, compression,
+                  kernel_module)
+        for k in wanted if k not in done
     ]
+    total = sum(bounds[k][1] for k in wanted)
     already = sum(bounds[k][1] for k in done)
-    bar = _progress_bar(n, already, kind, progress)
+    bar = _progress_bar(total, already, kind, progress)
     computed = rows = 0
     started = time.perf_counter()
     try:
@@ -470,22 +489,28 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
         if bar is not None:
             bar.close()
             bar = None
-        left = sum(1 for k in range(len(bounds)) if not (out_path / chunk_file(k)).exists())
-        print(f"interrupted: {len(bounds) - left} of {len(bounds)} chunks are written in {out_path}; "
+        left = sum(1 for k in wanted if not (out_path / chunk_file(k)).exists())
+        print(f"interrupted: {len(wanted) - left} of {len(wanted)} chunks are written in {out_path}; "
               f"run the same command with --resume to finish", file=sys.stderr)
         raise
+    except BrokenExecutor as e:
+        # A worker process died (killed, out of memory): what was written is kept.
+        left = sum(1 for k in wanted if not (out_path / chunk_file(k)).exists())
+        raise ThousandError(
+            f"a worker process died ({type(e).__name__}); {len(wanted) - left} of {len(wanted)} chunks "
+            f"are written in {out_path}: run the same command with --resume to finish") from None
     finally:
         if bar is not None:
             bar.close()
     seconds = time.perf_counter() - started
 
-    for path, m in ((out_path, meta), (deals_path, None)):
+    for path in (out_path, deals_path):
         if path is None:
             continue
         m = read_metadata(path)
         m["status"] = "complete"
         _write_json_atomic(path / METADATA_FILE, m)
-    return RunResult(out_path, kind, n, computed, rows, seconds, deals_path, read_metadata(out_path),
+    return RunResult(out_path, kind, total, computed, rows, seconds, deals_path, read_metadata(out_path),
                      temporary=out is None)
 
 
@@ -560,7 +585,7 @@ def load(path: str | os.PathLike, allow_partial: bool = False) -> pl.LazyFrame:
     """
     path = Path(path)
     meta = read_metadata(path)
-    files = [path / chunk_file(k) for k in range(meta["n_chunks"])]
+    files = [path / chunk_file(k) for k in _chunk_range(meta)]
     present = [f for f in files if f.exists()]
     if len(present) < len(files) and not allow_partial:
         raise ThousandError(

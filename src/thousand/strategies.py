@@ -264,6 +264,10 @@ def kernel_view(view: Any, **extra: Any) -> dict[str, Any]:
         "trick_index": view.trick_index, "trick_cards": [c for _, c in view.trick],
         "trick_seats": [s for s, _ in view.trick], "trump": view.trump,
         "points": list(view.points), "score": list(view.scores), "sitter": view.barrel_sitter,
+        "golden": int(view.golden), "received": view.received,
+        "given": list(view.given) + [-1] * (2 - len(view.given)), "n_tricks": view.n_tricks,
+        "marriage_points": list(view.marriage_points), "bolts": list(view.bolts),
+        "resignations": list(view.resignations),
     }
     d.update(extra)
     return d

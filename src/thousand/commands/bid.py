@@ -43,6 +43,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     mode.add_argument("--samples", type=int, default=100_000, metavar="N",
                       help="completions to sample (default 100000)")
     mode.add_argument("--exact", action="store_true", help="enumerate all 2,333,760 completions: exact probabilities")
+    p.add_argument("--per-bid", action="store_true",
+                   help="replay the same completions once per bid, the declarer holding that contract "
+                        "(for contract-aware strategies; also the strategy's own raise/resign EV per bid)")
     p.add_argument("--confidence", type=float, default=0.8, metavar="P",
                    help="probability of making it that the safe bid needs (default 0.8)")
     add_seed_argument(p)
@@ -69,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         _check_plot_path(args.plot)
     est = bids.estimate_bid(hand, rules, role=args.position, strategies=args.strategy,
                             samples=args.samples, exact=args.exact, seed=args.seed,
-                            confidence=args.confidence)
+                            confidence=args.confidence, per_bid=args.per_bid)
     if args.plot:
         bids.plot_bid_chart(est, args.plot)
     if args.json:

@@ -14,8 +14,9 @@ auction, the talon, the hand-off, the contract, each trick with its winner and a
 marriage declared, the points, the score changes and bolts.  Redeals are shown and
 dealt again until a deal is played.  The same seed always gives the same deal.
 
-Players are random (uniform legal choices) unless --strategy names another player
-(`random`, `passive`, or a kernel strategy once registered); give --strategy once for
+Players are random (uniform legal choices) unless --strategy names another player:
+`random`, `passive` (always passes, plays its lowest legal card), or a kernel strategy
+such as `standard` or `greedy` (asked one decision at a time); give --strategy once for
 every seat or once per seat.  --game plays a whole game instead of one deal.
 --replay FILE.json reads a recorded deal (or game) trace, checks every decision and
 prints it; --json prints the trace (which --replay reads back).
@@ -24,6 +25,7 @@ examples:
   thousand explain --seed 7
   thousand explain --seed 7 --rules russian --set blind=on
   thousand explain --seed 3 --set players=4 --strategy passive
+  thousand explain --seed 5 --strategy standard --strategy random --strategy random
   thousand explain --seed 1 --game --set max_deals=5
   thousand explain --seed 7 --json > deal.json && thousand explain --replay deal.json
 """
