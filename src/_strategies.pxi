@@ -138,7 +138,7 @@ cdef inline uint32_t below_mask(uint32_t u) noexcept nogil:
 
 cdef inline uint32_t above_in_suit(int32_t c) noexcept nogil:
     """The cards of c's suit that beat c."""
-    return SUIT_MASK_C[c // 6] & ~((<uint32_t>2 << c) - 1)
+    return SUIT_MASK_C[SUIT_OF[c]] & ~((<uint32_t>2 << c) - 1)
 
 
 cdef inline uint32_t marriage_cards(uint32_t h) noexcept nogil:
@@ -182,41 +182,21 @@ cdef inline double bid_estimate(uint32_t h, double talon_weight) noexcept nogil:
     return e + talon_weight * (120 - card_points_c(h)) * (3.0 / 17.0)
 
 
-cdef inline int32_t keep_value(uint32_t h, int32_t c) noexcept nogil:
-    """How much the declarer wants to keep card c of hand h (the two lowest go)."""
-    cdef int32_t s = c // 6
-    cdef int32_t r = c - 6 * s
-    cdef uint32_t suit = h & SUIT_MASK_C[s]
-    cdef int32_t n = suit_length(h, s)
-    cdef int32_t val = 2 * RANK_POINTS_C[r]
-    if (marriage_cards(h) >> c) & 1:
-        val += 200                              # a marriage to declare
-    elif r == 2 or r == 3:
-        val += 25                               # its partner may complete an opponent's marriage
-    if r == 5:
-        val += 60
-    elif r == 4:
-        val += 45 if (suit >> (6 * s + 5)) & 1 else 15
-    if marriage_bits(suit):
-        val += 12                               # the future trump suit
-    if n == 1:
-        val -= 10                               # giving it makes a void
-    elif n == 2:
-        val -= 4
-    return val
-
-
 cdef inline int32_t cheapest_card(uint32_t h, uint32_t cand) noexcept nogil:
     """The card of cand with the fewest points, from the shortest suit of h on a tie."""
     cdef int32_t r, c, best = -1, best_len = 99, n
-    cdef uint32_t x
+    cdef uint32_t x = td_lowbit(cand)
+    if not (cand & ~SUIT_MASK_C[SUIT_OF[x]]):
+        return x                        # one suit: its lowest card
     for r in range(6):
         x = cand & RANK_PLANE_C[r]
         if x:
+            if not (x & (x - 1)):
+                return td_lowbit(x)
             while x:
                 c = td_lowbit(x)
                 x &= x - 1
-                n = suit_length(h, c // 6)
+                n = suit_length(h, SUIT_OF[c])
                 if n < best_len:
                     best_len = n
                     best = c
@@ -224,73 +204,51 @@ cdef inline int32_t cheapest_card(uint32_t h, uint32_t cand) noexcept nogil:
     return -1
 
 
-cdef inline void choose_hand_off(uint32_t h, int32_t* first, int32_t* second) noexcept nogil:
-    """The two cards of h the declarer wants least (keep_value), the first to go first."""
-    cdef uint32_t x
-    cdef int32_t c, val, best, best_val, i
-    for i in range(2):
-        best = -1
-        best_val = 1 << 30
-        x = h
-        while x:
-            c = td_lowbit(x)
-            x &= x - 1
-            val = keep_value(h, c)
-            if val < best_val:
-                best_val = val
-                best = c
-        if i == 0:
-            first[0] = best
-        else:
-            second[0] = best
-        h &= ~(<uint32_t>1 << best)
-
-
-cdef enum:
-    HANDOFF_CANDIDATES = 6
-    KEEP_HIGH = 60          # keep_value of an ace, a guarded ten, a marriage card
-
-
-cdef inline void sensible_hand_off(View* v, int32_t* first, int32_t* second) noexcept nogil:
-    """Among the five cards the declarer wants least, the pair whose loss leaves the best
-    8-card estimate (play_estimate): keeps marriages and winners, makes voids."""
-    cdef uint32_t h = v.hand, x
-    cdef int32_t cand[10]
-    cdef int32_t vals[10]
-    cdef int32_t n = 0, i, j, c, val, k
-    cdef double best = -1e9, e
-    x = h
-    # insertion into the five lowest keep values
+cdef inline void best_hand_off(uint32_t h, int32_t* first, int32_t* second) noexcept nogil:
+    """The pair of cards whose loss leaves the best 8-card estimate (play_estimate), among
+    the low cards: marriage cards, aces and guarded tens stay unless fewer than two
+    others are left.  Makes voids and keeps winners because the fitted suit values say
+    so; on a tie, the cards with fewer points go."""
+    cdef uint32_t mcards = marriage_cards(h)
+    cdef uint32_t aces = h & ACES
+    cdef uint32_t low = h & ~(mcards | aces | (h & TENS & (aces >> 1)))
+    cdef uint32_t x, y, rest
+    cdef int32_t a, b, sa, sb, pa, pb
+    cdef double base[4]
+    cdef double e, best = -1e9
+    cdef int32_t s
+    cdef bint full = 0
+    if not (low & (low - 1)):
+        low = h                             # too few low cards: any two may go
+        full = 1
+    for s in range(4):
+        base[s] = SUIT_VALUE_PLAY[(h >> (6 * s)) & 0x3F]
+    first[0] = -1
+    x = low
     while x:
-        c = td_lowbit(x)
+        a = td_lowbit(x)
         x &= x - 1
-        val = keep_value(h, c)
-        if n < HANDOFF_CANDIDATES:
-            k = n
-            n += 1
-        elif val < vals[HANDOFF_CANDIDATES - 1]:
-            k = HANDOFF_CANDIDATES - 1
-        else:
-            continue
-        while k > 0 and vals[k - 1] > val:
-            vals[k] = vals[k - 1]
-            cand[k] = cand[k - 1]
-            k -= 1
-        vals[k] = val
-        cand[k] = c
-    first[0] = cand[0]
-    second[0] = cand[1]
-    # aces, guarded tens and marriage cards stay unless nothing else can go
-    while n > 2 and vals[n - 1] >= KEEP_HIGH:
-        n -= 1
-    for i in range(n):
-        for j in range(i + 1, n):
-            e = (play_estimate(h & ~((<uint32_t>1 << cand[i]) | (<uint32_t>1 << cand[j])))
-                 - 0.01 * (vals[i] + vals[j]))
-            if e > best:
+        sa = SUIT_OF[a]
+        pa = RANK_POINTS_C[a - 6 * sa]
+        y = x
+        while y:
+            b = td_lowbit(y)
+            y &= y - 1
+            sb = SUIT_OF[b]
+            pb = RANK_POINTS_C[b - 6 * sb]
+            rest = h & ~((<uint32_t>1 << a) | (<uint32_t>1 << b))
+            if full:
+                e = play_estimate(rest)     # the marriage terms may change too
+            elif sa == sb:
+                e = SUIT_VALUE_PLAY[(rest >> (6 * sa)) & 0x3F] - base[sa]
+            else:
+                e = (SUIT_VALUE_PLAY[(rest >> (6 * sa)) & 0x3F] - base[sa]
+                     + SUIT_VALUE_PLAY[(rest >> (6 * sb)) & 0x3F] - base[sb])
+            e -= 0.01 * (pa + pb)
+            if first[0] < 0 or e > best:
                 best = e
-                first[0] = cand[i]
-                second[0] = cand[j]
+                first[0] = a
+                second[0] = b
 
 
 cdef inline int32_t sensible_blind(View* v, double* p) noexcept nogil:
@@ -310,7 +268,7 @@ cdef inline int32_t sensible_redeal(View* v, double* p) noexcept nogil:
     if v.redeal_kind == REDEAL_TALON:
         # the declarer sees the talon: redeal when he expects to fail with the 8 cards
         # he would keep
-        choose_hand_off(v.hand | v.talon, &a, &b)
+        best_hand_off(v.hand | v.talon, &a, &b)
         return play_estimate((v.hand | v.talon) & ~((<uint32_t>1 << a) | (<uint32_t>1 << b))) < v.contract
     # four nines after the hand-off: the declarer redeals when he expects to fail,
     # a defender always (his hand is hopeless)
@@ -325,6 +283,10 @@ cdef inline int32_t sensible_bid(View* v, double* p) noexcept nogil:
     if bid_estimate(v.hand, p[P_TALON]) - p[P_MARGIN] >= v.min_bid:
         return v.min_bid
     return 0
+
+
+cdef inline void sensible_hand_off(View* v, int32_t* first, int32_t* second) noexcept nogil:
+    best_hand_off(v.hand, first, second)
 
 
 cdef inline double make_chance(double surplus, double spread) noexcept nogil:
@@ -446,6 +408,8 @@ cdef inline int32_t sensible_play(View* v, double* p, int32_t* declare) noexcept
     cdef bint defender = me != decl
     cdef bint last = n == v.n_active - 1
     declare[0] = 0
+    if not (legal & (legal - 1)):
+        return td_lowbit(legal)             # a single legal card (never a declaration)
     for k in range(n):
         inq |= <uint32_t>1 << v.trick_cards[k]
     unseen = FULL_DECK & ~(h | v.played | inq)
@@ -456,23 +420,21 @@ cdef inline int32_t sensible_play(View* v, double* p, int32_t* declare) noexcept
     mcards = marriage_cards(h)
     if n == 0:
         return sensible_lead(v, h, unseen, empty, boss, mcards, trm, declare)
-    if not (legal & (legal - 1)):
-        return td_lowbit(legal)
     # who is winning the trick so far
     best = v.trick_cards[0]
     best_seat = v.trick_seats[0]
-    led = best // 6
+    led = SUIT_OF[best]
     for k in range(1, n):
         c = v.trick_cards[k]
-        if c // 6 == best // 6:
+        if SUIT_OF[c] == SUIT_OF[best]:
             if c > best:
                 best = c
                 best_seat = v.trick_seats[k]
-        elif c // 6 == tr:
+        elif SUIT_OF[c] == tr:
             best = c
             best_seat = v.trick_seats[k]
     over = above_in_suit(best)
-    if best // 6 != tr:
+    if SUIT_OF[best] != tr:
         over |= trm
     beat = legal & over
     give = legal & ~over
@@ -488,7 +450,7 @@ cdef inline int32_t sensible_play(View* v, double* p, int32_t* declare) noexcept
     nxt = v.active[0] + v.active[1] + v.active[2] - me - v.trick_seats[0]
     # my cards that win against anything the third seat can hold
     safe_beat = beat & ~under
-    if best // 6 != tr and (ruff_risk_suits(v, unseen, empty, trm, nxt) & SUIT_MASK_C[led]):
+    if SUIT_OF[best] != tr and (ruff_risk_suits(v, unseen, empty, trm, nxt) & SUIT_MASK_C[led]):
         safe_beat &= trm
     if defender and nxt != decl:
         # the declarer led, my partner plays last: win if I can
@@ -498,7 +460,7 @@ cdef inline int32_t sensible_play(View* v, double* p, int32_t* declare) noexcept
     if defender:
         # my partner led, the declarer plays last: is the partner's card safe?
         if not (unseen & above_in_suit(best)) and not (
-                best // 6 != tr and (ruff_risk_suits(v, unseen, empty, trm, nxt) & SUIT_MASK_C[led])):
+                SUIT_OF[best] != tr and (ruff_risk_suits(v, unseen, empty, trm, nxt) & SUIT_MASK_C[led])):
             if give:
                 return smear_card(h, give, mcards, boss)
             return cheapest_card(h, beat)
