@@ -83,6 +83,14 @@ def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
     return coef, float(resid.std())
 
 
+def gauge(table: np.ndarray, n_cards: int) -> tuple[np.ndarray, float]:
+    """The same estimates with ``table[void] = table[lone nine] = 0``: returns the table
+    and the base (intercept) that goes with it for ``n_cards``-card hands."""
+    per_card = table[1] - table[0]
+    counts = np.array([bin(m).count("1") for m in range(64)])
+    return table - table[0] - per_card * counts, 4 * table[0] + n_cards * per_card
+
+
 def fmt_table(name: str, values: np.ndarray) -> str:
     rows = []
     for i in range(0, len(values), 8):
@@ -138,18 +146,23 @@ def main() -> None:
     info = (f"fitted with --hands {args.hands} --deals {args.deals} --seed {args.seed} --strategy {args.strategy}:\n"
             f"# bid model residual sd {sd:.1f} (mean points {pts.mean():.1f}); "
             f"play model residual sd {sd8:.1f} (mean points {y.mean():.1f}, {int(ok.sum())} declarers)")
-    # the empty suit's value goes into BASE so that SUIT_VALUE[0] = 0
+    # Every hand has four suits and a fixed number of cards, so a constant per suit and a
+    # constant per card can move between the table and BASE without changing any
+    # estimate.  Fix them readably: a void is worth 0 and so is a lone nine, i.e. a
+    # pattern's value is what the suit brings over as many nines.
+    bid_table, bid_base = gauge(coef[:64], 7)
+    play_table, play_base = gauge(coef8[:64], 8)
     out = [HEADER.format(info=info).rstrip("\n"),
-           f"cdef double BASE_BID = {4 * coef[0]:.2f}",
-           f"cdef double BASE_PLAY = {4 * coef8[0]:.2f}",
+           f"cdef double BASE_BID = {bid_base:.2f}",
+           f"cdef double BASE_PLAY = {play_base:.2f}",
            "cdef double BID_SD = %.1f" % sd,
            "cdef double PLAY_SD = %.1f" % sd8,
            "cdef double SUIT_VALUE_BID[64]",
            "cdef double SUIT_VALUE_PLAY[64]",
            "cdef double MARRIAGE_BID[4]",
            "cdef double MARRIAGE_PLAY[3]",
-           fmt_table("SUIT_VALUE_BID", coef[:64] - coef[0]),
-           fmt_table("SUIT_VALUE_PLAY", coef8[:64] - coef8[0]),
+           fmt_table("SUIT_VALUE_BID", bid_table),
+           fmt_table("SUIT_VALUE_PLAY", play_table),
            "MARRIAGE_BID[:] = [" + ", ".join(f"{v:.3f}" for v in coef[64:68]) + "]",
            "MARRIAGE_PLAY[:] = [" + ", ".join(f"{v:.3f}" for v in coef8[64:67]) + "]"]
     text = "\n".join(out) + "\n"
