@@ -257,7 +257,8 @@ def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
     min_hands : int
         Classes with fewer distinct (hand, role) rows are left out (too noisy).
     n_boot : int
-        Bootstrap replicates over hands for the 95% interval of each threshold (0: none).
+        Bootstrap replicates over hands (a hand's seats stay together) for the 95% interval
+        of each threshold (0: none).
 
     Returns
     -------
@@ -278,6 +279,7 @@ def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
     groups = feats.with_row_index("_row").group_by(by, maintain_order=False).agg(
         pl.col("_row"), pl.col("marriage_points").min().alias("_mp"))
     rng = np.random.default_rng(seed)
+    hand_ids = feats["hand_id"].to_numpy()
     rows = []
     for g in groups.sort(by).iter_rows(named=True):
         idx = np.asarray(g["_row"], dtype=np.int64)
@@ -291,9 +293,12 @@ def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
         row.update(hands=len(idx), completions=int(n),
                    mean_points=float(pooled[1:].sum() / n))  # E[D] = sum over x >= 1 of P(D >= x)
         if n_boot:
-            # Resample hands (not completions): completions of one hand are not independent.
-            w = rng.multinomial(len(idx), np.full(len(idx), 1 / len(idx)), size=n_boot)
-            boot = w @ s
+            # Resample hands, not completions or seats: the completions of one hand, and its
+            # three seats, are not independent.  Each row takes its hand's draw count.
+            _, hand_of_row = np.unique(hand_ids[idx], return_inverse=True)
+            n_units = int(hand_of_row.max()) + 1
+            draws = rng.multinomial(n_units, np.full(n_units, 1 / n_units), size=n_boot)
+            boot = draws[:, hand_of_row] @ s
         for q in probabilities:
             tag = _tag(q)
             b = int(_threshold(pooled[None, :], np.array([n]), q, cap, rules.bid_step)[0])

@@ -431,6 +431,9 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
             d.v.obligation = 1
     d.v.declarer = decl
     d.v.contract = contract
+    if d.v.high == 0:           # no auction (golden kon, barrel takes talon, forced)
+        d.v.high = contract
+        d.v.high_seat = decl
     row.declarer = decl
     row.winning_bid = contract
     row.contract = contract

@@ -213,3 +213,14 @@ def test_real_kernel_thresholds_pipeline_runs_and_is_reproducible():
     assert per["mean_points"].tail(4).mean() > per["mean_points"].head(4).mean()
     t = T.threshold_table(a, CLASSIC, by=("points_band",), min_hands=1, n_boot=20)
     assert t["hands"].sum() == 120
+
+
+def test_bootstrap_resamples_whole_hands():
+    # One hand at three seats: a single resampling unit, so every replicate is the data itself.
+    df = completions({(0, NO_MARRIAGE, "forehand"): [100, 110, 120, 130, 140],
+                      (0, NO_MARRIAGE, "middle"): [80, 90, 100, 110, 120],
+                      (0, NO_MARRIAGE, "rear"): [100, 100, 100, 100, 100]})
+    r = T.threshold_table(df, by=("points_band",), min_hands=1, n_boot=50).row(0, named=True)
+    assert r["hands"] == 3
+    for q in ("50", "70", "80"):
+        assert r[f"bid_{q}_low"] == r[f"bid_{q}"] == r[f"bid_{q}_high"]

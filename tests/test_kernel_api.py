@@ -146,3 +146,39 @@ def test_trace_chosen_deals_and_games():
     assert replay_game(CLASSIC, gt[2]).to_row(game_id=2)["final0"] == games["final0"][2]
     with pytest.raises(ThousandError):
         kernel.play_deals(np.random.PCG64(9), CLASSIC, "random", n_deals=10, trace=[10])
+
+
+def test_doctests_of_the_python_layer():
+    import doctest
+
+    from thousand import strategies
+    for module in (kernel, strategies):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0, module.__name__
+
+
+def test_the_kernel_runs_without_the_gil():
+    """While a thread plays deals, this thread keeps running Python code."""
+    import threading
+    import time as _time
+
+    done = threading.Event()
+
+    from thousand import _fastdeal
+    from thousand.strategies import resolve_strategies
+    codes, params = resolve_strategies("greedy", 3)
+    eng = _fastdeal.Engine(np.random.PCG64(1), CLASSIC.to_kernel(), codes, params)
+    cols = kernel._deal_buffer(600_000)
+
+    def work():
+        eng.run_deals(400_000, cols, 600_000, None, 0, 0)     # one call: all in nogil
+        done.set()
+
+    t = threading.Thread(target=work)
+    t.start()
+    _time.sleep(0.02)
+    ticks = 0
+    while not done.is_set():
+        ticks += 1
+    t.join()
+    assert ticks > 1000

@@ -255,6 +255,8 @@ def kernel_view(view: Any, **extra: Any) -> dict[str, Any]:
     for seat, value in view.bids:
         if value and value == view.high_bid:
             high_seat = seat
+    if not view.bids and view.declarer >= 0:
+        high_seat = view.declarer      # no auction: golden kon, barrel takes the talon
     d = {
         "voids": _shown_voids(view), "players": n, "seat": view.seat, "dealer": view.dealer, "forehand": view.forehand,
         "active": list(view.active), "hand": view.hand, "step": rules.bid_step,
