@@ -29,6 +29,9 @@ examples:
   thousand bid "AH TH KH QH AD 9S JC" --position rear --confidence 0.9 --plot bid.png
   thousand bid "A♠ 10♠ K♣ Q♣ A♦ 9♦ J♥" --exact --json
   thousand bid "AH TH KH QH AD 9S JC" --rules russian --samples 20000 --seed 3
+  thousand bid "AH TH KH QH AD 9S JC" --per-bid     the strategy's own raise/resign EV per bid
+
+docs/bids.md explains every column.
 """
 
 
@@ -50,7 +53,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="probability of making it that the safe bid needs (default 0.8)")
     add_seed_argument(p)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    p.add_argument("--plot", metavar="FILE", help="write a chart: P(make) with its band, and EV, by bid (PNG, SVG, PDF)")
+    p.add_argument("--plot", metavar="FILE", help="write a chart: the points distribution, P(make) with its band and EV by bid (PNG, SVG, PDF)")
 
 
 def run(args: argparse.Namespace) -> int:
