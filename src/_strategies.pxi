@@ -107,6 +107,9 @@ cdef enum:
     P_BLIND = 6         # go blind when trailing the leader by this much (0: never)
     P_GAMBLE = 7        # trick points for which a declarer overtakes without a sure winner
 
+cdef enum:
+    BARREL_CONTRACT = 120   # the contract that takes a barrel sitter off (classic's barrel_target)
+
 # The hand estimates: additive tables fitted on simulated deals (the generated file says
 # how; docs/strategies.md shows what they mean).
 include "_strategy_tables.pxi"
@@ -277,10 +280,28 @@ cdef inline int32_t sensible_redeal(View* v, double* p) noexcept nogil:
     return 1
 
 
+cdef inline int32_t step_up(int32_t lo, int32_t value, int32_t step) noexcept nogil:
+    """The smallest lo + k*step that is >= value."""
+    if value <= lo:
+        return lo
+    return lo + ((value - lo + step - 1) // step) * step
+
+
 cdef inline int32_t sensible_bid(View* v, double* p) noexcept nogil:
+    cdef double est
+    cdef int32_t b
     if v.min_bid > v.max_bid:
         return 0
-    if bid_estimate(v.hand, p[P_TALON]) - p[P_MARGIN] >= v.min_bid:
+    est = bid_estimate(v.hand, p[P_TALON])
+    if v.sitter == v.seat:
+        # on the barrel only a made contract of BARREL_CONTRACT or more takes him off (a
+        # smaller one scores nothing): bid it at once, on half the usual margin, since
+        # passing spends one of his barrel deals for nothing
+        b = step_up(v.min_bid, BARREL_CONTRACT, v.step)
+        if b <= v.max_bid and est - 0.5 * p[P_MARGIN] >= b:
+            return b
+        return 0
+    if est - p[P_MARGIN] >= v.min_bid:
         return v.min_bid
     return 0
 
@@ -312,6 +333,9 @@ cdef inline int32_t sensible_raise(View* v, double* p) noexcept nogil:
         if resign_value > play_value + p[P_RESIGN]:
             return RESIGNED
     target = <int32_t>(est - p[P_RAISE])
+    if v.sitter == v.seat and contract < BARREL_CONTRACT and est - 0.5 * p[P_RAISE] >= BARREL_CONTRACT:
+        # a barrel sitter gains nothing below BARREL_CONTRACT: raise to it on a fair chance
+        target = BARREL_CONTRACT
     if target > v.max_bid:
         target = v.max_bid
     if target > contract:

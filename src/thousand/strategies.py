@@ -85,11 +85,11 @@ _FAMILY_PARAMS: dict[str, tuple[int, str]] = {
     "gamble": (7, "trick points (card led) for which the declarer overtakes without a sure winner"),
 }
 _FAMILY_DEFAULTS: dict[str, dict[str, float]] = {
-    "cautious": {"margin": 30, "raise_margin": 55, "talon": 0.8, "redeal_below": 95,
-                 "spread": 30, "resign_bias": 0, "blind_gap": 0, "gamble": 11},
-    "standard": {"margin": 20, "raise_margin": 45, "talon": 1.0, "redeal_below": 90,
+    "cautious": {"margin": 25, "raise_margin": 50, "talon": 1.0, "redeal_below": 95,
                  "spread": 30, "resign_bias": 0, "blind_gap": 0, "gamble": 10},
-    "aggressive": {"margin": 10, "raise_margin": 35, "talon": 1.2, "redeal_below": 85,
+    "standard": {"margin": 10, "raise_margin": 35, "talon": 1.2, "redeal_below": 90,
+                 "spread": 30, "resign_bias": 0, "blind_gap": 0, "gamble": 4},
+    "aggressive": {"margin": 0, "raise_margin": 25, "talon": 1.4, "redeal_below": 85,
                    "spread": 30, "resign_bias": 10, "blind_gap": 400, "gamble": 4},
 }
 _FAMILY_DOCS = {
