@@ -31,6 +31,9 @@ cdef struct Ctx:
     int32_t forced_deck[24]   # deck order to deal instead of shuffling
     int32_t play_out_resigned # play the cards even after a resignation
     int32_t raise_choice      # out: the declarer's raise/resign answer
+    View* vlog                # debugging/tests: every decision's View, NULL when off
+    int64_t n_vlog
+    int64_t cap_vlog
 
 cdef struct Deal:
     int32_t n
@@ -114,6 +117,12 @@ cdef inline uint32_t mask_of_deck(int32_t* deck, int32_t lo, int32_t hi) noexcep
 
 
 # ------------------------------------------------------------------ decisions
+cdef inline void log_view(Ctx* c, View* v) noexcept nogil:
+    if c.vlog != NULL and c.n_vlog < c.cap_vlog:
+        c.vlog[c.n_vlog] = v[0]
+        c.n_vlog += 1
+
+
 cdef inline void view_for(Deal* d, int32_t seat) noexcept nogil:
     """The asking seat's private part of the view: hand, talon, received card."""
     d.v.seat = seat
@@ -137,9 +146,11 @@ cdef inline int32_t ask_yes_no(Ctx* c, Deal* d, int32_t seat, int32_t kind, int3
     v.redeal_kind = redeal_kind
     if kind == D_BLIND:
         v.hand = 0          # asked before he looks
+        log_view(c, v)
         ans = strategy_blind(c.strat[seat], v, seat_params(c, seat), c.rng)
         emit(c, EV_BLIND, seat, ans, 0)
     else:
+        log_view(c, v)
         ans = strategy_redeal(c.strat[seat], v, seat_params(c, seat), c.rng)
         emit(c, EV_REDEAL, seat, ans, redeal_kind)
     return ans
@@ -152,6 +163,7 @@ cdef inline int32_t ask_bid(Ctx* c, Deal* d, int32_t seat, int32_t lo, int32_t h
     view_for(d, seat)
     v.min_bid = lo
     v.max_bid = hi
+    log_view(c, v)
     ans = strategy_bid(c.strat[seat], v, seat_params(c, seat), c.rng)
     emit(c, EV_BID, seat, ans, 0)
     return ans
@@ -180,6 +192,7 @@ cdef inline int32_t ask_raise(Ctx* c, Deal* d, int32_t seat, int32_t lo, int32_t
     elif c.r[R_RESIGN] == RESIGN_SIXTY_TWO_FREE:
         v.resign_cost = 0 if c.g.resigns[seat] < 2 else 120
         v.resign_gift = 60
+    log_view(c, v)
     ans = strategy_raise(c.strat[seat], v, seat_params(c, seat), c.rng)
     emit(c, EV_CONTRACT, seat, ans, 0)
     return ans
@@ -189,6 +202,7 @@ cdef inline void ask_hand_off(Ctx* c, Deal* d, int32_t seat, int32_t* first, int
     cdef View* v = &d.v
     v.kind = D_HAND_OFF
     view_for(d, seat)
+    log_view(c, v)
     strategy_hand_off(c.strat[seat], v, seat_params(c, seat), c.rng, first, second)
     emit(c, EV_HAND_OFF, seat, first[0], second[0])
 
@@ -200,6 +214,7 @@ cdef inline int32_t ask_play(Ctx* c, Deal* d, int32_t seat, uint32_t legal, uint
     view_for(d, seat)
     d.v.legal = legal
     d.v.declarable = declarable
+    log_view(c, &d.v)
     cdef int32_t card = strategy_play(c.strat[seat], &d.v, seat_params(c, seat), c.rng, declare)
     emit(c, EV_PLAY, seat, card, declare[0])
     return card
@@ -249,6 +264,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     cdef int32_t n = r[R_PLAYERS]
     cdef int32_t deck[24]
     cdef int32_t s, i, k, cutter, seen, paid, run, f, dealer, step, decl, lo, hi, cap
+    cdef int32_t went_blind = 0
     cdef int32_t n_passed, broke, opening, b, first, second, contract, resigned, ans
     cdef int32_t leader, li, j, t, n_tricks, best, best_seat, led, card, declare, tr
     cdef uint32_t legal, declarable, follow, bit, h, trick_mask, talon
@@ -366,13 +382,13 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     if golden:
         d.v.blind = 1
     elif r[R_BLIND] > 0 and n != 2 and not c.forced and c.g.score[f] >= 0 and c.g.sitter < 0:
-        d.v.blind = ask_yes_no(c, &d, f, D_BLIND, 0)
+        went_blind = ask_yes_no(c, &d, f, D_BLIND, 0)
 
     # 2. hand redeal
     if not golden and not c.forced:
         for i in range(d.v.n_active):
             s = d.v.active[i]
-            if d.v.blind and s == f:
+            if went_blind and s == f:
                 continue
             if hand_redeal_allowed(c, d.hands[s]):
                 if ask_yes_no(c, &d, s, D_REDEAL, REDEAL_HAND):
@@ -393,7 +409,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
         contract = (r[R_BARREL_TARGET] // step) * step
     else:
         opening = 100
-        if d.v.blind:
+        if went_blind:
             opening = 120
         elif c.g.sitter == f and r[R_BARREL_BID_MIN] > opening:
             opening = r[R_BARREL_BID_MIN]
@@ -425,9 +441,9 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
                     broke = 1
         decl = d.v.high_seat
         contract = d.v.high
-        if d.v.blind and broke:
-            d.v.blind = 0
-        if not d.v.blind and not broke and decl == f and contract == opening:
+        # the deal is blind only if nobody broke it (the view says so from then on)
+        d.v.blind = went_blind and not broke
+        if not went_blind and not broke and decl == f and contract == opening:
             d.v.obligation = 1
     d.v.declarer = decl
     d.v.contract = contract

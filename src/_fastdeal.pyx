@@ -249,6 +249,20 @@ cdef class Engine:
         self.c.g.sitter = -1
         self.c.g.in_game = 0
 
+    def log_views(self, unsigned char[::1] buf):
+        """Record the View of every decision into ``buf`` (``None`` stops); for tests."""
+        if buf is None:
+            self.c.vlog = NULL
+            self.c.cap_vlog = 0
+        else:
+            self.c.vlog = <View*>&buf[0]
+            self.c.cap_vlog = buf.shape[0] // sizeof(View)
+        self.c.n_vlog = 0
+
+    @property
+    def n_views(self):
+        return self.c.n_vlog
+
     def run_deals(self, int64_t n_deals, dict cols, int64_t capacity, int32_t[:, ::1] events,
                   int64_t n_rows, int64_t n_events, const int64_t[::1] chosen=None):
         """Play until ``n_deals`` deals have been played in total or a buffer is nearly full.

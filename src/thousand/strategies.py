@@ -294,21 +294,25 @@ class KernelPlayer:
         from thousand import _fastdeal
         self._k = _fastdeal
 
+    def _view(self, view: Any, kind: str, **extra: Any) -> dict[str, Any]:
+        """The kernel view of one decision of ``kind`` (a hook: tests record it)."""
+        return kernel_view(view, **extra)
+
     def go_blind(self, view: Any) -> bool:
-        return bool(self._k.decide_blind(self.code, self.params, kernel_view(view, hand=0), self.bitgen))
+        return bool(self._k.decide_blind(self.code, self.params, self._view(view, "blind", hand=0), self.bitgen))
 
     def demand_redeal(self, view: Any, kind: str) -> bool:
         code = self._k.REDEAL_CODES[kind]
-        return bool(self._k.decide_redeal(self.code, self.params, kernel_view(view, redeal_kind=code), self.bitgen))
+        return bool(self._k.decide_redeal(self.code, self.params, self._view(view, "redeal", redeal_kind=code), self.bitgen))
 
     def bid(self, view: Any, lowest: int, highest: int) -> int:
         step = view.rules.bid_step
         top = lowest - 1 if highest < lowest else lowest + (highest - lowest) // step * step
         return int(self._k.decide_bid(self.code, self.params,
-                                      kernel_view(view, min_bid=lowest, max_bid=top), self.bitgen))
+                                      self._view(view, "bid", min_bid=lowest, max_bid=top), self.bitgen))
 
     def hand_off(self, view: Any) -> tuple[int, int]:
-        a, b = self._k.decide_hand_off(self.code, self.params, kernel_view(view), self.bitgen)
+        a, b = self._k.decide_hand_off(self.code, self.params, self._view(view, "hand_off"), self.bitgen)
         return int(a), int(b)
 
     def raise_or_resign(self, view: Any, lowest: int, highest: int, may_resign: bool) -> int:
@@ -316,8 +320,8 @@ class KernelPlayer:
         top = lowest + (highest - lowest) // step * step
         return int(self._k.decide_raise_or_resign(
             self.code, self.params,
-            kernel_view(view, min_bid=lowest, max_bid=top, can_resign=int(may_resign),
-                        **_resign_terms(view)), self.bitgen))
+            self._view(view, "raise", min_bid=lowest, max_bid=top, can_resign=int(may_resign),
+                       **_resign_terms(view)), self.bitgen))
 
     def play(self, view: Any, legal: int) -> tuple[int, bool]:
         from thousand.reference.legal import can_declare
@@ -327,7 +331,7 @@ class KernelPlayer:
                 if legal >> c & 1 and can_declare(view.rules, view.hand, c, view.trick_index, True):
                     declarable |= 1 << c
         card, declare = self._k.decide_play(self.code, self.params,
-                                            kernel_view(view, legal=legal, declarable=declarable), self.bitgen)
+                                            self._view(view, "play", legal=legal, declarable=declarable), self.bitgen)
         return int(card), bool(declare)
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING, Any
 
 from thousand.commands.common import add_rules_arguments, add_seed_argument, rules_from_args
 
@@ -59,7 +60,11 @@ def add_runner_arguments(p: argparse.ArgumentParser, unit: str, default_chunk: i
                    help="no progress bar even on a terminal")
 
 
-def runner_kwargs(args: argparse.Namespace) -> dict:
+if TYPE_CHECKING:
+    from thousand.simulate import RunResult
+
+
+def runner_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     """Keyword arguments of :func:`thousand.simulate.run` from the parsed options."""
     return dict(
         rules=rules_from_args(args), strategies=args.strategy, seed=args.seed, jobs=args.jobs,
@@ -68,7 +73,8 @@ def runner_kwargs(args: argparse.Namespace) -> dict:
     )
 
 
-def print_summary(result) -> None:
+def print_summary(result: RunResult) -> None:
+    """The final line (items, seconds, items per second), and a word on temporary output."""
     print(result.summary(), flush=True)
     if result.temporary:
         print("(no --out given: the data was written to a temporary directory and is now removed)")
