@@ -177,6 +177,21 @@ cdef inline int32_t ask_raise(Ctx* c, Deal* d, int32_t seat, int32_t lo, int32_t
     v.min_bid = lo
     v.max_bid = hi
     v.can_resign = can_resign
+    # what resigning would cost now (docs/rules.md, Resign), for strategies that weigh it
+    v.resign_cost = 0
+    v.resign_gift = 0
+    if d.v.blind:
+        v.resign_cost = 240
+        v.resign_gift = 120
+    elif c.r[R_RESIGN] == RESIGN_HALF_BID:
+        v.resign_cost = lo
+        v.resign_gift = ((lo + 9) // 10) * 5
+    elif c.r[R_RESIGN] == RESIGN_SIXTY:
+        v.resign_cost = lo
+        v.resign_gift = 60
+    elif c.r[R_RESIGN] == RESIGN_SIXTY_TWO_FREE:
+        v.resign_cost = 0 if c.g.resigns[seat] < 2 else 120
+        v.resign_gift = 60
     log_view(c, v)
     ans = strategy_raise(c.strat[seat], v, seat_params(c, seat), c.rng)
     emit(c, EV_CONTRACT, seat, ans, 0)
@@ -295,6 +310,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
         d.v.bolts[s] = c.g.bolts[s]
         d.v.resignations[s] = c.g.resigns[s]
         d.received[s] = -1
+        d.v.voids[s] = 0
     d.v.declarer = -1
     d.v.contract = 0
     d.v.can_resign = 0
@@ -312,6 +328,8 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     d.v.min_bid = 0
     d.v.max_bid = 0
     d.v.redeal_kind = 0
+    d.v.resign_cost = 0
+    d.v.resign_gift = 0
     d.talon2 = 0
     d.laid = 0
     d.talon = 0
@@ -572,6 +590,12 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
                     best_seat = s
                 else:
                     tr = SUIT_OF[card]
+                    # a seat that does not follow is void in the led suit (and, when it
+                    # had to trump, in trumps too): strategies count on it
+                    if tr != led:
+                        d.v.voids[s] |= SUIT_MASK_C[led]
+                        if d.v.trump >= 0 and tr != d.v.trump and r[R_MUST_TRUMP] > 0:
+                            d.v.voids[s] |= SUIT_MASK_C[d.v.trump]
                     if tr == SUIT_OF[best]:
                         if card > best:
                             best = card

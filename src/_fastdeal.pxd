@@ -202,3 +202,6 @@ cdef struct View:
     int32_t marriage_points[4]  # marriage points declared so far per seat
     int32_t bolts[4]        # bolt counts before this deal
     int32_t resignations[4] # resignations so far in the game
+    uint32_t voids[4]       # per seat: the suits (as suit masks) he showed out of in this deal
+    int32_t resign_cost     # D_RAISE: what resigning now costs the declarer (>= 0)
+    int32_t resign_gift     # D_RAISE: what resigning now gives each opponent

@@ -576,6 +576,11 @@ cdef View view_from_dict(dict d) except *:
         elif key == "resignations":
             for i in range(len(value)):
                 v.resignations[i] = value[i]
+        elif key == "voids":
+            for i in range(len(value)):
+                v.voids[i] = value[i]
+        elif key == "resign_cost": v.resign_cost = value
+        elif key == "resign_gift": v.resign_gift = value
         else:
             raise KeyError(f"unknown view field {key!r}")
     return v

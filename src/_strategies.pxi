@@ -93,22 +93,437 @@ cdef inline int32_t greedy_play(View* v, int32_t* declare) noexcept nogil:
     return c
 
 
+# ------------------------------------------------------------------ the sensible family
+# cautious, standard and aggressive are one player with different parameters
+# (thousand/strategies.py names them; docs/strategies.md explains the play).  Everything
+# is mask arithmetic and small tables: a card decision costs a few dozen instructions.
+cdef enum:
+    P_MARGIN = 0        # bid while the estimate minus this margin reaches the bid
+    P_RAISE = 1         # raise to the estimate minus this margin
+    P_TALON = 2         # weight of the expected talon help in the bidding estimate
+    P_REDEAL = 3        # demand a hand redeal when the estimate is below this
+    P_SPREAD = 4        # the make chance runs from 0 to 1 over estimate - contract in +-spread
+    P_RESIGN = 5        # relative points resigning must save before the player resigns
+    P_BLIND = 6         # go blind when trailing the leader by this much (0: never)
+    P_GAMBLE = 7        # trick points for which a declarer overtakes without a sure winner
+
+cdef enum:
+    BARREL_CONTRACT = 120   # the contract that takes a barrel sitter off (classic's barrel_target)
+
+# The hand estimates: additive tables fitted on simulated deals (the generated file says
+# how; docs/strategies.md shows what they mean).
+include "_strategy_tables.pxi"
+
+# Cards in a 6-bit suit pattern (a table: td_popcount may be a library call).
+cdef int32_t SUIT_LEN[64]
+
+
+cdef void _init_suit_len():
+    cdef int32_t m
+    for m in range(64):
+        SUIT_LEN[m] = (m & 1) + (m >> 1 & 1) + (m >> 2 & 1) + (m >> 3 & 1) + (m >> 4 & 1) + (m >> 5 & 1)
+
+
+_init_suit_len()
+
+
+cdef inline int32_t suit_length(uint32_t h, int32_t suit) noexcept nogil:
+    return SUIT_LEN[(h >> (6 * suit)) & 0x3F]
+
+
+cdef inline uint32_t below_mask(uint32_t u) noexcept nogil:
+    """Every card at or below some card of ``u`` in the same suit."""
+    u |= (u >> 1) & 0x7DF7DF
+    u |= (u >> 2) & 0x3CF3CF
+    u |= (u >> 4) & 0x0C30C3
+    return u
+
+
+cdef inline uint32_t above_in_suit(int32_t c) noexcept nogil:
+    """The cards of c's suit that beat c."""
+    return SUIT_MASK_C[SUIT_OF[c]] & ~((<uint32_t>2 << c) - 1)
+
+
+cdef inline uint32_t marriage_cards(uint32_t h) noexcept nogil:
+    cdef uint32_t b = marriage_bits(h)
+    return (b << 2) | (b << 3)
+
+
+cdef inline int32_t bits_to_suits(uint32_t b) noexcept nogil:
+    """A mask with bits only at 6*s (one per suit) as a 4-bit suit pattern."""
+    return <int32_t>((b & 1) | ((b >> 5) & 2) | ((b >> 10) & 4) | ((b >> 15) & 8))
+
+
+cdef inline double play_estimate(uint32_t h) noexcept nogil:
+    """Deal points a declarer expects to make playing the cards ``h`` (after the hand-off):
+    what each suit's pattern brings (aces, guarded tens, length, the marriage suit as
+    trumps) plus the marriages, the best one counted fully only when an ace can win the
+    lead to declare it."""
+    cdef int32_t idx = marriage_index(h)
+    cdef double e = (BASE_PLAY + SUIT_VALUE_PLAY[h & 0x3F] + SUIT_VALUE_PLAY[(h >> 6) & 0x3F]
+                     + SUIT_VALUE_PLAY[(h >> 12) & 0x3F] + SUIT_VALUE_PLAY[(h >> 18) & 0x3F])
+    if idx:
+        e += MARRIAGE_PLAY[0 if (h & ACES) else 1] * MARRIAGE_MAX[idx]
+        e += MARRIAGE_PLAY[2] * (MARRIAGE_SUM[idx] - MARRIAGE_MAX[idx])
+    return e
+
+
+cdef inline double bid_estimate(uint32_t h, double talon_weight) noexcept nogil:
+    """Deal points a declarer expects with the 7 cards ``h`` plus a talon of 3 of the 17
+    unseen cards: the suits and marriages as in play_estimate (fitted for 7 cards), the
+    half-marriages the talon may complete, and the talon's expected card points
+    (3/17 of the unseen points) times ``talon_weight``."""
+    cdef int32_t idx = marriage_index(h)
+    cdef int32_t half = bits_to_suits(((h >> 2) ^ (h >> 3)) & SUIT_BITS)
+    cdef double e = (BASE_BID + SUIT_VALUE_BID[h & 0x3F] + SUIT_VALUE_BID[(h >> 6) & 0x3F]
+                     + SUIT_VALUE_BID[(h >> 12) & 0x3F] + SUIT_VALUE_BID[(h >> 18) & 0x3F])
+    if idx:
+        e += MARRIAGE_BID[0 if (h & ACES) else 1] * MARRIAGE_MAX[idx]
+        e += MARRIAGE_BID[2] * (MARRIAGE_SUM[idx] - MARRIAGE_MAX[idx])
+    if half:
+        e += MARRIAGE_BID[3] * MARRIAGE_SUM[half]
+    return e + talon_weight * (120 - card_points_c(h)) * (3.0 / 17.0)
+
+
+cdef inline int32_t cheapest_card(uint32_t h, uint32_t cand) noexcept nogil:
+    """The card of cand with the fewest points, from the shortest suit of h on a tie."""
+    cdef int32_t r, c, best = -1, best_len = 99, n
+    cdef uint32_t x = td_lowbit(cand)
+    if not (cand & ~SUIT_MASK_C[SUIT_OF[x]]):
+        return x                        # one suit: its lowest card
+    for r in range(6):
+        x = cand & RANK_PLANE_C[r]
+        if x:
+            if not (x & (x - 1)):
+                return td_lowbit(x)
+            while x:
+                c = td_lowbit(x)
+                x &= x - 1
+                n = suit_length(h, SUIT_OF[c])
+                if n < best_len:
+                    best_len = n
+                    best = c
+            return best
+    return -1
+
+
+cdef inline void best_hand_off(uint32_t h, int32_t* first, int32_t* second) noexcept nogil:
+    """The pair of cards whose loss leaves the best 8-card estimate (play_estimate), among
+    the low cards: marriage cards, aces and guarded tens stay unless fewer than two
+    others are left.  Makes voids and keeps winners because the fitted suit values say
+    so; on a tie, the cards with fewer points go."""
+    cdef uint32_t mcards = marriage_cards(h)
+    cdef uint32_t aces = h & ACES
+    cdef uint32_t low = h & ~(mcards | aces | (h & TENS & (aces >> 1)))
+    cdef uint32_t x, y, rest
+    cdef int32_t a, b, sa, sb, pa, pb
+    cdef double base[4]
+    cdef double e, best = -1e9
+    cdef int32_t s
+    cdef bint full = 0
+    if not (low & (low - 1)):
+        low = h                             # too few low cards: any two may go
+        full = 1
+    for s in range(4):
+        base[s] = SUIT_VALUE_PLAY[(h >> (6 * s)) & 0x3F]
+    first[0] = -1
+    x = low
+    while x:
+        a = td_lowbit(x)
+        x &= x - 1
+        sa = SUIT_OF[a]
+        pa = RANK_POINTS_C[a - 6 * sa]
+        y = x
+        while y:
+            b = td_lowbit(y)
+            y &= y - 1
+            sb = SUIT_OF[b]
+            pb = RANK_POINTS_C[b - 6 * sb]
+            rest = h & ~((<uint32_t>1 << a) | (<uint32_t>1 << b))
+            if full:
+                e = play_estimate(rest)     # the marriage terms may change too
+            elif sa == sb:
+                e = SUIT_VALUE_PLAY[(rest >> (6 * sa)) & 0x3F] - base[sa]
+            else:
+                e = (SUIT_VALUE_PLAY[(rest >> (6 * sa)) & 0x3F] - base[sa]
+                     + SUIT_VALUE_PLAY[(rest >> (6 * sb)) & 0x3F] - base[sb])
+            e -= 0.01 * (pa + pb)
+            if first[0] < 0 or e > best:
+                best = e
+                first[0] = a
+                second[0] = b
+
+
+cdef inline int32_t sensible_blind(View* v, double* p) noexcept nogil:
+    cdef int32_t s, lead = -100000
+    if p[P_BLIND] <= 0:
+        return 0
+    for s in range(v.players):
+        if s != v.seat and v.score[s] > lead:
+            lead = v.score[s]
+    return lead - v.score[v.seat] >= p[P_BLIND]
+
+
+cdef inline int32_t sensible_redeal(View* v, double* p) noexcept nogil:
+    cdef int32_t a, b
+    if v.redeal_kind == REDEAL_HAND:
+        return bid_estimate(v.hand, p[P_TALON]) < p[P_REDEAL]
+    if v.redeal_kind == REDEAL_TALON:
+        # the declarer sees the talon: redeal when he expects to fail with the 8 cards
+        # he would keep
+        best_hand_off(v.hand | v.talon, &a, &b)
+        return play_estimate((v.hand | v.talon) & ~((<uint32_t>1 << a) | (<uint32_t>1 << b))) < v.contract
+    # four nines after the hand-off: the declarer redeals when he expects to fail,
+    # a defender always (his hand is hopeless)
+    if v.seat == v.declarer:
+        return play_estimate(v.hand) < v.contract
+    return 1
+
+
+cdef inline int32_t step_up(int32_t lo, int32_t value, int32_t step) noexcept nogil:
+    """The smallest lo + k*step that is >= value."""
+    if value <= lo:
+        return lo
+    return lo + ((value - lo + step - 1) // step) * step
+
+
+cdef inline int32_t sensible_bid(View* v, double* p) noexcept nogil:
+    cdef double est
+    cdef int32_t b
+    if v.min_bid > v.max_bid:
+        return 0
+    est = bid_estimate(v.hand, p[P_TALON])
+    if v.sitter == v.seat:
+        # on the barrel only a made contract of BARREL_CONTRACT or more takes him off (a
+        # smaller one scores nothing): bid it at once, on half the usual margin, since
+        # passing spends one of his barrel deals for nothing
+        b = step_up(v.min_bid, BARREL_CONTRACT, v.step)
+        if b <= v.max_bid and est - 0.5 * p[P_MARGIN] >= b:
+            return b
+        return 0
+    if est - p[P_MARGIN] >= v.min_bid:
+        return v.min_bid
+    return 0
+
+
+cdef inline void sensible_hand_off(View* v, int32_t* first, int32_t* second) noexcept nogil:
+    best_hand_off(v.hand, first, second)
+
+
+cdef inline double make_chance(double surplus, double spread) noexcept nogil:
+    cdef double pm = 0.5 + surplus / (2.0 * spread)
+    if pm < 0.0:
+        return 0.0
+    if pm > 1.0:
+        return 1.0
+    return pm
+
+
+cdef inline int32_t sensible_raise(View* v, double* p) noexcept nogil:
+    cdef double est = play_estimate(v.hand)
+    cdef int32_t contract = v.min_bid
+    cdef int32_t target
+    cdef double pm, play_value, resign_value, opp
+    if v.can_resign:
+        # relative score: the declarer's change minus the mean opponent's change
+        pm = make_chance(est - contract, p[P_SPREAD])
+        opp = (120.0 - (est if est < 120.0 else 120.0)) / 2.0
+        play_value = contract * (2.0 * pm - 1.0) - opp
+        resign_value = -v.resign_cost - v.resign_gift
+        if resign_value > play_value + p[P_RESIGN]:
+            return RESIGNED
+    target = <int32_t>(est - p[P_RAISE])
+    if v.sitter == v.seat and contract < BARREL_CONTRACT and est - 0.5 * p[P_RAISE] >= BARREL_CONTRACT:
+        # a barrel sitter gains nothing below BARREL_CONTRACT: raise to it on a fair chance
+        target = BARREL_CONTRACT
+    if target > v.max_bid:
+        target = v.max_bid
+    if target > contract:
+        return contract + ((target - contract) // v.step) * v.step
+    return contract
+
+
+cdef inline uint32_t ruff_risk_suits(View* v, uint32_t unseen, uint32_t empty, uint32_t trm,
+                                     int32_t who) noexcept nogil:
+    """Suits (as masks) in which seat ``who`` may trump: he showed out of them, or no
+    unseen card of them is left (``empty``), while trumps are still out."""
+    if not (unseen & trm) or (v.voids[who] & trm):
+        return 0
+    return (v.voids[who] | empty) & ~trm
+
+
+cdef inline int32_t sensible_lead(View* v, uint32_t h, uint32_t unseen, uint32_t empty,
+                                  uint32_t boss, uint32_t mcards, uint32_t trm,
+                                  int32_t* declare) noexcept nogil:
+    cdef uint32_t risky = 0, safe, cand, q
+    cdef int32_t s, i, o, c
+    # suits an opponent may trump
+    if trm:
+        for i in range(v.n_active):
+            o = v.active[i]
+            if o != v.seat and (v.seat == v.declarer or o == v.declarer):
+                risky |= ruff_risk_suits(v, unseen, empty, trm, o)
+    safe = boss & ~risky & ~mcards
+    # 1. the declarer draws trumps with a sure winner while trumps are out
+    if v.seat == v.declarer and (safe & trm) and (unseen & trm):
+        return td_lowbit(safe & trm)
+    # 2. cash sure winners (aces) before giving up the lead
+    if safe & ~trm:
+        return highest_by_rank(safe & ~trm)
+    # 3. declare a marriage: first one whose queen cannot be beaten (keeps the lead
+    #    for the next), else the most valuable; lead the queen, keep the king
+    if v.declarable:
+        if v.declarable & ACES:
+            declare[0] = 1
+            return td_highbit(v.declarable & ACES)
+        q = v.declarable & QUEENS
+        c = -1
+        while q:
+            i = td_lowbit(q)
+            q &= q - 1
+            if not (unseen & above_in_suit(i)):
+                c = i
+        if c < 0:
+            c = td_highbit(v.declarable & QUEENS)
+        declare[0] = 1
+        return c
+    if safe:
+        return highest_by_rank(safe)
+    # 4. a low card, keeping marriages, winners and guarded tens; from a short suit
+    cand = h & ~mcards & ~boss
+    if v.seat == v.declarer and (cand & ~trm):
+        cand &= ~trm
+    if cand:
+        return cheapest_card(h, cand)
+    return cheapest_card(h, h & ~mcards) if (h & ~mcards) else cheapest_card(h, h)
+
+
+cdef inline int32_t duck_card(uint32_t h, uint32_t legal, uint32_t mcards, uint32_t boss) noexcept nogil:
+    """A losing card: the cheapest, keeping marriages and winners when possible."""
+    cdef uint32_t cand = legal & ~mcards & ~boss
+    if cand:
+        return cheapest_card(h, cand)
+    cand = legal & ~mcards
+    if cand:
+        return cheapest_card(h, cand)
+    return cheapest_card(h, legal)
+
+
+cdef inline int32_t smear_card(uint32_t h, uint32_t give, uint32_t mcards, uint32_t boss) noexcept nogil:
+    """A card for the partner's trick: the richest that is neither a winner nor a marriage card."""
+    cdef uint32_t cand = give & ~mcards & ~boss
+    if cand:
+        return highest_by_rank(cand)
+    cand = give & ~mcards
+    if cand:
+        return cheapest_card(h, cand)
+    return cheapest_card(h, give)
+
+
+cdef inline int32_t sensible_play(View* v, double* p, int32_t* declare) noexcept nogil:
+    cdef uint32_t h = v.hand
+    cdef uint32_t legal = v.legal
+    cdef int32_t me = v.seat
+    cdef int32_t decl = v.declarer
+    cdef int32_t tr = v.trump
+    cdef uint32_t trm = SUIT_MASK_C[tr] if tr >= 0 else 0
+    cdef uint32_t inq = 0, unseen, under, empty, boss, mcards, over, beat, safe_beat, give
+    cdef int32_t k, n = v.trick_n, best, best_seat, led, c, nxt, pts
+    cdef bint defender = me != decl
+    cdef bint last = n == v.n_active - 1
+    declare[0] = 0
+    if not (legal & (legal - 1)):
+        return td_lowbit(legal)             # a single legal card (never a declaration)
+    for k in range(n):
+        inq |= <uint32_t>1 << v.trick_cards[k]
+    unseen = FULL_DECK & ~(h | v.played | inq)
+    under = below_mask(unseen)
+    boss = h & ~under
+    # suits with no unseen card left: the bit 6*s of a suit is in ``under`` iff any is
+    empty = (SUIT_BITS & ~under) * 0x3F
+    mcards = marriage_cards(h)
+    if n == 0:
+        return sensible_lead(v, h, unseen, empty, boss, mcards, trm, declare)
+    # who is winning the trick so far
+    best = v.trick_cards[0]
+    best_seat = v.trick_seats[0]
+    led = SUIT_OF[best]
+    for k in range(1, n):
+        c = v.trick_cards[k]
+        if SUIT_OF[c] == SUIT_OF[best]:
+            if c > best:
+                best = c
+                best_seat = v.trick_seats[k]
+        elif SUIT_OF[c] == tr:
+            best = c
+            best_seat = v.trick_seats[k]
+    over = above_in_suit(best)
+    if SUIT_OF[best] != tr:
+        over |= trm
+    beat = legal & over
+    give = legal & ~over
+    if last:
+        if defender and best_seat != decl:
+            if give:
+                return smear_card(h, give, mcards, boss)
+            return cheapest_card(h, beat)
+        if beat:
+            return cheapest_card(h, beat)
+        return duck_card(h, legal, mcards, boss)
+    # second of three: the third seat is the one not yet in the trick
+    nxt = v.active[0] + v.active[1] + v.active[2] - me - v.trick_seats[0]
+    # my cards that win against anything the third seat can hold
+    safe_beat = beat & ~under
+    if SUIT_OF[best] != tr and (ruff_risk_suits(v, unseen, empty, trm, nxt) & SUIT_MASK_C[led]):
+        safe_beat &= trm
+    if defender and nxt != decl:
+        # the declarer led, my partner plays last: win if I can
+        if beat:
+            return cheapest_card(h, beat)
+        return duck_card(h, legal, mcards, boss)
+    if defender:
+        # my partner led, the declarer plays last: is the partner's card safe?
+        if not (unseen & above_in_suit(best)) and not (
+                SUIT_OF[best] != tr and (ruff_risk_suits(v, unseen, empty, trm, nxt) & SUIT_MASK_C[led])):
+            if give:
+                return smear_card(h, give, mcards, boss)
+            return cheapest_card(h, beat)
+        if safe_beat:
+            return cheapest_card(h, safe_beat)
+        return duck_card(h, legal, mcards, boss)
+    # declarer, second: take the trick with a sure winner; overtake on a gamble when
+    # the trick is rich
+    if safe_beat:
+        return cheapest_card(h, safe_beat)
+    if beat:
+        pts = RANK_POINTS_C[best % 6]
+        if pts >= p[P_GAMBLE]:
+            return cheapest_card(h, beat)
+    return duck_card(h, legal, mcards, boss)
+
+
 # ------------------------------------------------------------------ dispatch
 cdef inline int32_t strategy_blind(int32_t code, View* v, double* p, bitgen_t* rng) noexcept nogil:
     if code == S_RANDOM:
         return random_yes_no(rng)
+    if code >= S_STANDARD:
+        return sensible_blind(v, p)
     return 0
 
 
 cdef inline int32_t strategy_redeal(int32_t code, View* v, double* p, bitgen_t* rng) noexcept nogil:
     if code == S_RANDOM:
         return random_yes_no(rng)
+    if code >= S_STANDARD:
+        return sensible_redeal(v, p)
     return 1
 
 
 cdef inline int32_t strategy_bid(int32_t code, View* v, double* p, bitgen_t* rng) noexcept nogil:
     if code == S_RANDOM:
         return random_bid(v, rng)
+    if code >= S_STANDARD:
+        return sensible_bid(v, p)
     return greedy_bid(v, p)
 
 
@@ -116,6 +531,8 @@ cdef inline void strategy_hand_off(int32_t code, View* v, double* p, bitgen_t* r
                                    int32_t* first, int32_t* second) noexcept nogil:
     if code == S_RANDOM:
         random_hand_off(v, rng, first, second)
+    elif code >= S_STANDARD:
+        sensible_hand_off(v, first, second)
     else:
         greedy_hand_off(v, first, second)
 
@@ -123,6 +540,8 @@ cdef inline void strategy_hand_off(int32_t code, View* v, double* p, bitgen_t* r
 cdef inline int32_t strategy_raise(int32_t code, View* v, double* p, bitgen_t* rng) noexcept nogil:
     if code == S_RANDOM:
         return random_raise(v, rng)
+    if code >= S_STANDARD:
+        return sensible_raise(v, p)
     return v.min_bid
 
 
@@ -130,4 +549,6 @@ cdef inline int32_t strategy_play(int32_t code, View* v, double* p, bitgen_t* rn
                                   int32_t* declare) noexcept nogil:
     if code == S_RANDOM:
         return random_play(v, rng, declare)
+    if code >= S_STANDARD:
+        return sensible_play(v, p, declare)
     return greedy_play(v, declare)

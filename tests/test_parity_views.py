@@ -16,13 +16,13 @@ from thousand.strategies import KernelPlayer, resolve_strategies
 COMMON = ["players", "seat", "dealer", "forehand", "hand", "step", "high", "high_seat",
           "declarer", "contract", "blind", "obligation", "talon", "played", "trick_index", "trump",
           "sitter", "golden", "received", "given", "n_tricks"]
-PER_SEAT = ["bids", "passed", "points", "score", "marriage_points", "bolts", "resignations"]
+PER_SEAT = ["bids", "passed", "points", "score", "marriage_points", "bolts", "resignations", "voids"]
 BY_KIND = {
     _fastdeal.DECISION_KINDS["blind"]: [],
     _fastdeal.DECISION_KINDS["redeal"]: ["redeal_kind"],
     _fastdeal.DECISION_KINDS["bid"]: ["min_bid", "max_bid"],
     _fastdeal.DECISION_KINDS["hand_off"]: [],
-    _fastdeal.DECISION_KINDS["raise"]: ["min_bid", "max_bid", "can_resign"],
+    _fastdeal.DECISION_KINDS["raise"]: ["min_bid", "max_bid", "can_resign", "resign_cost", "resign_gift"],
     _fastdeal.DECISION_KINDS["play"]: ["legal", "declarable"],
 }
 

@@ -112,6 +112,8 @@ def test_standard_beats_random_as_declarer():
 def test_standard_margin_lowers_the_bidding_limit():
     hand = parse_hand("KH QH KS QS 9D JD AC")
     code = STRATEGIES["standard"].code
-    view = {"hand": hand, "min_bid": 195, "max_bid": 260}
-    assert _fastdeal.decide_bid(code, parse_strategy("standard").params.tolist(), view) == 195
-    assert _fastdeal.decide_bid(code, parse_strategy("standard:margin=10").params.tolist(), view) == 0
+    # standard bids while its hand estimate minus the margin reaches the bid (the default
+    # margin is 20); a wider margin stops it 20 points lower
+    view = {"hand": hand, "min_bid": 145, "max_bid": 260}
+    assert _fastdeal.decide_bid(code, parse_strategy("standard").params.tolist(), view) == 145
+    assert _fastdeal.decide_bid(code, parse_strategy("standard:margin=40").params.tolist(), view) == 0

@@ -64,9 +64,9 @@ _VIEW_FIELDS = [
     ("trick_index", 1), ("trick_n", 1), ("trick_cards", 4), ("trick_seats", 4), ("trump", 1),
     ("legal", 1), ("declarable", 1), ("points", 4), ("score", 4), ("sitter", 1), ("golden", 1),
     ("received", 1), ("given", 2), ("n_tricks", 1), ("marriage_points", 4), ("bolts", 4),
-    ("resignations", 4),
+    ("resignations", 4), ("voids", 4), ("resign_cost", 1), ("resign_gift", 1),
 ]
-_UNSIGNED = {"hand", "talon", "played", "legal", "declarable"}
+_UNSIGNED = {"hand", "talon", "played", "legal", "declarable", "voids"}
 VIEW_DTYPE = _row_dtype([(name, "u4" if name in _UNSIGNED else "i4", k) for name, k in _VIEW_FIELDS])
 if VIEW_DTYPE.itemsize != _fastdeal.view_size():
     raise ImportError("thousand.kernel: the View dtype does not match the compiled kernel; run `make build`")

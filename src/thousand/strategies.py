@@ -71,12 +71,41 @@ register_strategy(Strategy(
     "the naive baseline: bids up to 100 plus its best marriage, demands every redeal it may, "
     "hands off its two lowest cards, keeps the contract, plays its highest legal card and "
     "declares whenever it can"))
-register_strategy(Strategy(
-    "standard", 2,
-    "the default player; for now greedy's play (the sensible family -- cautious, standard, "
-    "aggressive -- replaces it)", alias_of="greedy",
-    params={"margin": Param(0, 0.0, "points kept in reserve when bidding: bids only up to "
-                                    "100 + best marriage - margin")}))
+
+# The sensible family: one player in the kernel (``sensible_*`` in _strategies.pxi), three
+# parameter sets.  Slots match the P_* constants there; docs/strategies.md explains them.
+_FAMILY_PARAMS: dict[str, tuple[int, str]] = {
+    "margin": (0, "bid while the hand's estimate minus this margin reaches the bid (points)"),
+    "raise_margin": (1, "after the hand-off, raise the contract to the estimate minus this"),
+    "talon": (2, "weight of the talon's expected card points (3/17 of the unseen points) in the bid estimate"),
+    "redeal_below": (3, "demand a hand redeal (when the rules allow one) if the estimate is below this"),
+    "spread": (4, "points either side of the contract over which the make chance runs from 0 to 1"),
+    "resign_bias": (5, "relative points a resignation must save before the declarer resigns"),
+    "blind_gap": (6, "go blind when trailing the leading opponent by at least this much (0: never)"),
+    "gamble": (7, "trick points (card led) for which the declarer overtakes without a sure winner"),
+}
+_FAMILY_DEFAULTS: dict[str, dict[str, float]] = {
+    "cautious": {"margin": 25, "raise_margin": 50, "talon": 1.0, "redeal_below": 95,
+                 "spread": 30, "resign_bias": 0, "blind_gap": 0, "gamble": 10},
+    "standard": {"margin": 10, "raise_margin": 35, "talon": 1.2, "redeal_below": 90,
+                 "spread": 30, "resign_bias": 0, "blind_gap": 0, "gamble": 4},
+    "aggressive": {"margin": 0, "raise_margin": 25, "talon": 1.4, "redeal_below": 85,
+                   "spread": 30, "resign_bias": 10, "blind_gap": 400, "gamble": 4},
+}
+_FAMILY_DOCS = {
+    "cautious": "the sensible player with wide margins: bids and raises only on a clear surplus",
+    "standard": ("the default player: estimates its hand (aces, guarded tens, marriages it can "
+                 "declare, the talon's expected help) and bids up to the estimate minus a margin, "
+                 "hands off to keep marriages and make voids, raises or resigns by expected score, "
+                 "and plays as a careful player (cashes winners, declares marriages, draws trumps, "
+                 "gives points to the partner's trick, wins cheaply, counts the cards)"),
+    "aggressive": "the sensible player with thin margins: bids on hope, raises readily, may go blind when far behind",
+}
+for _name, _code in (("standard", 2), ("cautious", 3), ("aggressive", 4)):
+    register_strategy(Strategy(
+        _name, _code, _FAMILY_DOCS[_name],
+        {k: Param(slot, float(_FAMILY_DEFAULTS[_name][k]), doc)
+         for k, (slot, doc) in _FAMILY_PARAMS.items()}))
 
 
 @dataclass(frozen=True)
@@ -172,6 +201,45 @@ def resolve_strategies(strategies: str | Sequence[str] | None, players: int,
 
 
 # --------------------------------------------------------------------------- KernelPlayer
+_SUIT_MASKS = tuple(0x3F << (6 * s) for s in range(4))
+
+
+def _shown_voids(view: Any) -> list[int]:
+    """Per seat, the suits (as suit masks) he has shown out of this deal: a card off the
+    led suit; with ``must_trump``, a card that is neither the led suit nor a trump shows
+    out of trumps too.  The kernel keeps the same record as it plays."""
+    voids = [0] * 4
+    must_trump = view.rules.must_trump
+    tricks = [(t.plays, t.trump) for t in view.tricks]
+    if view.trick:
+        tricks.append((view.trick, view.trump))
+    for plays, trump in tricks:
+        led = plays[0][1] // 6
+        for seat, card in plays[1:]:
+            suit = card // 6
+            if suit != led:
+                voids[seat] |= _SUIT_MASKS[led]
+                if trump >= 0 and suit != trump and must_trump:
+                    voids[seat] |= _SUIT_MASKS[trump]
+    return voids
+
+
+def _resign_terms(view: Any) -> dict[str, int]:
+    """What resigning costs the declarer and gives each opponent now (docs/rules.md)."""
+    rule = view.rules.resign
+    contract = view.contract
+    if view.blind:
+        return {"resign_cost": 240, "resign_gift": 120}
+    if rule == "half_bid":
+        return {"resign_cost": contract, "resign_gift": (contract + 9) // 10 * 5}
+    if rule == "sixty":
+        return {"resign_cost": contract, "resign_gift": 60}
+    if rule == "sixty_two_free":
+        free = view.resignations[view.seat] < 2
+        return {"resign_cost": 0 if free else 120, "resign_gift": 60}
+    return {"resign_cost": 0, "resign_gift": 0}
+
+
 def kernel_view(view: Any, **extra: Any) -> dict[str, Any]:
     """A reference :class:`~thousand.reference.players.View` as the kernel's view fields."""
     rules = view.rules
@@ -190,7 +258,7 @@ def kernel_view(view: Any, **extra: Any) -> dict[str, Any]:
     if not view.bids and view.declarer >= 0:
         high_seat = view.declarer      # no auction: golden kon, barrel takes the talon
     d = {
-        "players": n, "seat": view.seat, "dealer": view.dealer, "forehand": view.forehand,
+        "voids": _shown_voids(view), "players": n, "seat": view.seat, "dealer": view.dealer, "forehand": view.forehand,
         "active": list(view.active), "hand": view.hand, "step": rules.bid_step,
         "high": view.high_bid, "high_seat": high_seat, "bids": bids, "passed": passed,
         "declarer": view.declarer, "contract": view.contract, "blind": int(view.blind),
@@ -252,7 +320,8 @@ class KernelPlayer:
         top = lowest + (highest - lowest) // step * step
         return int(self._k.decide_raise_or_resign(
             self.code, self.params,
-            self._view(view, "raise", min_bid=lowest, max_bid=top, can_resign=int(may_resign)), self.bitgen))
+            self._view(view, "raise", min_bid=lowest, max_bid=top, can_resign=int(may_resign),
+                       **_resign_terms(view)), self.bitgen))
 
     def play(self, view: Any, legal: int) -> tuple[int, bool]:
         from thousand.reference.legal import can_declare
