@@ -215,43 +215,58 @@ cdef inline void best_hand_off(uint32_t h, int32_t* first, int32_t* second) noex
     cdef uint32_t mcards = marriage_cards(h)
     cdef uint32_t aces = h & ACES
     cdef uint32_t low = h & ~(mcards | aces | (h & TENS & (aces >> 1)))
-    cdef uint32_t x, y, rest
-    cdef int32_t a, b, sa, sb, pa, pb
-    cdef double base[4]
+    cdef uint32_t x, y
+    cdef int32_t cards[12]
+    cdef int32_t suit[12]
+    cdef double gain[12]              # estimate change when the card alone goes, less a tie-break
+    cdef int32_t n = 0, i, j, a, b, sa, pat
     cdef double e, best = -1e9
-    cdef int32_t s
-    cdef bint full = 0
     if not (low & (low - 1)):
-        low = h                             # too few low cards: any two may go
-        full = 1
-    for s in range(4):
-        base[s] = SUIT_VALUE_PLAY[(h >> (6 * s)) & 0x3F]
-    first[0] = -1
+        # fewer than two low cards: any two may go, marriages and aces included
+        first[0] = -1
+        x = h
+        while x:
+            a = td_lowbit(x)
+            x &= x - 1
+            y = x
+            while y:
+                b = td_lowbit(y)
+                y &= y - 1
+                e = play_estimate(h & ~((<uint32_t>1 << a) | (<uint32_t>1 << b)))
+                if first[0] < 0 or e > best:
+                    best = e
+                    first[0] = a
+                    second[0] = b
+        return
+    # low cards are no marriage card and no ace, so only the suit values change: the
+    # estimate change of a pair is the sum of single changes unless both share a suit
     x = low
-    while x:
+    while x and n < 12:
         a = td_lowbit(x)
         x &= x - 1
         sa = SUIT_OF[a]
-        pa = RANK_POINTS_C[a - 6 * sa]
-        y = x
-        while y:
-            b = td_lowbit(y)
-            y &= y - 1
-            sb = SUIT_OF[b]
-            pb = RANK_POINTS_C[b - 6 * sb]
-            rest = h & ~((<uint32_t>1 << a) | (<uint32_t>1 << b))
-            if full:
-                e = play_estimate(rest)     # the marriage terms may change too
-            elif sa == sb:
-                e = SUIT_VALUE_PLAY[(rest >> (6 * sa)) & 0x3F] - base[sa]
+        pat = (h >> (6 * sa)) & 0x3F
+        cards[n] = a
+        suit[n] = sa
+        gain[n] = (SUIT_VALUE_PLAY[pat & ~(1 << (a - 6 * sa))] - SUIT_VALUE_PLAY[pat]
+                   - 0.01 * RANK_POINTS_C[a - 6 * sa])
+        n += 1
+    first[0] = cards[0]
+    second[0] = cards[1]
+    for i in range(n):
+        for j in range(i + 1, n):
+            if suit[i] != suit[j]:
+                e = gain[i] + gain[j]
             else:
-                e = (SUIT_VALUE_PLAY[(rest >> (6 * sa)) & 0x3F] - base[sa]
-                     + SUIT_VALUE_PLAY[(rest >> (6 * sb)) & 0x3F] - base[sb])
-            e -= 0.01 * (pa + pb)
-            if first[0] < 0 or e > best:
+                sa = suit[i]
+                pat = (h >> (6 * sa)) & 0x3F
+                e = (SUIT_VALUE_PLAY[pat & ~((1 << (cards[i] - 6 * sa)) | (1 << (cards[j] - 6 * sa)))]
+                     - SUIT_VALUE_PLAY[pat]
+                     - 0.01 * (RANK_POINTS_C[cards[i] - 6 * sa] + RANK_POINTS_C[cards[j] - 6 * sa]))
+            if e > best:
                 best = e
-                first[0] = a
-                second[0] = b
+                first[0] = cards[i]
+                second[0] = cards[j]
 
 
 cdef inline int32_t sensible_blind(View* v, double* p) noexcept nogil:
@@ -389,7 +404,7 @@ cdef inline int32_t sensible_lead(View* v, uint32_t h, uint32_t unseen, uint32_t
         return c
     if safe:
         return highest_by_rank(safe)
-    # 4. a low card, keeping marriages, winners and guarded tens; from a short suit
+    # 4. a low card, keeping marriages and winners; from a short suit
     cand = h & ~mcards & ~boss
     if v.seat == v.declarer and (cand & ~trm):
         cand &= ~trm
