@@ -532,9 +532,9 @@ def kernel_play() -> Any:
     try:
         from thousand import kernel
         return kernel.play_forced_declarer
-    except (ImportError, AttributeError):
+    except (ImportError, AttributeError) as e:
         raise ThousandError("the kernel's forced-declarer mode (thousand.kernel.play_forced_declarer) "
-                            "is not built yet") from None
+                            f"is not available: {e}") from None
 
 
 def _as_bitgen(seed: Any) -> np.random.BitGenerator:

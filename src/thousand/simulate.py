@@ -119,7 +119,8 @@ def _kernel(module: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError as e:  # pragma: no cover - only before the kernel is built
-        raise ThousandError(f"the compiled kernel is not available ({e}); run `make build`") from None
+        hint = "" if "make build" in str(e) else "; run `make build`"
+        raise ThousandError(f"the compiled kernel is not available: {e}{hint}") from None
 
 
 def _frame(columns: dict[str, np.ndarray], names: Iterable[str], extras: bool = False) -> pl.DataFrame:
