@@ -290,12 +290,17 @@ class _Log:
         self.sink(f"[report {time.perf_counter() - self.t0:6.1f}s] {msg}")
 
 
+_KERNEL_PROBLEM: list[str] = []
+
+
 def _kernel_available() -> bool:
+    """The compiled kernel imports; otherwise the reason is kept for the report's notes."""
     try:
         import importlib
         importlib.import_module("thousand.kernel")
         return True
-    except ImportError:
+    except ImportError as e:
+        _KERNEL_PROBLEM[:] = [str(e)]
         return False
 
 
@@ -314,7 +319,8 @@ def _simulate_deals(rules: Rules, label: str, cfg: ReportConfig, log: _Log) -> t
         lf = simulate(cfg.deals, rules, strategies=cfg.strategies, seed=cfg.seed, jobs=cfg.jobs, out=path,
                       progress=cfg.progress)
         return lf, True, path
-    log(f"kernel not available: dealing {cfg.deals:,} random deals under {label} (cards only, no play)")
+    why = f" ({_KERNEL_PROBLEM[0]})" if _KERNEL_PROBLEM else ""
+    log(f"kernel not available{why}: dealing {cfg.deals:,} random deals under {label} (cards only, no play)")
     path.mkdir(parents=True, exist_ok=True)
     random_deals(cfg.deals, seed=cfg.seed, players=rules.players).write_parquet(path / "deals.parquet")
     return pl.scan_parquet(path / "deals.parquet"), False, path
@@ -683,7 +689,8 @@ def build_report(cfg: ReportConfig) -> ReportResult:
         played = played and was_played
         data[label] = path
     if not played:
-        notes.append("the kernel is not available: dealt cards only, no play")
+        why = f" ({_KERNEL_PROBLEM[0]})" if _KERNEL_PROBLEM else ""
+        notes.append(f"the kernel is not available{why}: dealt cards only, no play")
 
     # 2. Redeal frequencies and calls.
     log("redeal frequencies ...")
