@@ -96,7 +96,8 @@ cdef inline int32_t greedy_play(View* v, int32_t* declare) noexcept nogil:
 # ------------------------------------------------------------------ the sensible family
 # cautious, standard and aggressive are one player with different parameters
 # (thousand/strategies.py names them; docs/strategies.md explains the play).  Everything
-# is mask arithmetic and small tables: a card decision costs a few dozen instructions.
+# is mask arithmetic and small tables: a card decision costs about a hundred
+# instructions, a forced card none (the dispatcher answers it).
 cdef enum:
     P_MARGIN = 0        # bid while the estimate minus this margin reaches the bid
     P_RAISE = 1         # raise to the estimate minus this margin
