@@ -44,7 +44,7 @@ from thousand.rules import PRESETS, Rules
 __all__ = ["ReportConfig", "ReportResult", "build_report", "markdown_to_html", "overview", "DEFAULT_DEALS"]
 
 DEFAULT_DEALS = 1_000_000
-DEFAULT_GAMES = 4_000
+DEFAULT_GAMES = 10_000
 DEFAULT_HANDS = 2_000
 DEFAULT_SAMPLES = 100
 
