@@ -44,7 +44,7 @@ from thousand.rules import PRESETS, Rules
 __all__ = ["ReportConfig", "ReportResult", "build_report", "markdown_to_html", "overview", "DEFAULT_DEALS"]
 
 DEFAULT_DEALS = 1_000_000
-DEFAULT_GAMES = 4_000
+DEFAULT_GAMES = 10_000
 DEFAULT_HANDS = 2_000
 DEFAULT_SAMPLES = 100
 
@@ -380,7 +380,10 @@ def _overview_blocks(ov: pl.DataFrame) -> list[Block]:
     )
     return [Block("h", "Overview"),
             Block("p", "The simulated deals of each rule set (deals outside games, every seat playing the chosen "
-                       "strategies). Shares with 95% Wilson intervals; declarer points over deals played out."),
+                       "strategies). Shares with 95% Wilson intervals; declarer points over deals played out. "
+                       "Outside a game every deal starts fresh (scores 0, nobody on the barrel, no bolts or "
+                       "resignations counted), so under `resign = sixty_two_free` every resignation is one of "
+                       "the two free ones."),
             Block("table", frame=show)]
 
 

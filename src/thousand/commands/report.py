@@ -22,7 +22,7 @@ declarer runs; and, with several --rules, the house-rule comparison over --games
 examples:
   thousand report --out report                         the default (1,000,000 deals a rule set)
   thousand report --deals 200000 --hands 300 --out quick
-  thousand report --rules classic --rules classic:bolts=off --games 4000 --out cmp
+  thousand report --rules classic --rules classic:bolts=off --games 20000 --out cmp
 """
 
 
