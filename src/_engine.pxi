@@ -210,12 +210,20 @@ cdef inline void ask_hand_off(Ctx* c, Deal* d, int32_t seat, int32_t* first, int
 cdef inline int32_t ask_play(Ctx* c, Deal* d, int32_t seat, uint32_t legal, uint32_t declarable,
                              int32_t* declare) noexcept nogil:
     # Only the fields a card decision changes are refreshed; the rest is kept live in d.v.
+    cdef int32_t card
+    if not (legal & (legal - 1)) and c.vlog == NULL:
+        # a forced card: every strategy answers it alike (its only card, no declaration
+        # since one card is never a marriage, no draw), so no view and no call
+        declare[0] = 0
+        card = td_lowbit(legal)
+        emit(c, EV_PLAY, seat, card, 0)
+        return card
     d.v.kind = D_PLAY
     view_for(d, seat)
     d.v.legal = legal
     d.v.declarable = declarable
     log_view(c, &d.v)
-    cdef int32_t card = strategy_play(c.strat[seat], &d.v, seat_params(c, seat), c.rng, declare)
+    card = strategy_play(c.strat[seat], &d.v, seat_params(c, seat), c.rng, declare)
     emit(c, EV_PLAY, seat, card, declare[0])
     return card
 

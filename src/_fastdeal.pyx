@@ -651,7 +651,11 @@ def decide_play(int32_t strategy, params, dict view, bitgen=None):
     """``(card, declare)`` with the card in ``view['legal']``."""
     cdef View v = view_from_dict(view)
     cdef _Decider dd = _decider(strategy, params, bitgen)
-    cdef int32_t declare = 0, card
+    cdef int32_t declare = 0, card, k
     v.kind = D_PLAY
+    # the engine's views count the current trick in ``played``; a view built by hand
+    # may not, so its trick cards are added here (the strategies rely on it)
+    for k in range(v.trick_n):
+        v.played |= <uint32_t>1 << v.trick_cards[k]
     card = strategy_play(strategy, &v, dd.p, dd.rng, &declare)
     return card, declare

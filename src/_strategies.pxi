@@ -452,10 +452,7 @@ cdef inline int32_t sensible_play(View* v, double* p, int32_t* declare) noexcept
     declare[0] = 0
     if not (legal & (legal - 1)):
         return td_lowbit(legal)             # a single legal card (never a declaration)
-    unseen = h | v.played
-    for k in range(n):
-        unseen |= <uint32_t>1 << v.trick_cards[k]
-    unseen = FULL_DECK & ~unseen
+    unseen = FULL_DECK & ~(h | v.played)     # played includes the current trick's cards
     if n == 0:
         under = below_mask(unseen)
         # suits with no unseen card left: bit 6*s of a suit is in ``under`` iff any is
