@@ -51,6 +51,7 @@ cdef struct Deal:
     int32_t talon_shown       # shown to all (else only the declarer sees it)
     int32_t received[4]       # card each seat received in the hand-off
     int32_t given[2]          # the declarer's hand-off (to next, to other)
+    int32_t pos[4]            # each seat's index in v.active, -1 when it sits out
 
 
 cdef inline void emit(Ctx* c, int32_t kind, int32_t seat, int32_t a, int32_t b) noexcept nogil:
@@ -258,11 +259,8 @@ cdef inline void clear_row(DealRow* row) noexcept nogil:
 
 
 cdef inline int32_t active_index(Deal* d, int32_t seat) noexcept nogil:
-    cdef int32_t i
-    for i in range(d.v.n_active):
-        if d.v.active[i] == seat:
-            return i
-    return -1
+    # a table filled once per deal: no search loop (seat is a seat number, never -1)
+    return d.pos[seat]
 
 
 cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
@@ -301,6 +299,10 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
         d.v.n_active = 3
         for i in range(3):
             d.v.active[i] = (f + i) % n
+    for s in range(4):
+        d.pos[s] = -1
+    for i in range(d.v.n_active):
+        d.pos[d.v.active[i]] = i
     for s in range(4):
         d.hands[s] = 0
         d.won[s] = 0
