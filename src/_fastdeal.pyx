@@ -14,7 +14,7 @@ Pieces (textually included):
 * ``_engine.pxi``     one deal, and the game bookkeeping after each deal
 """
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
-from libc.string cimport memset, memcpy
+from libc.string cimport memset, memcpy, memcmp
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t, uintptr_t
 from numpy.random cimport bitgen_t
 
@@ -197,7 +197,9 @@ cdef bitgen_t* get_bitgen(object bitgen) except NULL:
     capsule = bitgen.capsule
     if not PyCapsule_IsValid(capsule, "BitGenerator"):
         raise TypeError("bitgen must be a numpy BitGenerator (e.g. numpy.random.PCG64)")
-    return <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
+    cdef bitgen_t* rng = <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
+    check_pcg64(bitgen, rng)
+    return rng
 
 
 cdef class Engine:
@@ -659,3 +661,8 @@ def decide_play(int32_t strategy, params, dict view, bitgen=None):
         v.played |= <uint32_t>1 << v.trick_cards[k]
     card = strategy_play(strategy, &v, dd.p, dd.rng, &declare)
     return card, declare
+
+
+def fast_pcg64_active():
+    """True once a PCG64 passed the inline-step check (tests and benchmarks look)."""
+    return FAST_PCG64 != NULL
