@@ -283,7 +283,28 @@ def _open_dir(path: Path, meta: dict[str, Any]) -> set[int]:
         tmp.unlink(missing_ok=True)
     if not (path / METADATA_FILE).exists():
         _write_json_atomic(path / METADATA_FILE, meta)
-    return {k for k in _chunk_range(meta) if (path / chunk_file(k)).exists()}
+    done = set()
+    for k in _chunk_range(meta):
+        chunk = path / chunk_file(k)
+        if not chunk.exists():
+            continue
+        if not chunk.is_file():
+            raise ThousandError(f"{os.fspath(chunk)!r} is not a chunk file; remove it and --resume")
+        if _chunk_readable(chunk):
+            done.add(k)
+        else:
+            # Damaged after it was written (disk full, a copy, a sync tool): compute it again.
+            print(f"chunk {k} in {os.fspath(path)!r} is damaged; computing it again", file=sys.stderr)
+            chunk.unlink()
+    return done
+
+
+def _chunk_readable(chunk: Path) -> bool:
+    """A chunk counts as written when its Parquet footer reads and it holds rows."""
+    try:
+        return pl.scan_parquet(chunk).select(pl.len()).collect().item() > 0
+    except Exception:  # any failure to read the footer means the file is not a chunk
+        return False
 
 
 def _chunk_range(meta: dict[str, Any]) -> range:

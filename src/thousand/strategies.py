@@ -337,6 +337,8 @@ class KernelPlayer:
 
 def reference_player(name: str, rules: Any, seat: int, stream: Any, params: dict[str, str]) -> KernelPlayer:
     """Hook for ``thousand.reference.players.make_player``: a kernel strategy as a Player."""
-    _strategy(name)
+    # One parser for every entry point, so `explain` rejects what `simulate` rejects.
+    spec = name + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else "")
+    parsed = parse_strategy(spec)
     bitgen = getattr(stream, "bit_generator", None)
-    return KernelPlayer(name, {k: float(v) for k, v in params.items()} or None, bitgen=bitgen)
+    return KernelPlayer(parsed.name, parsed.given or None, bitgen=bitgen)
