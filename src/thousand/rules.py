@@ -185,8 +185,12 @@ def _check_field(f: dataclasses.Field, v: Any) -> None:
         raise RulesError(f"{name}: must be a whole number{' or none' if optional else ''}, got {v!r}")
     lo, hi = f.metadata.get("lo"), f.metadata.get("hi")
     if lo is not None and not lo <= v <= hi:
-        allowed = ", ".join(map(str, range(lo, hi + 1))) if hi - lo < 3 else f"between {lo} and {hi}"
-        raise RulesError(f"{name}: must be {allowed}{' or none' if optional else ''}, got {v}")
+        if hi - lo < 3:  # a short list reads better than a range: "2, 3 or 4"
+            values = [str(x) for x in range(lo, hi + 1)] + (["none"] if optional else [])
+            allowed = ", ".join(values[:-1]) + " or " + values[-1]
+        else:
+            allowed = f"between {lo} and {hi}" + (" or none" if optional else "")
+        raise RulesError(f"{name}: must be {allowed}, got {v}")
 
 
 _FIELDS = {f.name: f for f in fields(Rules)}
