@@ -67,3 +67,39 @@ def test_resume_refuses_a_directory_in_place_of_a_chunk(tmp_path):
     (out / "chunk-000000.parquet").unlink()
     (out / "chunk-000000.parquet").mkdir()
     assert_one_line_error(run_cli(*args, "--resume"), "not a chunk file")
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("simulate", "--deals", "1000000000000000000000"), "at most"),
+    (("simulate", "--deals", "1000", "--chunk-size", "100000000"), "chunk size"),
+    (("simulate", "--deals", "1000", "--strategy", "standard:margin=nan"), "finite"),
+    (("simulate", "--deals", "1000", "--strategy", "standard:margin=1,margin=2"), "twice"),
+    (("bid", "AH TH KH QH AD 9S JC", "--samples", "1000000000000"), "--samples"),
+])
+def test_absurd_sizes_and_parameters_are_refused_at_once(args, needle):
+    assert_one_line_error(run_cli(*args), needle)
+
+
+def test_overrides_are_checked_together_whatever_their_order():
+    from thousand.rules import parse_rules_spec
+    a = parse_rules_spec("classic", ["target=100", "barrel_at=none"])
+    b = parse_rules_spec("classic", ["barrel_at=none", "target=100"])
+    c = parse_rules_spec("classic:target=5000", ["barrel_at=4880"])
+    assert a == b and a.target == 100 and a.barrel_at is None
+    assert c.target == 5000 and c.barrel_at == 4880
+
+
+def test_many_jobs_on_one_chunk_start_one_worker(tmp_path):
+    import time
+    t = time.perf_counter()
+    lf = simulate(500, seed=3, jobs=64, chunk_size=1000, out=tmp_path / "r", progress=False)
+    assert lf.collect().height >= 500
+    assert time.perf_counter() - t < 60
+
+
+def test_a_run_that_wrote_no_chunk_does_not_block_a_new_one(tmp_path):
+    import json
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / "metadata.json").write_text(json.dumps({"kind": "deals", "seed": 99}))
+    assert simulate(500, seed=3, jobs=1, out=out, progress=False).collect().height >= 500

@@ -314,6 +314,7 @@ def load_rules_toml(path: str | os.PathLike) -> Rules:
 
 def parse_rules_spec(spec: str | Rules | None, overrides: list[str] | None = None) -> Rules:
     """Build a rule set from a spec (preset, ``preset:k=v,...``, or TOML path) and ``--set`` items."""
+    extra = ""
     if isinstance(spec, Rules):
         rules = spec
     else:
@@ -325,11 +326,12 @@ def parse_rules_spec(spec: str | Rules | None, overrides: list[str] | None = Non
             rules = load_rules_toml(base)
         else:
             raise RulesError(f"unknown rule set {base!r}: use classic, russian, polish or a .toml file")
-        if extra:
-            rules = rules.with_overrides(extra)
+    # All overrides are applied at once and checked once, so their order never matters
+    # (target=100 then barrel_at=none is as valid as the other way round).
+    merged: dict[str, str] = parse_overrides(extra) if extra else {}
     for item in overrides or []:
-        rules = rules.with_overrides(item)
-    return rules
+        merged.update(parse_overrides(item))
+    return rules.with_overrides(merged) if merged else rules
 
 
 def rules_hash(rules: Rules) -> str:

@@ -262,6 +262,10 @@ def _check_dir(path: Path, meta: dict[str, Any], resume: bool) -> None:
         raise ThousandError(f"cannot create output directory {os.fspath(path)!r}: {e.strerror}") from None
     if not os.access(path, os.W_OK | os.X_OK):
         raise ThousandError(f"output directory {os.fspath(path)!r} is not writable")
+    if (path / METADATA_FILE).exists() and not resume and not any(path.glob("chunk-*.parquet")):
+        # A run that failed before writing any chunk (e.g. the scheduler was unreachable)
+        # holds nothing worth keeping: start afresh instead of demanding --resume.
+        (path / METADATA_FILE).unlink()
     if (path / METADATA_FILE).exists():
         if not resume:
             raise ThousandError(
@@ -380,6 +384,8 @@ def _execute(tasks: list[ChunkTask], backend: str, jobs: int, scheduler: str | N
     from joblib import Parallel, delayed, parallel_config
 
     calls = (delayed(run_chunk)(t) for t in tasks)
+    # More workers than chunks only costs start-up time (and, with loky, semaphores).
+    jobs = max(1, min(jobs if jobs > 0 else (os.cpu_count() or 1), len(tasks)))
     if backend == "dask":
         client, close = _dask_client(scheduler, jobs)
         try:
@@ -415,12 +421,22 @@ def _temp_out() -> Path:
     return Path(d)
 
 
+# Sanity limits: beyond them a run would take months or a chunk would not fit in memory.
+MAX_ITEMS = {"deals": 10**11, "games": 10**10}
+MAX_CHUNK = {"deals": 5_000_000, "games": 200_000}
+
+
 def _check_run_args(kind: str, n: int, jobs: int, backend: str, chunk_size: int) -> None:
     unit = kind
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ThousandError(f"number of {unit} must be a positive whole number, got {n!r}")
+    if n > MAX_ITEMS.get(kind, n):
+        raise ThousandError(f"number of {unit} must be at most {MAX_ITEMS[kind]:,}, got {n:,}")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
         raise ThousandError(f"chunk size must be a positive whole number, got {chunk_size!r}")
+    if chunk_size > MAX_CHUNK.get(kind, chunk_size):
+        raise ThousandError(f"chunk size must be at most {MAX_CHUNK[kind]:,} {unit} (one chunk is held in memory), "
+                            f"got {chunk_size:,}")
     if backend not in BACKENDS:
         raise ThousandError(f"unknown backend {backend!r}: use {', '.join(BACKENDS)}")
     if not isinstance(jobs, (int, np.integer)) or jobs == 0 or jobs < -1:
