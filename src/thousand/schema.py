@@ -11,6 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
+# Deals (games) per chunk and per file.  Part of what fixes a run's data: chunk k always
+# draws from the same seed, so a run is reproduced only with the same chunk size.
+DEFAULT_CHUNK_DEALS = 250_000
+DEFAULT_CHUNK_GAMES = 10_000
+
 # Redeal codes of the ``redeal`` column (also the trace's redeal kinds).
 REDEAL_NONE, REDEAL_HAND, REDEAL_TALON, REDEAL_FOUR_NINES = 0, 1, 2, 3
 REDEAL_NAMES = ("none", "hand", "talon", "four_nines")

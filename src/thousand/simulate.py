@@ -37,6 +37,7 @@ import numpy as np
 import polars as pl
 
 from thousand import __version__, schema
+from thousand.schema import DEFAULT_CHUNK_DEALS, DEFAULT_CHUNK_GAMES
 from thousand.errors import ThousandError
 from thousand.rules import Rules, parse_rules_spec
 
@@ -49,8 +50,6 @@ BACKENDS = ("loky", "threads", "dask")
 # Chunks large enough that starting a task and opening a file cost little next to the
 # kernel's work (about a quarter of a second of one core), small enough that a worker
 # holds only a few tens of megabytes at a time.
-DEFAULT_CHUNK_DEALS = 250_000
-DEFAULT_CHUNK_GAMES = 10_000
 # lz4 writes faster than zstd for about 10% more disk; the runner must keep up with a
 # kernel producing a million rows per second per core.
 PARQUET_COMPRESSION = "lz4"
