@@ -594,6 +594,15 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
                                      f"{rule.n_test:,} held-out (hand, seat) rows:"))
             blocks.append(Block("table", frame=acc.with_columns(
                 pl.col(c).round(3) for c, t in acc.schema.items() if t.is_float())))
+            t, b = rule.test, rule.baseline
+            # Most (hand, seat) rows should pass at this confidence, so the share of exact
+            # bids flatters "always pass"; the points error is where the rule earns its keep.
+            blocks.append(Block("p", (
+                f"How to read it: most random hands should not bid at all, so a rule that always passes "
+                f"(the median) already names the exact bid for {b['bid_exact']:.1%} of held-out rows, against "
+                f"{t['bid_exact']:.1%} for the rule. The rule's value is in how close it gets to the points a hand "
+                f"really reaches: mean error {t['mae_points']:.1f} points against {b['mae_points']:.1f} for the "
+                f"median (R² {t['r2']:.2f}).")))
         except Exception as e:  # the thresholds table stands on its own
             notes.append(f"rule of thumb failed: {e}")
             blocks.append(Block("note", f"The rule of thumb could not be fitted: {e}"))

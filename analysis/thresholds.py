@@ -346,6 +346,7 @@ def plot_threshold_heatmap(df: pl.DataFrame, path: Any, probability: float = 0.8
     col_vals = [v for v in band_order() if v in set(df[cols])] if cols == "points_band" else sorted(set(df[cols]))
     grid = np.full((len(row_vals), len(col_vals)), np.nan)
     text = [["" for _ in col_vals] for _ in row_vals]
+    shows_ci = False
     for r in df.iter_rows(named=True):
         i, j = row_vals.index(r[rows]), col_vals.index(r[cols])
         v = r[col]
@@ -356,6 +357,7 @@ def plot_threshold_heatmap(df: pl.DataFrame, path: Any, probability: float = 0.8
         t = "pass" if v is None else f"bid {v}"
         if f"{col}_low" in r and (lo is not None or hi is not None):
             t += f"\n[{lo if lo is not None else 'pass'}-{hi if hi is not None else 'pass'}]"
+            shows_ci = True
         if level_col in r:
             t += f"\nreaches {r[level_col]}"
         text[i][j] = t + f"\nn={r['hands']}"
@@ -377,8 +379,11 @@ def plot_threshold_heatmap(df: pl.DataFrame, path: Any, probability: float = 0.8
     ax.set_xlabel(label.get(cols, cols))
     ax.set_ylabel(label.get(rows, rows))
     ax.set_title(title or f"Highest bid made with probability {probability:.0%} (forced declarer, all seats)\n"
-                 f"cell: bid [95% bootstrap interval], points reached with {probability:.0%}, hands", fontsize=10)
-    fig.colorbar(im, ax=ax, label=f"declarer points reached with probability {probability:.0%}")
+                 f"cell: bid{' [95% bootstrap interval]' if shows_ci else ''}, "
+                 f"points reached with {probability:.0%}, hands", fontsize=10)
+    # A resigned deal scores no points for the declarer, so weak classes "reach" little.
+    fig.colorbar(im, ax=ax, label=f"declarer points reached with probability {probability:.0%}\n"
+                                  "(a resignation counts as 0 points)")
     fig.savefig(path, dpi=120)
     plt.close(fig)
 

@@ -68,3 +68,16 @@ def test_broken_toml_is_one_line_error(tmp_path):
     out = run_cli("rules", str(bad))
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
     assert "bad.toml" in out.stderr
+
+
+def test_report_command_defaults_match_the_pipeline():
+    from thousand.analysis import report as pipeline
+    from thousand.commands import report as command
+    for name in ("DEFAULT_DEALS", "DEFAULT_GAMES", "DEFAULT_HANDS", "DEFAULT_SAMPLES"):
+        assert getattr(command, name) == getattr(pipeline, name)
+
+
+def test_building_the_cli_does_not_import_the_analysis_stack():
+    code = "import sys, thousand.cli as c; c.build_parser(); print('matplotlib' in sys.modules, 'polars' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["False", "False"], out.stdout + out.stderr

@@ -93,8 +93,11 @@ def run_cli(capsys, *args):
 def test_explain_prints_a_playthrough(capsys):
     code, out, _ = run_cli(capsys, "explain", "--seed", "7")
     assert code == 0 and "hands:" in out and "score changes:" in out
-    code, again, _ = run_cli(capsys, "explain", "--seed", "7", "--players-random")
-    assert again == out
+    code, again, _ = run_cli(capsys, "explain", "--seed", "7", "--strategy", "standard")
+    assert again == out  # standard is the default player
+    code, rnd, _ = run_cli(capsys, "explain", "--seed", "7", "--players-random")
+    code2, rnd2, _ = run_cli(capsys, "explain", "--seed", "7", "--strategy", "random")
+    assert code == code2 == 0 and rnd == rnd2 != out
     code, other, _ = run_cli(capsys, "explain", "--seed", "8")
     assert other != out
 

@@ -45,7 +45,7 @@ def test_specs_and_overrides():
     ("classic:blind=maybe", "blind: must be on or off, got 'maybe'"),
     ("classic:target=abc", "target: must be a whole number, got 'abc'"),
     ("classic:target=none", "target: must be a whole number, got 'none'"),
-    ("classic:players=5", "players: must be between 2 and 4"),
+    ("classic:players=5", "players: must be 2, 3 or 4"),
     ("classic:redeal_hand_nines=2", "redeal_hand_nines: must be 3, 4 or none, got 2"),
     ("classic:target=1003", "target: must be a multiple of 5"),
     ("classic:barrel_at=1000", "barrel_at: must be below target (1000), got 1000"),

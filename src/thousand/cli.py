@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from typing import NoReturn
 
 from thousand import __version__
 from thousand.errors import USER_ERRORS
@@ -31,6 +32,13 @@ Rule sets are named as a preset (classic, russian, polish), a preset with overri
 """
 
 
+class OneLineErrorParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line like every other error of the tool."""
+
+    def error(self, message: str) -> "NoReturn":  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def _load_commands() -> list:
     mods = []
     for name in COMMAND_MODULES:
@@ -43,7 +51,7 @@ def _load_commands() -> list:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrorParser(
         prog="thousand",
         description="Simulator and strategy lab for the card game Thousand (1000, Tysiąc, Тысяча).",
         epilog=EPILOG,

@@ -64,7 +64,7 @@ class Rules:
     bid_cap: str = _opt("marriages", "marriages: no bid over 120 without a marriage, nor over 120 + marriages held; none: no cap")
     talon_face_down_on_obligation: bool = _opt(True, "the talon of the forced-100 player is not shown to the others")
     redeal_hand_points_max: int | None = _opt(13, "a hand worth this many points or less may demand a redeal", lo=0, hi=120)
-    redeal_hand_nines: int | None = _opt(3, "a hand with this many nines or more may demand a redeal (3 or 4)", lo=1, hi=4)
+    redeal_hand_nines: int | None = _opt(3, "a hand with this many nines or more may demand a redeal (3 or 4)", lo=3, hi=4)
     redeal_hand_jacks: int | None = _opt(4, "a hand with this many jacks or more may demand a redeal", lo=1, hi=4)
     redeal_talon_points_max: int | None = _opt(5, "a talon worth this many points or less allows a redeal", lo=0, hi=120)
     redeal_talon_nines: int | None = _opt(2, "a talon with this many nines or more allows a redeal", lo=1, hi=3)
@@ -101,8 +101,6 @@ class Rules:
             _check_field(f, getattr(self, f.name))
         if self.players not in (2, 3, 4):
             raise RulesError(f"players: must be 2, 3 or 4, got {self.players}")
-        if self.redeal_hand_nines is not None and self.redeal_hand_nines not in (3, 4):
-            raise RulesError(f"redeal_hand_nines: must be 3, 4 or none, got {self.redeal_hand_nines}")
         if self.target % 5:
             raise RulesError(f"target: must be a multiple of 5, got {self.target}")
         if self.barrel_at is not None:
@@ -187,7 +185,12 @@ def _check_field(f: dataclasses.Field, v: Any) -> None:
         raise RulesError(f"{name}: must be a whole number{' or none' if optional else ''}, got {v!r}")
     lo, hi = f.metadata.get("lo"), f.metadata.get("hi")
     if lo is not None and not lo <= v <= hi:
-        raise RulesError(f"{name}: must be between {lo} and {hi}{' or none' if optional else ''}, got {v}")
+        if hi - lo < 3:  # a short list reads better than a range: "2, 3 or 4"
+            values = [str(x) for x in range(lo, hi + 1)] + (["none"] if optional else [])
+            allowed = ", ".join(values[:-1]) + " or " + values[-1]
+        else:
+            allowed = f"between {lo} and {hi}" + (" or none" if optional else "")
+        raise RulesError(f"{name}: must be {allowed}, got {v}")
 
 
 _FIELDS = {f.name: f for f in fields(Rules)}
@@ -284,17 +287,24 @@ def load_rules_toml(path: str | os.PathLike) -> Rules:
 
     A ``preset = "russian"`` key starts from that preset instead of ``classic``.
     """
+    name = os.fspath(path)
     try:
         with open(path, "rb") as fh:
             data = tomllib.load(fh)
     except FileNotFoundError:
-        raise RulesError(f"rules file {os.fspath(path)!r} not found") from None
+        raise RulesError(f"rules file {name!r} not found") from None
+    except IsADirectoryError:
+        raise RulesError(f"rules file {name!r} is a directory, not a TOML file") from None
+    except OSError as e:
+        raise RulesError(f"rules file {name!r} cannot be read: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"rules file {name!r} is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as e:
-        raise RulesError(f"rules file {os.fspath(path)!r} is not valid TOML: {e}") from None
+        raise RulesError(f"rules file {name!r} is not valid TOML: {e}") from None
     if "rules" in data and isinstance(data["rules"], dict):
         data = data["rules"]
     base_name = data.pop("preset", "classic")
-    if base_name not in PRESETS:
+    if not isinstance(base_name, str) or base_name not in PRESETS:
         raise RulesError(f"preset: must be one of {', '.join(PRESETS)}; got {base_name!r}")
     values = {}
     for k, v in data.items():
@@ -304,6 +314,7 @@ def load_rules_toml(path: str | os.PathLike) -> Rules:
 
 def parse_rules_spec(spec: str | Rules | None, overrides: list[str] | None = None) -> Rules:
     """Build a rule set from a spec (preset, ``preset:k=v,...``, or TOML path) and ``--set`` items."""
+    extra = ""
     if isinstance(spec, Rules):
         rules = spec
     else:
@@ -315,11 +326,12 @@ def parse_rules_spec(spec: str | Rules | None, overrides: list[str] | None = Non
             rules = load_rules_toml(base)
         else:
             raise RulesError(f"unknown rule set {base!r}: use classic, russian, polish or a .toml file")
-        if extra:
-            rules = rules.with_overrides(extra)
+    # All overrides are applied at once and checked once, so their order never matters
+    # (target=100 then barrel_at=none is as valid as the other way round).
+    merged: dict[str, str] = parse_overrides(extra) if extra else {}
     for item in overrides or []:
-        rules = rules.with_overrides(item)
-    return rules
+        merged.update(parse_overrides(item))
+    return rules.with_overrides(merged) if merged else rules
 
 
 def rules_hash(rules: Rules) -> str:

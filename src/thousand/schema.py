@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import numpy as np
 
+# Deals (games) per chunk and per file.  Part of what fixes a run's data: chunk k always
+# draws from the same seed, so a run is reproduced only with the same chunk size.
+DEFAULT_CHUNK_DEALS = 250_000
+DEFAULT_CHUNK_GAMES = 10_000
+
 # Redeal codes of the ``redeal`` column (also the trace's redeal kinds).
 REDEAL_NONE, REDEAL_HAND, REDEAL_TALON, REDEAL_FOUR_NINES = 0, 1, 2, 3
 REDEAL_NAMES = ("none", "hand", "talon", "four_nines")
 
 # name -> (dtype, meaning).  Per-seat names end in "{s}".
 DEAL_COLUMNS: dict[str, tuple[type, str]] = {
-    "deal_id": (np.int64, "index of the dealt deal within the run (redeals get their own id)"),
+    "deal_id": (np.int64, "index of the dealt deal (redeals get their own id): within its chunk in the files, across the run through thousand.simulate.load"),
     "chunk": (np.int32, "chunk the row was simulated in"),
     "game_id": (np.int64, "game the deal belongs to (-1 in a deal-only run)"),
     "deal_no": (np.int16, "played deals before this one in its game (0 in a deal-only run)"),

@@ -37,6 +37,7 @@ import numpy as np
 import polars as pl
 
 from thousand import __version__, schema
+from thousand.schema import DEFAULT_CHUNK_DEALS, DEFAULT_CHUNK_GAMES
 from thousand.errors import ThousandError
 from thousand.rules import Rules, parse_rules_spec
 
@@ -49,8 +50,6 @@ BACKENDS = ("loky", "threads", "dask")
 # Chunks large enough that starting a task and opening a file cost little next to the
 # kernel's work (about a quarter of a second of one core), small enough that a worker
 # holds only a few tens of megabytes at a time.
-DEFAULT_CHUNK_DEALS = 250_000
-DEFAULT_CHUNK_GAMES = 10_000
 # lz4 writes faster than zstd for about 10% more disk; the runner must keep up with a
 # kernel producing a million rows per second per core.
 PARQUET_COMPRESSION = "lz4"
@@ -262,6 +261,10 @@ def _check_dir(path: Path, meta: dict[str, Any], resume: bool) -> None:
         raise ThousandError(f"cannot create output directory {os.fspath(path)!r}: {e.strerror}") from None
     if not os.access(path, os.W_OK | os.X_OK):
         raise ThousandError(f"output directory {os.fspath(path)!r} is not writable")
+    if (path / METADATA_FILE).exists() and not resume and not any(path.glob("chunk-*.parquet")):
+        # A run that failed before writing any chunk (e.g. the scheduler was unreachable)
+        # holds nothing worth keeping: start afresh instead of demanding --resume.
+        (path / METADATA_FILE).unlink()
     if (path / METADATA_FILE).exists():
         if not resume:
             raise ThousandError(
@@ -283,7 +286,28 @@ def _open_dir(path: Path, meta: dict[str, Any]) -> set[int]:
         tmp.unlink(missing_ok=True)
     if not (path / METADATA_FILE).exists():
         _write_json_atomic(path / METADATA_FILE, meta)
-    return {k for k in _chunk_range(meta) if (path / chunk_file(k)).exists()}
+    done = set()
+    for k in _chunk_range(meta):
+        chunk = path / chunk_file(k)
+        if not chunk.exists():
+            continue
+        if not chunk.is_file():
+            raise ThousandError(f"{os.fspath(chunk)!r} is not a chunk file; remove it and --resume")
+        if _chunk_readable(chunk):
+            done.add(k)
+        else:
+            # Damaged after it was written (disk full, a copy, a sync tool): compute it again.
+            print(f"chunk {k} in {os.fspath(path)!r} is damaged; computing it again", file=sys.stderr)
+            chunk.unlink()
+    return done
+
+
+def _chunk_readable(chunk: Path) -> bool:
+    """A chunk counts as written when its Parquet footer reads and it holds rows."""
+    try:
+        return pl.scan_parquet(chunk).select(pl.len()).collect().item() > 0
+    except Exception:  # any failure to read the footer means the file is not a chunk
+        return False
 
 
 def _chunk_range(meta: dict[str, Any]) -> range:
@@ -359,6 +383,8 @@ def _execute(tasks: list[ChunkTask], backend: str, jobs: int, scheduler: str | N
     from joblib import Parallel, delayed, parallel_config
 
     calls = (delayed(run_chunk)(t) for t in tasks)
+    # More workers than chunks only costs start-up time (and, with loky, semaphores).
+    jobs = max(1, min(jobs if jobs > 0 else (os.cpu_count() or 1), len(tasks)))
     if backend == "dask":
         client, close = _dask_client(scheduler, jobs)
         try:
@@ -394,12 +420,22 @@ def _temp_out() -> Path:
     return Path(d)
 
 
+# Sanity limits: beyond them a run would take months or a chunk would not fit in memory.
+MAX_ITEMS = {"deals": 10**11, "games": 10**10}
+MAX_CHUNK = {"deals": 5_000_000, "games": 200_000}
+
+
 def _check_run_args(kind: str, n: int, jobs: int, backend: str, chunk_size: int) -> None:
     unit = kind
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ThousandError(f"number of {unit} must be a positive whole number, got {n!r}")
+    if n > MAX_ITEMS.get(kind, n):
+        raise ThousandError(f"number of {unit} must be at most {MAX_ITEMS[kind]:,}, got {n:,}")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
         raise ThousandError(f"chunk size must be a positive whole number, got {chunk_size!r}")
+    if chunk_size > MAX_CHUNK.get(kind, chunk_size):
+        raise ThousandError(f"chunk size must be at most {MAX_CHUNK[kind]:,} {unit} (one chunk is held in memory), "
+                            f"got {chunk_size:,}")
     if backend not in BACKENDS:
         raise ThousandError(f"unknown backend {backend!r}: use {', '.join(BACKENDS)}")
     if not isinstance(jobs, (int, np.integer)) or jobs == 0 or jobs < -1:

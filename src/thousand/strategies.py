@@ -15,6 +15,8 @@ kernel's single-decision functions as a :class:`KernelPlayer` for the reference 
 """
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -147,6 +149,10 @@ def parse_strategy(spec: str) -> ParsedStrategy:
             value = float(v)
         except ValueError:
             raise ThousandError(f"strategy parameter {k}: must be a number, got {v!r}") from None
+        if not math.isfinite(value):
+            raise ThousandError(f"strategy parameter {k}: must be a finite number, got {v!r}")
+        if k in given:
+            raise ThousandError(f"strategy parameter {k} is given twice in {spec!r}")
         vec[strat.params[k].slot] = value
         given[k] = value
     return ParsedStrategy(strat.name, strat.code, vec, given)
@@ -337,6 +343,8 @@ class KernelPlayer:
 
 def reference_player(name: str, rules: Any, seat: int, stream: Any, params: dict[str, str]) -> KernelPlayer:
     """Hook for ``thousand.reference.players.make_player``: a kernel strategy as a Player."""
-    _strategy(name)
+    # One parser for every entry point, so `explain` rejects what `simulate` rejects.
+    spec = name + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else "")
+    parsed = parse_strategy(spec)
     bitgen = getattr(stream, "bit_generator", None)
-    return KernelPlayer(name, {k: float(v) for k, v in params.items()} or None, bitgen=bitgen)
+    return KernelPlayer(parsed.name, parsed.given or None, bitgen=bitgen)

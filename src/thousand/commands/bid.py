@@ -9,6 +9,8 @@ from thousand.cards import parse_hand
 from thousand.commands.common import add_rules_arguments, add_seed_argument, rules_from_args
 from thousand.errors import ThousandError
 
+MAX_SAMPLES = 20_000_000
+
 NAME = "bid"
 HELP = "safe bid for a hand: P(make) with 95% intervals and expected score of every bid"
 DESCRIPTION = """How high can this hand bid?
@@ -65,6 +67,10 @@ def run(args: argparse.Namespace) -> int:
         raise ThousandError(f"--confidence must be in (0, 1], got {args.confidence}")
     if not args.exact and args.samples < 2:
         raise ThousandError(f"--samples must be at least 2, got {args.samples}")
+    if not args.exact and args.samples > MAX_SAMPLES:
+        # Every sample is held in memory (~100 bytes); --exact is the complete answer anyway.
+        raise ThousandError(f"--samples must be at most {MAX_SAMPLES:,} (use --exact for every completion), "
+                            f"got {args.samples:,}")
     if args.strategy is not None and len(args.strategy) not in (1, 3):
         raise ThousandError(f"--strategy: give one (all seats) or three (declarer, next, other), got {len(args.strategy)}")
     if args.strategy:

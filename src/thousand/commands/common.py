@@ -21,6 +21,17 @@ def rules_from_args(args: argparse.Namespace, spec: str | None = None) -> Rules:
     return parse_rules_spec(spec if spec is not None else args.rules, args.overrides)
 
 
+def seed_value(text: str) -> int:
+    """A root seed: a whole number >= 0 (what numpy's SeedSequence accepts)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 0, got {value}")
+    return value
+
+
 def add_seed_argument(p: argparse.ArgumentParser, default: int | None = 1) -> None:
-    p.add_argument("--seed", type=int, default=default, metavar="S",
+    p.add_argument("--seed", type=seed_value, default=default, metavar="S",
                    help=f"root seed; the same seed gives the same result (default {default})")

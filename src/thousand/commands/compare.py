@@ -40,7 +40,7 @@ reached.  Pick the metrics it watches with --metric.
 examples:
   thousand compare --rules classic --rules classic:bolts=off --games 20000
   thousand compare --rules classic --rules classic:barrel_at=none --rules russian --games 10000 --out cmp
-  thousand compare --rules classic --rules classic:target=500 --metric deals_mean,win_first_dealer --precision 0.5
+  thousand compare --rules classic --rules classic:target=500,barrel_at=none --metric deals_mean,win_first_dealer --precision 0.5
   thousand compare --rules classic --rules classic:must_beat=on --deals 500000 --json
   thousand compare --rules classic --rules classic:resign=sixty --set barrel_at=900 --games 5000
 """

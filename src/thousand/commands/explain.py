@@ -14,15 +14,16 @@ auction, the talon, the hand-off, the contract, each trick with its winner and a
 marriage declared, the points, the score changes and bolts.  Redeals are shown and
 dealt again until a deal is played.  The same seed always gives the same deal.
 
-Players are random (uniform legal choices) unless --strategy names another player:
-`random`, `passive` (always passes, plays its lowest legal card), or a kernel strategy
-such as `standard` or `greedy` (asked one decision at a time); give --strategy once for
-every seat or once per seat.  --game plays a whole game instead of one deal.
+Every seat plays the kernel's `standard` strategy (asked one decision at a time)
+unless --strategy names another player: a kernel strategy such as `greedy`, `cautious`
+or `standard:margin=20`, `random` (uniform legal choices) or `passive` (always passes,
+plays its lowest legal card); give --strategy once for every seat or once per seat.  --game plays a whole game instead of one deal.
 --replay FILE.json reads a recorded deal (or game) trace, checks every decision and
 prints it; --json prints the trace (which --replay reads back).
 
 examples:
   thousand explain --seed 7
+  thousand explain --seed 7 --players-random
   thousand explain --seed 7 --rules russian --set blind=on
   thousand explain --seed 3 --set players=4 --strategy passive
   thousand explain --seed 5 --strategy standard --strategy random --strategy random
@@ -35,7 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_seed_argument(p, default=1)
     add_rules_arguments(p)
     p.add_argument("--players-random", action="store_true",
-                   help="every seat plays uniformly random legal moves (the default)")
+                   help="every seat plays uniformly random legal moves (same as --strategy random)")
     p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
                    help="player for every seat (once) or each seat (once per seat): random, passive, ...")
     p.add_argument("--dealer", type=int, default=None, metavar="SEAT",
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
             raise ThousandError(f"trace {args.replay!r} is malformed: {e}") from None
         return 0
 
-    specs = args.strategy or ["random"]
+    specs = args.strategy or (["random"] if args.players_random else ["standard"])
     if len(specs) not in (1, n):
         raise ThousandError(f"--strategy: give it once, or once per seat ({n} seats), not {len(specs)} times")
     if len(specs) == 1:

@@ -24,7 +24,7 @@ examples:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from thousand.simulate import DEFAULT_CHUNK_GAMES
+    from thousand.schema import DEFAULT_CHUNK_GAMES
     p.add_argument("--games", "-n", type=int, required=True, metavar="N", help="games to play")
     add_runner_arguments(p, "games", DEFAULT_CHUNK_GAMES)
     p.add_argument("--deals-out", default=None, metavar="PATH",

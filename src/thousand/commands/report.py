@@ -26,9 +26,15 @@ examples:
 """
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    from thousand.analysis.report import DEFAULT_DEALS, DEFAULT_GAMES, DEFAULT_HANDS, DEFAULT_SAMPLES
+# The report's defaults, spelt out here so that building the CLI does not import the
+# analysis stack (matplotlib, polars); a test checks they equal analysis.report's.
+DEFAULT_DEALS = 1_000_000
+DEFAULT_GAMES = 10_000
+DEFAULT_HANDS = 2_000
+DEFAULT_SAMPLES = 100
 
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deals", "-n", type=int, default=DEFAULT_DEALS, metavar="N",
                    help=f"deals simulated per rule set (default {DEFAULT_DEALS:,})")
     p.add_argument("--games", "-g", type=int, default=DEFAULT_GAMES, metavar="N",
@@ -54,8 +60,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thousand.analysis.report import ReportConfig, build_report
+    import importlib
+
     from thousand.rules import parse_rules_spec
+
+    try:
+        # A report without the kernel would be mostly empty: say so and stop instead.
+        importlib.import_module("thousand.kernel")
+    except ImportError as e:
+        raise ThousandError(f"the compiled kernel is not available ({e}); run `make build`") from None
+    from thousand.analysis.report import ReportConfig, build_report
 
     specs = args.rules or ["classic"]
     rules = [parse_rules_spec(s, args.overrides) for s in specs]

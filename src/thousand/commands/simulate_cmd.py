@@ -81,7 +81,7 @@ def print_summary(result: RunResult) -> None:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from thousand.simulate import DEFAULT_CHUNK_DEALS
+    from thousand.schema import DEFAULT_CHUNK_DEALS
     p.add_argument("--deals", "-n", type=int, required=True, metavar="N", help="deals to play")
     add_runner_arguments(p, "deals", DEFAULT_CHUNK_DEALS)
 

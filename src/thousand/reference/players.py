@@ -260,7 +260,14 @@ def make_player(spec: str, rules: Rules, seat: int, stream: Stream) -> Player:
     """
     from thousand.errors import ThousandError
     name, _, rest = spec.partition(":")
-    params = dict(item.split("=", 1) for item in rest.split(",") if "=" in item)
+    params: dict[str, str] = {}
+    for item in (i.strip() for i in rest.split(",")):
+        if not item:
+            continue
+        if "=" not in item:
+            raise ThousandError(f"bad player parameter {item!r} in {spec!r}: write NAME:k=v,...")
+        k, v = item.split("=", 1)
+        params[k.strip()] = v.strip()
     if name in PLAYER_FACTORIES:
         return PLAYER_FACTORIES[name](rules, seat, stream, params)
     try:
