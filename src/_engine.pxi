@@ -31,6 +31,10 @@ cdef struct Ctx:
     int32_t forced_deck[24]   # deck order to deal instead of shuffling
     int32_t play_out_resigned # play the cards even after a resignation
     int32_t raise_choice      # out: the declarer's raise/resign answer
+    # forced-pass mode: forced_deck is dealt, the normal auction runs, but seat pass_seat
+    # passes at its first chance and asks for no redeal and no blind
+    int32_t pass_mode
+    int32_t pass_seat
     View* vlog                # debugging/tests: every decision's View, NULL when off
     int64_t n_vlog
     int64_t cap_vlog
@@ -352,7 +356,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     d.v.ace_marriage = r[R_ACE_MARRIAGE] if r[R_ACE_MARRIAGE] > 0 else 0
 
     # 0. cut and shuffle
-    if c.forced:
+    if c.forced or c.pass_mode:
         for i in range(24):
             deck[i] = c.forced_deck[i]
     else:
@@ -392,7 +396,8 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     # 1. blind
     if golden:
         d.v.blind = 1
-    elif r[R_BLIND] > 0 and n != 2 and not c.forced and c.g.score[f] >= 0 and c.g.sitter < 0:
+    elif (r[R_BLIND] > 0 and n != 2 and not c.forced and c.g.score[f] >= 0 and c.g.sitter < 0
+          and not (c.pass_mode and f == c.pass_seat)):
         went_blind = ask_yes_no(c, &d, f, D_BLIND, 0)
 
     # 2. hand redeal
@@ -400,6 +405,8 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
         for i in range(d.v.n_active):
             s = d.v.active[i]
             if went_blind and s == f:
+                continue
+            if c.pass_mode and s == c.pass_seat:
                 continue
             if hand_redeal_allowed(c, d.hands[s]):
                 if ask_yes_no(c, &d, s, D_REDEAL, REDEAL_HAND):
@@ -439,7 +446,10 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
             if s == c.g.sitter and r[R_BARREL_BID_MIN] > lo:
                 lo = r[R_BARREL_BID_MIN]
             hi = top_multiple(lo, bid_cap_of(c, d.hands[s]), step)
-            b = ask_bid(c, &d, s, lo, hi)
+            if c.pass_mode and s == c.pass_seat:
+                b = 0           # passes at his first chance (a forehand's 100 still stands)
+            else:
+                b = ask_bid(c, &d, s, lo, hi)
             row.n_bids += 1
             if b == 0:
                 d.v.passed[s] = 1
@@ -484,7 +494,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     d.hands[decl] |= talon
 
     # 6. talon redeal
-    if (not d.v.blind and not c.forced
+    if (not d.v.blind and not c.forced and not (c.pass_mode and decl == c.pass_seat)
             and (r[R_REDEAL_TALON_BY] == TALONBY_DECLARER or d.v.obligation)
             and talon_redeal_allowed(c, talon)):
         if ask_yes_no(c, &d, decl, D_REDEAL, REDEAL_TALON):
@@ -514,7 +524,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
         li = active_index(&d, decl)
         for k in range(d.v.n_active):
             s = d.v.active[(li + k) % d.v.n_active]
-            if (d.hands[s] & NINES) == NINES:
+            if (d.hands[s] & NINES) == NINES and not (c.pass_mode and s == c.pass_seat):
                 if ask_yes_no(c, &d, s, D_REDEAL, REDEAL_FOUR_NINES):
                     row.redeal = REDEAL_FOUR_NINES
                     row.redeal_by = s

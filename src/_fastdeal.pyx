@@ -486,6 +486,69 @@ cdef class Engine:
         return idx if exact else n_samples
 
 
+    def run_pass(self, uint32_t hand, int32_t seat, int64_t n_samples, int16_t[::1] score_out,
+                 int8_t[::1] declarer_out, int16_t[::1] bid_out, int32_t[::1] redeals_out,
+                 unsigned char[::1] rows):
+        """Forced-pass completions (see thousand.kernel.play_forced_pass)."""
+        cdef int32_t unseen[17]
+        cdef int32_t perm[17]
+        cdef int32_t i, j, k, tmp, s, n_un = 0
+        cdef int64_t idx = 0
+        cdef int32_t redeals = 0
+        cdef DealRow* row = <DealRow*>&rows[0]
+        cdef int32_t opp1, opp2, pos1, pos2, pos_seat
+        for i in range(24):
+            if not (hand >> i) & 1:
+                unseen[n_un] = i
+                n_un += 1
+        # deck blocks: [0:7] seat 1 (forehand), [7:14] seat 2, [14:21] seat 0, talon [21:24]
+        pos_seat = ((seat - 1 + 3) % 3) * 7
+        opp1 = (seat + 1) % 3
+        opp2 = (seat + 2) % 3
+        pos1 = ((opp1 - 1 + 3) % 3) * 7
+        pos2 = ((opp2 - 1 + 3) % 3) * 7
+        self.c.pass_mode = 1
+        self.c.pass_seat = seat
+        self.c.play_out_resigned = 0
+        self.c.ev = NULL
+        self._reset_deal_only()
+        self.c.g.dealer = 0
+        k = 0
+        for i in range(24):
+            if (hand >> i) & 1:
+                self.c.forced_deck[pos_seat + k] = i
+                k += 1
+        with self.bitgen.lock, nogil:
+            idx = 0
+            while idx < n_samples:
+                for i in range(17):
+                    perm[i] = unseen[i]
+                for i in range(16, 0, -1):
+                    j = draw_bounded(self.c.rng, i + 1)
+                    tmp = perm[i]
+                    perm[i] = perm[j]
+                    perm[j] = tmp
+                for i in range(3):
+                    self.c.forced_deck[21 + i] = perm[i]
+                for i in range(7):
+                    self.c.forced_deck[pos1 + i] = perm[3 + i]
+                    self.c.forced_deck[pos2 + i] = perm[10 + i]
+                for s in range(4):
+                    self.c.g.score[s] = 0
+                    self.c.g.resigns[s] = 0
+                if not run_deal(&self.c, row, 0):
+                    redeals += 1    # another seat asked for a redeal: a new completion
+                    continue
+                score_out[idx] = <int16_t>row.score[seat]
+                declarer_out[idx] = <int8_t>row.declarer
+                bid_out[idx] = <int16_t>row.winning_bid
+                idx += 1
+        self.c.pass_mode = 0
+        self.c.pass_seat = 0
+        redeals_out[0] = redeals
+        return n_samples
+
+
 cdef inline void _forced_one(Ctx* c, DealRow* row, int64_t idx, uint32_t* talon_out,
                              int16_t* raise_out, int16_t* points_out,
                              int16_t* marriages_out, int16_t* dp_out) noexcept nogil:

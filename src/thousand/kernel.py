@@ -29,7 +29,7 @@ from thousand.strategies import resolve_strategies
 from thousand.trace import DealTrace, Event, EventKind, GameTrace
 
 __all__ = ["KERNEL_VERSION", "DEAL_ROW_DTYPE", "GAME_ROW_DTYPE", "play_deals", "play_games",
-           "play_forced_declarer", "deal_traces", "game_traces", "traced_rows", "ForcedResult", "ROLE_SEATS"]
+           "play_forced_declarer", "play_forced_pass", "PassResult", "deal_traces", "game_traces", "traced_rows", "ForcedResult", "ROLE_SEATS"]
 
 KERNEL_VERSION = _fastdeal.KERNEL_VERSION
 
@@ -385,3 +385,66 @@ def play_forced_declarer(bitgen: Any, rules: Any, strategies: Any, params: Any, 
                        scratch.view(np.uint8))
     return ForcedResult(hand=hand, role=role, declarer=seat, contract=contract, exact=exact, talon=talon,
                         declarer_points=dpoints, decision=decision, points=points, marriages=marriages)
+
+
+# --------------------------------------------------------------------------- forced pass
+@dataclass
+class PassResult:
+    """Per-completion outcomes of :func:`play_forced_pass` (arrays of equal length).
+
+    ``score`` (int16): the seat's score change in the deal (rules' scoring and rounding);
+    ``declarer`` (int8): the declarer's seat; ``winning_bid`` (int16): the auction's result
+    (before any raise); ``redeals``: completions thrown away because
+    another seat asked for a redeal (a new completion was drawn each time).
+    """
+
+    hand: int
+    role: str
+    seat: int
+    score: np.ndarray
+    declarer: np.ndarray
+    winning_bid: np.ndarray
+    redeals: int
+
+    def __getitem__(self, key: str) -> Any:
+        return getattr(self, key)
+
+    @property
+    def on_obligation(self) -> np.ndarray:
+        """Did the seat end as declarer (only possible on obligation at 100, as forehand)?"""
+        return self.declarer == self.seat
+
+
+def play_forced_pass(bitgen: Any, rules: Any, strategies: Any, params: Any, hand: int, role: str,
+                     n_samples: int = 100_000) -> PassResult:
+    """The 7-card ``hand`` at ``role`` passes at its first chance (3 players; sampled).
+
+    The 17 unseen cards are dealt uniformly at random around the fixed hand (as in
+    :func:`play_forced_declarer`: talon, the seat after, the other seat).  The normal auction
+    runs with the strategies, except that the seat passes whenever first asked; a forehand's
+    forced 100 still stands, so if both others pass he plays it on obligation.  The deal is
+    then played out by the strategies (talon, hand-off, raise/resign, play, scoring).  The
+    seat never goes blind and never asks for a redeal; when another seat asks for a hand,
+    talon or four-nines redeal, the completion is discarded and a new one drawn (the hand
+    stays, the other 17 cards are re-dealt) -- counted in ``redeals``.  The dealer is seat 0.
+    """
+    r = _rules_array(rules)
+    if int(r[RuleField.PLAYERS]) != 3:
+        raise ThousandError("play_forced_pass: the forced-pass mode plays the 3-player game")
+    if role not in ROLE_SEATS:
+        raise ThousandError(f"role must be one of {', '.join(ROLE_SEATS)}, got {role!r}")
+    hand = int(hand)
+    if not 0 <= hand < 1 << 24 or bin(hand).count("1") != 7:
+        raise ThousandError(f"hand must be a mask of 7 cards, got {hand:#x}")
+    n = _count(n_samples, "n_samples")
+    eng, _ = _engine(bitgen, r, strategies, params)
+    seat = ROLE_SEATS[role]
+    score = np.zeros(n, dtype=np.int16)
+    declarer = np.zeros(n, dtype=np.int8)
+    winning_bid = np.zeros(n, dtype=np.int16)
+    redeals = np.zeros(1, dtype=np.int32)
+    scratch = np.zeros(1, dtype=DEAL_ROW_DTYPE)
+    if n:
+        eng.run_pass(hand, seat, n, score, declarer, winning_bid, redeals, scratch.view(np.uint8))
+    return PassResult(hand=hand, role=role, seat=seat, score=score, declarer=declarer,
+                      winning_bid=winning_bid, redeals=int(redeals[0]))
