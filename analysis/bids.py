@@ -29,7 +29,8 @@ What the numbers mean (``docs/bids.md`` has the long version)
     allows one, worth 0): the real choice a declarer has after the talon.  Sampled runs
     estimate the per-talon decision on one half of the samples and score it on the
     other (two-fold cross-fitting), so the figure is not flattered by chance.
-Passing is worth 0 to the bidder's own score.
+Passing: ``simulate_pass`` / ``pass_summary`` sample the hand passing at its first chance
+(``thousand.kernel.play_forced_pass``): the seat's expected score change with a 95% interval.
 
 >>> wilson_interval(8, 10)  # doctest: +ELLIPSIS
 (0.4901..., 0.9433...)
@@ -434,6 +435,17 @@ class BidEstimate:
     seed: int | None = None
     seconds: float | None = None
     per_bid: bool = False
+    pass_ev: float | None = None          # the seat's expected score change when it passes
+    pass_ev_se: float | None = None       # its standard error (always sampled)
+    pass_samples: int = 0
+    pass_on_obligation: float | None = None   # share of deals he still plays (forehand's 100)
+
+    @property
+    def pass_ev_ci(self) -> tuple[float, float] | None:
+        """95% interval of ``pass_ev`` (mean +- 1.96 SE)."""
+        if self.pass_ev is None or self.pass_ev_se is None:
+            return None
+        return (self.pass_ev - 1.96 * self.pass_ev_se, self.pass_ev + 1.96 * self.pass_ev_se)
 
     def exact_fraction(self, bid: int) -> Fraction:
         """P(make ``bid``) as an exact fraction (meaningful for exact runs)."""
@@ -585,10 +597,39 @@ def estimate_bid(hand: int, rules: Rules, role: str = "forehand", strategies: Se
         runs = {int(b): (c if b == 100 else simulate_hand(hand, rules, role, strategies, samples, exact, seed,
                                                            contract=int(b)))
                 for b in bids_for_hand(hand, rules)}
+    pass_info = pass_summary(simulate_pass(hand, rules, role, strategies, samples, seed))
     est = estimate_from_completions(c, rules, confidence, free_resignation, per_bid=runs,
-                                    strategies=_strategy_label(strategies), seed=None if exact else seed)
+                                    strategies=_strategy_label(strategies), seed=None if exact else seed,
+                                    **pass_info)
     import dataclasses
     return dataclasses.replace(est, seconds=time.perf_counter() - t0, per_bid=per_bid)
+
+
+def simulate_pass(hand: int, rules: Rules, role: str = "forehand", strategies: Sequence[str] | str | None = None,
+                  samples: int = 100_000, seed: Any = 1) -> Any:
+    """The hand passes at its first chance (``thousand.kernel.play_forced_pass``); always sampled.
+
+    The stream is ``PCG64(SeedSequence(seed).spawn(1)[0])``: independent of the
+    forced-declarer run's, and the same for the same seed.
+    """
+    if role not in ROLES:
+        raise ThousandError(f"position must be one of {', '.join(ROLES)}, got {role!r}")
+    if popcount(hand) != 7:
+        raise ThousandError(f"a hand needs 7 cards, got {popcount(hand)}")
+    if rules.players != 3:
+        raise ThousandError(f"thousand bid analyses the 3-player game; the rules say players={rules.players}")
+    from thousand import kernel
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    bitgen = np.random.PCG64(ss.spawn(1)[0])
+    return kernel.play_forced_pass(bitgen, rules, seat_strategies(strategies, role), None, hand, role, samples)
+
+
+def pass_summary(res: Any) -> dict[str, float]:
+    """Mean, standard error and sample count of a ``PassResult``'s score changes."""
+    s = np.asarray(res.score, dtype=float)
+    n = len(s)
+    return {"pass_ev": float(s.mean()), "pass_ev_se": float(s.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0,
+            "pass_samples": n, "pass_on_obligation": float(np.mean(res.declarer == res.seat))}
 
 
 def _with_seconds(est: BidEstimate, seconds: float) -> BidEstimate:
@@ -637,11 +678,28 @@ def bid_estimate_json(est: BidEstimate) -> dict[str, Any]:
         "points_quantiles": {k: num(v) for k, v in est.points_quantiles.items()},
         "points_distribution": [{"from": a, "to": a + 4, "share": num(k / est.samples)}
                                 for a, k in est.points_histogram],
-        "pass_ev": 0.0,
+        "pass_ev": num(est.pass_ev),
+        "pass_ev_ci_low": num(est.pass_ev_ci[0]) if est.pass_ev_ci else None,
+        "pass_ev_ci_high": num(est.pass_ev_ci[1]) if est.pass_ev_ci else None,
+        "pass_samples": est.pass_samples,
+        "pass_on_obligation": num(est.pass_on_obligation),
+        "best_choice": best_choice(est),
         "bids": bids,
         "safe_bid": est.safe_bid,
         "best_ev_bid": est.best_ev_bid,
     }
+
+
+def best_choice(est: BidEstimate) -> str | None:
+    """``"bid N"`` or ``"pass"``: the best expected score among every bid and passing."""
+    best = None
+    if est.best_ev_bid is not None:
+        row = est.table.filter(pl.col("bid") == est.best_ev_bid)
+        if not row.is_empty():
+            best = (float(row["ev"][0]), f"bid {est.best_ev_bid}")
+    if est.pass_ev is not None and (best is None or est.pass_ev > best[0]):
+        best = (est.pass_ev, "pass")
+    return None if best is None else best[1]
 
 
 def format_bid_table(est: BidEstimate) -> str:
@@ -682,17 +740,28 @@ def format_bid_table(est: BidEstimate) -> str:
     lines.append("")
     conf = f"{est.confidence:.0%}"
     lines.append(f"safe bid (made with >= {conf}): {est.safe_bid if est.safe_bid is not None else 'none (even 100 is below)'}")
+    if est.pass_ev is not None:
+        lo, hi = est.pass_ev_ci
+        how = " (sampled even with --exact)" if est.exact else ""
+        obl = (f"; plays the 100 on obligation in {est.pass_on_obligation:.1%}"
+               if est.pass_on_obligation else "")
+        lines.append(f"passing: EV {est.pass_ev:+.1f} [{lo:+.1f}, {hi:+.1f}] "
+                     f"({est.pass_samples:,} sampled deals{how}{obl})")
+    pass_value = est.pass_ev if est.pass_ev is not None else 0.0
     best_row = est.table.filter(pl.col("bid") == est.best_ev_bid) if est.best_ev_bid is not None else None
     if best_row is not None and not best_row.is_empty():
         best_ev = float(best_row["ev"][0])
-        note = "" if best_ev >= 0 else "  (below 0: passing, worth 0, is better if you may pass)"
+        note = ("" if best_ev >= pass_value
+                else f"  (passing, worth {pass_value:+.1f}, is better if you may pass)")
         lines.append(f"best expected score: bid {est.best_ev_bid}, EV {best_ev:+.1f}{note}")
+    elif est.pass_ev is not None:
+        lines.append(f"best expected score: pass, EV {pass_value:+.1f}")
     if strat_rows.height == 1:
         r = strat_rows.row(0, named=True)
         lines.append(f"the strategy's own raise/resign answers at {r['bid']}: EV {_ev_text(r, 'ev_strategy', est.exact)}"
                      " (--per-bid gives it for every bid)")
     lines.append("EV bid = bid, then after the talon play or resign, whichever is better for that talon; "
-                 "passing = 0.")
+                 "passing = pass at the first chance, the others bid and play (docs/bids.md).")
     if est.seconds is not None:
         lines.append(f"({est.seconds:.2f} s)")
     return "\n".join(lines)
@@ -755,7 +824,8 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> None:
     res = t["ev_resign"].to_numpy()
     if not np.all(np.isnan(res.astype(float))):
         ax2.plot(b, res, color="grey", lw=1, ls=":", label="resign")
-    ax2.axhline(0, color="black", lw=0.8, label="pass (0)")
+    pv = est.pass_ev if est.pass_ev is not None else 0.0
+    ax2.axhline(pv, color="black", lw=0.8, label=f"pass ({pv:+.1f})")
     if est.best_ev_bid is not None:
         ax2.axvline(est.best_ev_bid, color="C1", ls=":", lw=1.5, label=f"best EV bid {est.best_ev_bid}")
     ax2.set_xlabel("bid (contract, points)")

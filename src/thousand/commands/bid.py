@@ -21,7 +21,8 @@ one of the 2,333,760 completions) and the strategies play the talon, the hand-of
 the tricks.  For every bid from 100 to the cap the rules allow for this hand it prints
 the probability of making it (95% Wilson interval; none needed with --exact) and the
 expected score change of bidding it (then playing or resigning, whichever is better
-once the talon is seen), next to always playing out, resigning, and passing (0).
+once the talon is seen), next to always playing out, resigning, and passing (the hand passes at its
+first chance and the strategies bid and play the rest; always sampled, --samples deals).
 
 Two recommendations: the safe bid (the highest made with at least --confidence) and
 the bid with the best expected score.

@@ -1,0 +1,84 @@
+"""The passing alternative of ``thousand bid``: kernel ``play_forced_pass`` and its EV."""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from thousand import cli, kernel
+from thousand.analysis import bids
+from thousand.cards import parse_hand
+from thousand.rules import Rules
+
+WEAK = parse_hand("9S JS 9C JC 9D JD 9H", n=7)
+STRONG_DEFENCE = parse_hand("AS AC AD TS TC TD KH", n=7)
+STRONG = parse_hand("AH TH KH QH AD 9S JC", n=7)
+N = 20_000
+
+
+def _pass(hand: int, role: str, seed: int = 1, n: int = N) -> kernel.PassResult:
+    return kernel.play_forced_pass(np.random.PCG64(seed), Rules(), None, None, hand, role, n)
+
+
+def _mean_se(res: kernel.PassResult) -> tuple[float, float]:
+    s = res.score.astype(float)
+    return float(s.mean()), float(s.std(ddof=1) / math.sqrt(len(s)))
+
+
+@pytest.mark.parametrize("role", ["forehand", "middle", "rear"])
+def test_weak_hand_below_40_and_strong_defence_higher(role: str) -> None:
+    weak, weak_se = _mean_se(_pass(WEAK, role))
+    strong, strong_se = _mean_se(_pass(STRONG_DEFENCE, role))
+    assert weak + 4 * weak_se < 40
+    assert strong - 4 * strong_se > weak + 4 * weak_se
+
+
+@pytest.mark.parametrize("role", ["middle", "rear"])
+def test_middle_and_rear_never_declare(role: str) -> None:
+    for hand in (WEAK, STRONG, STRONG_DEFENCE):
+        res = _pass(hand, role)
+        assert len(res.score) == N
+        assert not res.on_obligation.any()
+        assert (res.declarer != res.seat).all()
+
+
+def test_forehand_declares_only_on_obligation_at_100() -> None:
+    for hand in (WEAK, STRONG):
+        res = _pass(hand, "forehand")
+        mine = res.on_obligation
+        assert mine.any()                       # both others pass sometimes
+        assert (res.winning_bid[mine] == 100).all()
+        # when someone else won the auction he beat the 100
+        assert (res.winning_bid[~mine] > 100).all()
+
+
+def test_same_seed_same_result() -> None:
+    a, b = _pass(STRONG, "forehand", seed=7), _pass(STRONG, "forehand", seed=7)
+    assert np.array_equal(a.score, b.score) and np.array_equal(a.declarer, b.declarer)
+    assert a.redeals == b.redeals
+    c = _pass(STRONG, "forehand", seed=8)
+    assert not np.array_equal(a.score, c.score)
+
+
+def test_ci_contains_larger_independent_run() -> None:
+    est = bids.estimate_bid(STRONG, Rules(), role="middle", samples=N, seed=3)
+    big = bids.pass_summary(bids.simulate_pass(STRONG, Rules(), "middle", None, 4 * N, seed=4))
+    lo, hi = est.pass_ev_ci
+    assert lo < est.pass_ev < hi
+    se = math.hypot(est.pass_ev_se, big["pass_ev_se"])
+    assert abs(est.pass_ev - big["pass_ev"]) <= 4 * se
+
+
+def test_json_fields_and_table_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["bid", "9S JS 9C JC 9D JD 9H", "--position", "middle", "--samples", "5000", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for key in ("pass_ev", "pass_ev_ci_low", "pass_ev_ci_high", "pass_samples", "best_choice"):
+        assert key in out
+    assert out["pass_ev_ci_low"] <= out["pass_ev"] <= out["pass_ev_ci_high"]
+    assert out["pass_samples"] == 5000
+    assert out["best_choice"] == "pass"       # this hand bids nothing worth its pass
+    assert cli.main(["bid", "9S JS 9C JC 9D JD 9H", "--samples", "5000"]) == 0
+    text = capsys.readouterr().out
+    assert "passing: EV" in text and "worth 0" not in text
