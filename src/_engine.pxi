@@ -349,6 +349,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     d.given[0] = -1
     d.given[1] = -1
     d.v.n_tricks = 10 if n == 2 else 8
+    d.v.ace_marriage = r[R_ACE_MARRIAGE] if r[R_ACE_MARRIAGE] > 0 else 0
 
     # 0. cut and shuffle
     if c.forced:

@@ -205,3 +205,4 @@ cdef struct View:
     uint32_t voids[4]       # per seat: the suits (as suit masks) he showed out of in this deal
     int32_t resign_cost     # D_RAISE: what resigning now costs the declarer (>= 0)
     int32_t resign_gift     # D_RAISE: what resigning now gives each opponent
+    int32_t ace_marriage    # the rules' ace marriage value (0: no ace marriage)

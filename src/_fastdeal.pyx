@@ -583,6 +583,7 @@ cdef View view_from_dict(dict d) except *:
                 v.voids[i] = value[i]
         elif key == "resign_cost": v.resign_cost = value
         elif key == "resign_gift": v.resign_gift = value
+        elif key == "ace_marriage": v.ace_marriage = value
         else:
             raise KeyError(f"unknown view field {key!r}")
     return v

@@ -380,6 +380,21 @@ cdef inline int32_t sensible_lead(View* v, uint32_t h, uint32_t unseen, uint32_t
             if o != v.seat and (v.seat == v.declarer or o == v.declarer):
                 risky |= ruff_risk_suits(v, unseen, empty, trm, o)
     safe = boss & ~risky & ~mcards
+    # 0. the ace marriage (all four aces held and the rules score it): declare it as soon
+    #    as the engine allows, with the ace of the longest suit (it may become trumps);
+    #    where it may not be declared yet (trick 0 without marriage_first_trick), keep
+    #    the aces and win the lead with another sure winner (a ten: the top card of its
+    #    suit beside the ace) so that the next lead declares it
+    if v.ace_marriage > 0 and (h & ACES) == ACES:
+        if v.declarable & ACES:
+            declare[0] = 1
+            c = 5
+            for s in range(1, 4):
+                if suit_length(h, s) >= suit_length(h, SUIT_OF[c]):
+                    c = 6 * s + 5
+            return c
+        if safe & ~ACES:
+            return highest_by_rank(safe & ~ACES)
     # 1. the declarer draws trumps with a sure winner while trumps are out
     if v.seat == v.declarer and (safe & trm) and (unseen & trm):
         return td_lowbit(safe & trm)

@@ -15,7 +15,7 @@ from thousand.strategies import KernelPlayer, resolve_strategies
 
 COMMON = ["players", "seat", "dealer", "forehand", "hand", "step", "high", "high_seat",
           "declarer", "contract", "blind", "obligation", "talon", "played", "trick_index", "trump",
-          "sitter", "golden", "received", "given", "n_tricks"]
+          "sitter", "golden", "received", "given", "n_tricks", "ace_marriage"]
 PER_SEAT = ["bids", "passed", "points", "score", "marriage_points", "bolts", "resignations", "voids"]
 BY_KIND = {
     _fastdeal.DECISION_KINDS["blind"]: [],

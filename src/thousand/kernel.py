@@ -65,6 +65,7 @@ _VIEW_FIELDS = [
     ("legal", 1), ("declarable", 1), ("points", 4), ("score", 4), ("sitter", 1), ("golden", 1),
     ("received", 1), ("given", 2), ("n_tricks", 1), ("marriage_points", 4), ("bolts", 4),
     ("resignations", 4), ("voids", 4), ("resign_cost", 1), ("resign_gift", 1),
+    ("ace_marriage", 1),
 ]
 _UNSIGNED = {"hand", "talon", "played", "legal", "declarable", "voids"}
 VIEW_DTYPE = _row_dtype([(name, "u4" if name in _UNSIGNED else "i4", k) for name, k in _VIEW_FIELDS])

@@ -275,7 +275,7 @@ def kernel_view(view: Any, **extra: Any) -> dict[str, Any]:
         "golden": int(view.golden), "received": view.received,
         "given": list(view.given) + [-1] * (2 - len(view.given)), "n_tricks": view.n_tricks,
         "marriage_points": list(view.marriage_points), "bolts": list(view.bolts),
-        "resignations": list(view.resignations),
+        "resignations": list(view.resignations), "ace_marriage": rules.ace_marriage or 0,
     }
     d.update(extra)
     return d
