@@ -147,6 +147,23 @@ def _sum(e: pl.Expr) -> pl.Expr:
     return e.cast(pl.Int64).sum()
 
 
+def _var(e: pl.Expr) -> pl.Expr:
+    """Sample variance of an integer column from exact integer sums.
+
+    Polars' own ``var``/``std`` add floats in an order that depends on how the chunks were
+    split among threads, so the last digits changed from run to run on the same data;
+    integer sums do not, and the same data always gives the same table.
+    """
+    x = e.cast(pl.Int64)
+    n, total, squares = x.count(), x.sum(), (x * x).sum()
+    var = (squares.cast(pl.Float64) - total.cast(pl.Float64) * total.cast(pl.Float64) / n) / (n - 1)
+    return pl.when(n > 1).then(var.clip(lower_bound=0.0))
+
+
+def _std(e: pl.Expr) -> pl.Expr:
+    return _var(e).sqrt()
+
+
 def _exact_rows(rules: Rules) -> pl.LazyFrame:
     size, _, talon = table_shape(rules)
     rows = {"suit": [], "role": [], "measure": [], "exact": []}
@@ -261,10 +278,10 @@ def value_aggregates(sets: pl.LazyFrame, rules: Rules) -> tuple[pl.LazyFrame, pl
             pts = pl.col("deal_points").filter(played_out)
             aggs += [
                 _sum(played_out).alias(f"{name}|{group}|pts_n"),
-                pts.mean().alias(f"{name}|{group}|pts_mean"), pts.std().alias(f"{name}|{group}|pts_sd"),
+                pts.mean().alias(f"{name}|{group}|pts_mean"), _std(pts).alias(f"{name}|{group}|pts_sd"),
                 _sum(cond).alias(f"{name}|{group}|n"), _sum(cond & pl.col("made")).alias(f"{name}|{group}|made"),
                 pl.col("contract").filter(cond).mean().alias(f"{name}|{group}|c_mean"),
-                pl.col("contract").filter(cond).std().alias(f"{name}|{group}|c_sd"),
+                _std(pl.col("contract").filter(cond)).alias(f"{name}|{group}|c_sd"),
             ]
     groups = base.group_by("role").agg(aggs).sort("role")
     played_out = base.filter(~pl.col("resigned")).with_columns(
@@ -275,7 +292,7 @@ def value_aggregates(sets: pl.LazyFrame, rules: Rules) -> tuple[pl.LazyFrame, pl
         for i, (name, _) in enumerate(kinds)]
     strata = (pl.concat(parts).group_by("suit", "role", "band", "with")
               .agg(pl.len().alias("n"), pl.col("deal_points").mean().alias("mean"),
-                   pl.col("deal_points").var().alias("var"))
+                   _var(pl.col("deal_points")).alias("var"))
               .sort("suit", "role", "band", "with"))
     return groups, strata
 

@@ -308,17 +308,56 @@ def _slug(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=-]+", "_", label).strip("_") or "rules"
 
 
+def _reusable_run(path: Path, rules: Rules, cfg: ReportConfig) -> dict[str, Any] | None:
+    """The metadata of the runner's dataset in ``path`` if it was made with exactly this
+    report's settings (so it can be continued or reused), else ``None``."""
+    from thousand import simulate as runner
+
+    if not (path / runner.METADATA_FILE).is_file():
+        return None
+    try:
+        old = runner.read_metadata(path)
+        strategies = runner.normalize_strategies(cfg.strategies, rules.players)
+        # What the runner itself would write for this run; it compares the same keys on --resume.
+        want = runner._metadata("deals", int(cfg.deals), runner.DEFAULT_CHUNK_DEALS, int(cfg.seed), rules,
+                                strategies, runner.PARQUET_COMPRESSION, runner._KERNEL_MODULE,
+                                with_deals=False, rows_of="deals", first_chunk=0)
+    except ThousandError:
+        return None
+    if any(old.get(key) != want.get(key) for key in runner._RESUME_KEYS):
+        return None
+    return old
+
+
 def _simulate_deals(rules: Rules, label: str, cfg: ReportConfig, log: _Log) -> tuple[pl.LazyFrame, bool, Path]:
-    """Deal rows for one rule set: the simulator's, or (no kernel) dealt cards only."""
+    """Deal rows for one rule set: the simulator's, or (no kernel) dealt cards only.
+
+    A dataset a previous report left in ``path`` with the same settings (rules, seed,
+    strategies, deals, chunk size, kernel) is reused, and an interrupted one is finished
+    (only its missing chunks are computed): the chunks are the same either way, so the
+    tables are too.  Any other content of ``path`` is replaced.
+    """
     path = cfg.out / "data" / _slug(label)
+    if _kernel_available():
+        from thousand.simulate import chunk_file, simulate
+
+        old = _reusable_run(path, rules, cfg) if path.exists() else None
+        if old is None:
+            if path.exists():
+                shutil.rmtree(path)
+            log(f"simulating {cfg.deals:,} deals under {label} ...")
+        else:
+            written = sum(1 for k in range(old["n_chunks"]) if (path / chunk_file(k)).is_file())
+            if written == old["n_chunks"]:
+                log(f"reusing {path} ({cfg.deals:,} deals)")
+            else:
+                log(f"continuing {path}: {written} of {old['n_chunks']} chunks written, "
+                    f"simulating the rest of {cfg.deals:,} deals under {label} ...")
+        lf = simulate(cfg.deals, rules, strategies=cfg.strategies, seed=cfg.seed, jobs=cfg.jobs, out=path,
+                      resume=old is not None, progress=cfg.progress)
+        return lf, True, path
     if path.exists():
         shutil.rmtree(path)
-    if _kernel_available():
-        from thousand.simulate import simulate
-        log(f"simulating {cfg.deals:,} deals under {label} ...")
-        lf = simulate(cfg.deals, rules, strategies=cfg.strategies, seed=cfg.seed, jobs=cfg.jobs, out=path,
-                      progress=cfg.progress)
-        return lf, True, path
     why = f" ({_KERNEL_PROBLEM[0]})" if _KERNEL_PROBLEM else ""
     log(f"kernel not available{why}: dealing {cfg.deals:,} random deals under {label} (cards only, no play)")
     path.mkdir(parents=True, exist_ok=True)
@@ -546,6 +585,23 @@ def _threshold_display(table: pl.DataFrame) -> pl.DataFrame:
     return table.select(cols)
 
 
+FORCED_DATA = "forced_hands.parquet"
+FORCED_KEY = "forced_hands.json"
+
+
+def _forced_key(cfg: ReportConfig) -> dict[str, Any]:
+    """Everything that determines the forced-declarer data; stored next to it so that a
+    later report with the same settings reuses it instead of playing it again."""
+    try:
+        import importlib
+        kernel_version = getattr(importlib.import_module("thousand.kernel"), "KERNEL_VERSION", None)
+    except ImportError:
+        kernel_version = None
+    return {"rules_hash": cfg.rules[0].hash, "hands": int(cfg.hands), "samples": int(cfg.samples),
+            "seed": int(cfg.seed), "strategies": list(cfg.strategies) if cfg.strategies else None,
+            "version": __version__, "kernel_version": kernel_version}
+
+
 def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_dir: Path,
                        notes: list[str]) -> tuple[list[Block], dict[str, Path], dict[str, Path]]:
     """Bidding thresholds through :mod:`thousand.analysis.thresholds` (its public API)."""
@@ -565,10 +621,18 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
     rules = cfg.rules[0]
     try:
         log(f"bidding thresholds: {cfg.hands:,} hands x 3 seats x {cfg.samples} completions ...")
-        hands = th.simulate_forced_hands(rules, n_hands=cfg.hands, samples_per_hand=cfg.samples, seed=cfg.seed,
-                                         strategies=cfg.strategies, jobs=cfg.jobs)
-        data = cfg.out / "data" / "forced_hands.parquet"
-        hands.write_parquet(data)
+        data = cfg.out / "data" / FORCED_DATA
+        if data.is_file():  # build_report removed it unless it was made with these settings
+            log(f"reusing {data} ({cfg.hands:,} hands x {cfg.samples} completions)")
+            hands = pl.read_parquet(data)
+        else:
+            hands = th.simulate_forced_hands(rules, n_hands=cfg.hands, samples_per_hand=cfg.samples,
+                                             seed=cfg.seed, strategies=cfg.strategies, jobs=cfg.jobs)
+            # The data first, then its key: a key on disk always describes a complete file.
+            tmp = data.with_name(f".{data.name}.tmp")
+            hands.write_parquet(tmp)
+            os.replace(tmp, data)
+            (cfg.out / "data" / FORCED_KEY).write_text(json.dumps(_forced_key(cfg), indent=1) + "\n")
         table = th.threshold_table(hands, rules)
         table.write_csv(tables_dir / "bid_thresholds.csv")
         tables["bid_thresholds"] = tables_dir / "bid_thresholds.csv"
@@ -684,8 +748,17 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     tables_dir, charts_dir = out / "tables", out / "charts"
     # A previous report in the same place must not leave tables or charts this run did not make.
     for stale in [*tables_dir.glob("*.csv"), *tables_dir.glob("*.json"), *charts_dir.glob("*.png"),
-                  out / "data" / "forced_hands.parquet", out / "compare.md"]:
+                  out / "compare.md"]:
         stale.unlink(missing_ok=True)
+    # The forced-declarer data is kept only when it was made with this run's settings.
+    forced, forced_key = out / "data" / FORCED_DATA, out / "data" / FORCED_KEY
+    try:
+        kept = json.loads(forced_key.read_text()) == _forced_key(cfg)
+    except (OSError, ValueError):
+        kept = False
+    if not kept:
+        forced.unlink(missing_ok=True)
+        forced_key.unlink(missing_ok=True)
     tables: dict[str, Path] = {}
     figs: dict[str, Path] = {}
     data: dict[str, Path] = {}
