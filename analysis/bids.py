@@ -742,7 +742,7 @@ def format_bid_table(est: BidEstimate) -> str:
     lines.append(f"safe bid (made with >= {conf}): {est.safe_bid if est.safe_bid is not None else 'none (even 100 is below)'}")
     if est.pass_ev is not None:
         lo, hi = est.pass_ev_ci
-        how = " (sampled even with --exact)" if est.exact else ""
+        how = ", sampled even with --exact" if est.exact else ""
         obl = (f"; plays the 100 on obligation in {est.pass_on_obligation:.1%}"
                if est.pass_on_obligation else "")
         lines.append(f"passing: EV {est.pass_ev:+.1f} [{lo:+.1f}, {hi:+.1f}] "
