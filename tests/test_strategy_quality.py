@@ -335,15 +335,18 @@ def test_standard_speed_relative_to_greedy():
     (CPU time; benchmarks/bench_strategies.py prints both)."""
     import time
 
-    def rate(name, n=300_000):
+    n = 200_000
+    engines = {}
+    for name in ("standard", "greedy"):
         eng, _ = kernel._engine(np.random.PCG64(1), CLASSIC, name, None)
-        cols = kernel._deal_buffer(n + n // 2 + 16)
-        best = 0.0
-        for _ in range(3):
+        engines[name] = (eng, kernel._deal_buffer(n + n // 2 + 16))
+    best = {"standard": 0.0, "greedy": 0.0}
+    # Alternate the two and keep the best of each, so that whatever else runs on the
+    # machine (other tests in parallel) slows both alike.
+    for _ in range(5):
+        for name, (eng, cols) in engines.items():
             eng.played = 0
             t = time.process_time()
             eng.run_deals(n, cols, len(cols["deal_id"]), None, 0, 0)
-            best = max(best, n / (time.process_time() - t))
-        return best
-
-    assert rate("standard") > 0.6 * rate("greedy")
+            best[name] = max(best[name], n / (time.process_time() - t))
+    assert best["standard"] > 0.6 * best["greedy"], best
