@@ -192,16 +192,6 @@ def test_heatmap_of_a_single_cell_draws_without_warnings(tmp_path):
     assert (tmp_path / "one.png").stat().st_size > 5_000
 
 
-def _kernel_ready() -> bool:
-    try:
-        from thousand.analysis.bids import kernel_play
-        kernel_play()
-        return True
-    except Exception:
-        return False
-
-
-@pytest.mark.skipif(not _kernel_ready(), reason="thousand.kernel.play_forced_declarer is not built")
 def test_real_kernel_thresholds_pipeline_runs_and_is_reproducible():
     a = T.simulate_forced_hands(CLASSIC, n_hands=40, samples_per_hand=50, seed=7, chunk_hands=16)
     b = T.simulate_forced_hands(CLASSIC, n_hands=40, samples_per_hand=50, seed=7, chunk_hands=16)

@@ -182,25 +182,12 @@ def test_rules_reach_the_kernel(capsys, fake_kernel):
 
 
 # ------------------------------------------------------------------ the real kernel
-def _kernel_ready() -> bool:
-    try:
-        B.kernel_play()
-        return True
-    except Exception:
-        return False
-
-
-needs_kernel = pytest.mark.skipif(not _kernel_ready(), reason="thousand.kernel.play_forced_declarer is not built")
-
-
-@needs_kernel
 def test_real_kernel_json(capsys):
     obj = bid_json(capsys, HAND_TEXT, "--samples", "20000", "--seed", "1")
     assert obj["samples"] == 20000 and [b["bid"] for b in obj["bids"]][0] == 100
     assert obj["bids"][0]["p_make"] > 0.5        # a 41-point hand with the hearts marriage makes 100 mostly
 
 
-@needs_kernel
 def test_real_kernel_exact_and_sampled_agree(capsys):
     exact = bid_json(capsys, HAND_TEXT, "--exact")
     assert exact["samples"] == 2_333_760
@@ -213,7 +200,6 @@ def test_real_kernel_exact_and_sampled_agree(capsys):
         assert abs(s["p_make"] - p) <= 4 * se + 1e-12, (e["bid"], s["p_make"], p)
 
 
-@needs_kernel
 def test_real_kernel_exact_enumerates_every_completion_once():
     c = B.simulate_hand(HAND, B.CLASSIC_RULES, "middle", exact=True)
     assert c.n == B.N_COMPLETIONS

@@ -7,7 +7,7 @@ import pytest
 
 from thousand import simulate as sim
 
-distributed = pytest.importorskip("distributed")
+import distributed  # part of the test extra: a missing install must fail, not skip
 @pytest.fixture(scope="module")
 def cluster():
     # Two worker processes: the chunks really run elsewhere and come back only as files.
