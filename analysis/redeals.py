@@ -72,28 +72,22 @@ class Condition:
         return x <= self.threshold if self.op == "<=" else x >= self.threshold
 
 
+def _conditions(rules: Rules, where: str) -> list[Condition]:
+    """The redeal conditions the rule set enables on the ``where`` cards (hand or talon)."""
+    specs = (("points", "<=", f"redeal_{where}_points_max"), ("nines", ">=", f"redeal_{where}_nines"),
+             ("jacks", ">=", f"redeal_{where}_jacks"))
+    return [Condition(option, where, feature, op, getattr(rules, option))
+            for feature, op, option in specs if getattr(rules, option) is not None]
+
+
 def hand_conditions(rules: Rules) -> list[Condition]:
     """The hand-redeal conditions the rule set enables."""
-    out = []
-    if rules.redeal_hand_points_max is not None:
-        out.append(Condition("redeal_hand_points_max", "hand", "points", "<=", rules.redeal_hand_points_max))
-    if rules.redeal_hand_nines is not None:
-        out.append(Condition("redeal_hand_nines", "hand", "nines", ">=", rules.redeal_hand_nines))
-    if rules.redeal_hand_jacks is not None:
-        out.append(Condition("redeal_hand_jacks", "hand", "jacks", ">=", rules.redeal_hand_jacks))
-    return out
+    return _conditions(rules, "hand")
 
 
 def talon_conditions(rules: Rules) -> list[Condition]:
     """The talon-redeal conditions the rule set enables."""
-    out = []
-    if rules.redeal_talon_points_max is not None:
-        out.append(Condition("redeal_talon_points_max", "talon", "points", "<=", rules.redeal_talon_points_max))
-    if rules.redeal_talon_nines is not None:
-        out.append(Condition("redeal_talon_nines", "talon", "nines", ">=", rules.redeal_talon_nines))
-    if rules.redeal_talon_jacks is not None:
-        out.append(Condition("redeal_talon_jacks", "talon", "jacks", ">=", rules.redeal_talon_jacks))
-    return out
+    return _conditions(rules, "talon")
 
 
 def table_shape(rules: Rules) -> tuple[int, int, int]:

@@ -348,6 +348,19 @@ class ForcedResult:
 N_COMPLETIONS = 680 * 3432
 
 
+def _forced_inputs(rules: Any, role: str, hand: Any, mode: str) -> tuple[np.ndarray, int]:
+    """Rules array and hand mask of a forced mode (3 players, a known role, 7 cards)."""
+    r = _rules_array(rules)
+    if int(r[RuleField.PLAYERS]) != 3:
+        raise ThousandError(f"{mode} plays the 3-player game")
+    if role not in ROLE_SEATS:
+        raise ThousandError(f"role must be one of {', '.join(ROLE_SEATS)}, got {role!r}")
+    hand = int(hand)
+    if not 0 <= hand < 1 << 24 or bin(hand).count("1") != 7:
+        raise ThousandError(f"hand must be a mask of 7 cards, got {hand:#x}")
+    return r, hand
+
+
 def play_forced_declarer(bitgen: Any, rules: Any, strategies: Any, params: Any, hand: int, role: str,
                          n_samples: int = 100_000, exact: bool = False, contract: int = 100) -> ForcedResult:
     """The 7-card ``hand`` at ``role`` made declarer at ``contract`` (3 players; auction skipped).
@@ -360,14 +373,7 @@ def play_forced_declarer(bitgen: Any, rules: Any, strategies: Any, params: Any, 
     asked (the completion is what is being measured).  The dealer is seat 0: forehand is
     seat 1, middle seat 2, rear seat 0.
     """
-    r = _rules_array(rules)
-    if int(r[RuleField.PLAYERS]) != 3:
-        raise ThousandError("play_forced_declarer: the forced-declarer mode plays the 3-player game")
-    if role not in ROLE_SEATS:
-        raise ThousandError(f"role must be one of {', '.join(ROLE_SEATS)}, got {role!r}")
-    hand = int(hand)
-    if not 0 <= hand < 1 << 24 or bin(hand).count("1") != 7:
-        raise ThousandError(f"hand must be a mask of 7 cards, got {hand:#x}")
+    r, hand = _forced_inputs(rules, role, hand, "play_forced_declarer: the forced-declarer mode")
     step = int(r[RuleField.BID_STEP])
     if contract < 100 or (contract - 100) % step:
         raise ThousandError(f"contract must be 100 or more in steps of {step}, got {contract}")
@@ -428,14 +434,7 @@ def play_forced_pass(bitgen: Any, rules: Any, strategies: Any, params: Any, hand
     talon or four-nines redeal, the completion is discarded and a new one drawn (the hand
     stays, the other 17 cards are re-dealt) -- counted in ``redeals``.  The dealer is seat 0.
     """
-    r = _rules_array(rules)
-    if int(r[RuleField.PLAYERS]) != 3:
-        raise ThousandError("play_forced_pass: the forced-pass mode plays the 3-player game")
-    if role not in ROLE_SEATS:
-        raise ThousandError(f"role must be one of {', '.join(ROLE_SEATS)}, got {role!r}")
-    hand = int(hand)
-    if not 0 <= hand < 1 << 24 or bin(hand).count("1") != 7:
-        raise ThousandError(f"hand must be a mask of 7 cards, got {hand:#x}")
+    r, hand = _forced_inputs(rules, role, hand, "play_forced_pass: the forced-pass mode")
     n = _count(n_samples, "n_samples")
     eng, _ = _engine(bitgen, r, strategies, params)
     seat = ROLE_SEATS[role]
