@@ -27,7 +27,10 @@ extensions = [
         ["src/_fastdeal.pyx"],
         include_dirs=[np.get_include(), "src"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"],
+        # -ffp-contract=off: no fused multiply-adds, so the strategies' floating-point
+        # estimates (and with them every decision) are the same on every CPU and compiler
+        # (gcc fuses by default where the target has FMA, e.g. aarch64 or -march=native).
+        extra_compile_args=(["-O3"] if not DEBUG else ["-O0", "-g"]) + ["-ffp-contract=off"],
     )
 ]
 
