@@ -12,54 +12,10 @@ from hypothesis import strategies as st
 from thousand.cards import (KING, MARRIAGE_VALUES, QUEEN, SUIT_MASK, card_points, popcount, rank_of, suit_of)
 from thousand.reference import GameState, RandomPlayer, Stream, play_deal, replay_deal
 from thousand.reference.game import play_game, replay_game
-from thousand.rules import Rules, RulesError
+from thousand.rules import Rules
 from thousand.trace import DealTrace, EventKind, GameTrace
 
-OPTIONS = {
-    "players": st.sampled_from([3, 3, 2, 4]),
-    "bid_step": st.sampled_from([5, 10]),
-    "bid_cap": st.sampled_from(["marriages", "none"]),
-    "talon_face_down_on_obligation": st.booleans(),
-    "redeal_hand_points_max": st.sampled_from([None, 13, 20]),
-    "redeal_hand_nines": st.sampled_from([None, 3, 4]),
-    "redeal_hand_jacks": st.sampled_from([None, 4]),
-    "redeal_talon_points_max": st.sampled_from([None, 5]),
-    "redeal_talon_nines": st.sampled_from([None, 2]),
-    "redeal_talon_jacks": st.sampled_from([None, 2]),
-    "redeal_talon_by": st.sampled_from(["declarer", "obligation"]),
-    "redeal_four_nines_after_exchange": st.booleans(),
-    "resign": st.sampled_from(["none", "half_bid", "sixty", "sixty_two_free"]),
-    "must_trump": st.booleans(),
-    "must_beat": st.booleans(),
-    "marriage_first_trick": st.booleans(),
-    "ace_marriage": st.sampled_from([None, 200]),
-    "ace_marriage_sets_trump": st.booleans(),
-    "last_trick_bonus": st.sampled_from([0, 10]),
-    "round_defenders": st.booleans(),
-    "bolts": st.sampled_from(["always", "off", "not_on_barrel"]),
-    "bolt_when": st.sampled_from(["no_tricks", "zero_points"]),
-    "barrel_at": st.sampled_from([None, 880, 900]),
-    "barrel_target": st.sampled_from([120, 121]),
-    "barrel_bid_min": st.sampled_from([None, 120]),
-    "barrel_takes_talon": st.booleans(),
-    "barrel_third_reset": st.booleans(),
-    "samozval_555": st.booleans(),
-    "blind": st.booleans(),
-    "golden_kon": st.booleans(),
-    "cut_nine_penalty": st.booleans(),
-    "dealer_scores": st.sampled_from(["talon_points", "aces_40"]),
-}
-
-
-@st.composite
-def rule_sets(draw) -> Rules:
-    values = {k: draw(s) for k, s in OPTIONS.items()}
-    try:
-        return Rules(**values)
-    except RulesError:
-        # e.g. barrel_at=900 with barrel_target=120 cannot reach 1000: drop the barrel
-        values["barrel_at"] = None
-        return Rules(**values)
+from rule_strategies import rule_sets
 
 
 @st.composite
