@@ -21,6 +21,47 @@ cdef extern from *:
     static inline uint64_t td_pcg64_next(void *st) {
         return td_pcg_step(((td_pcg64_state *)st)->pcg);
     }
+    static inline uint64_t td_pcg_output(__uint128_t s) {
+        uint64_t v = (uint64_t)(s >> 64) ^ (uint64_t)s;
+        unsigned rot = (unsigned)(s >> 122);
+        return (v >> rot) | (v << ((-rot) & 63u));
+    }
+    /* One shuffle's 23 draws (bounds 24 down to 2) without a serial chain of 23 LCG
+       steps: the words do not depend on the deck, so the odd and even states run as
+       two chains of two-step jumps (s[k+2] = s[k]*m^2 + inc*(m+1)) that the CPU
+       overlaps, all in registers.  Writes j[0..22] (j[k] for deck index 23-k) and, if
+       no word falls in Lemire's rejection zone, commits the state after the 23 words
+       and returns 1.  Otherwise (probability ~1e-7) the state is left untouched and
+       it returns 0: the caller then draws the plain way, word by word. */
+    static inline int td_pcg_shuffle_draws(td_pcg128 *r, int32_t *j) {
+        const __uint128_t mult = (((__uint128_t)2549297995355413924ULL) << 64)
+                                 | (__uint128_t)4865540595714422341ULL;
+        const __uint128_t mult2 = mult * mult;
+        const __uint128_t inc = r->inc;
+        const __uint128_t inc2 = inc * mult + inc;
+        __uint128_t odd = r->state * mult + inc;        /* s1, s3, ... s23 */
+        __uint128_t even = r->state * mult2 + inc2;     /* s2, s4, ... s22 */
+        uint32_t low_any = 0xFFFFFFFFu;                 /* min over (low - n): wraps if low < n */
+        uint64_t m;
+        int k;
+        for (k = 0; k < 22; k += 2) {
+            m = (td_pcg_output(odd) >> 32) * (uint64_t)(24 - k);
+            j[k] = (int32_t)(m >> 32);
+            low_any &= (uint32_t)m >= (uint32_t)(24 - k) ? 0xFFFFFFFFu : 0u;
+            m = (td_pcg_output(even) >> 32) * (uint64_t)(23 - k);
+            j[k + 1] = (int32_t)(m >> 32);
+            low_any &= (uint32_t)m >= (uint32_t)(23 - k) ? 0xFFFFFFFFu : 0u;
+            odd = odd * mult2 + inc2;
+            even = even * mult2 + inc2;
+        }
+        m = (td_pcg_output(odd) >> 32) * 2u;            /* s23: the last draw, bound 2 */
+        j[22] = (int32_t)(m >> 32);
+        low_any &= (uint32_t)m >= 2u ? 0xFFFFFFFFu : 0u;
+        if (!low_any)
+            return 0;
+        r->state = odd;
+        return 1;
+    }
     """
     ctypedef struct td_pcg128:
         pass
@@ -28,6 +69,7 @@ cdef extern from *:
         td_pcg128* pcg
     uint64_t td_pcg_step(td_pcg128* r) noexcept nogil
     uint64_t td_pcg64_next(void* st) noexcept nogil
+    int td_pcg_shuffle_draws(td_pcg128* r, int32_t* j) noexcept nogil
 
 cdef void* FAST_PCG64 = NULL     # numpy's PCG64 next_uint64 once check_pcg64 vouched for it
 
@@ -77,8 +119,17 @@ cdef inline int32_t draw_bounded(bitgen_t* rng, uint32_t n) noexcept nogil:
 cdef inline void shuffle_deck(bitgen_t* rng, int32_t* deck) noexcept nogil:
     """Fisher-Yates on [0..23] from the top index down."""
     cdef int32_t i, j, tmp
+    cdef int32_t js[23]
     for i in range(24):
         deck[i] = i
+    if (<void*>rng.next_uint64 == FAST_PCG64
+            and td_pcg_shuffle_draws((<td_pcg64_state*>rng.state).pcg, js)):
+        for i in range(23, 0, -1):
+            j = js[23 - i]
+            tmp = deck[i]
+            deck[i] = deck[j]
+            deck[j] = tmp
+        return
     for i in range(23, 0, -1):
         j = draw_bounded(rng, i + 1)
         tmp = deck[i]
