@@ -237,25 +237,26 @@ cdef inline double bid_estimate(uint32_t h, double talon_weight) noexcept nogil:
 
 
 cdef inline int32_t cheapest_card(uint32_t h, uint32_t cand) noexcept nogil:
-    """The card of cand with the fewest points, from the shortest suit of h on a tie."""
-    cdef int32_t r, c, best = -1, best_len = 99, n
-    cdef uint32_t x = td_lowbit(cand)
-    if not (cand & ~SUIT_MASK_C[SUIT_OF[x]]):
-        return x                        # one suit: its lowest card
-    for r in range(6):
-        x = cand & RANK_PLANE_C[r]
-        if x:
-            if not (x & (x - 1)):
-                return td_lowbit(x)
-            while x:
-                c = td_lowbit(x)
-                x &= x - 1
-                n = suit_length(h, SUIT_OF[c])
-                if n < best_len:
-                    best_len = n
-                    best = c
-            return best
-    return -1
+    """The card of cand with the fewest points, from the shortest suit of h on a tie
+    (the lowest such suit); -1 for an empty cand."""
+    cdef int32_t c, best, best_len, n
+    cdef uint32_t x
+    if not cand:
+        return -1
+    x = cand & (<uint32_t>NINES << td_lowbit(ranks_of(cand)))     # the lowest rank's cards
+    best = td_lowbit(x)
+    x &= x - 1
+    if not x:
+        return best
+    best_len = suit_length(h, SUIT_OF[best])
+    while x:
+        c = td_lowbit(x)
+        x &= x - 1
+        n = suit_length(h, SUIT_OF[c])
+        if n < best_len:
+            best_len = n
+            best = c
+    return best
 
 
 cdef void best_hand_off_scan(uint32_t h, int32_t* first, int32_t* second) noexcept nogil:
