@@ -195,6 +195,12 @@ cdef inline uint32_t above_in_suit(int32_t c) noexcept nogil:
     return SUIT_MASK_C[SUIT_OF[c]] & ~((<uint32_t>2 << c) - 1)
 
 
+cdef inline uint32_t beating_cards(int32_t c, uint32_t trm) noexcept nogil:
+    """The cards that beat c in a trick: higher ones of its suit, and the trumps
+    (``trm``, 0 without trumps) unless c is a trump."""
+    return above_in_suit(c) | (trm & ~SUIT_MASK_C[SUIT_OF[c]])
+
+
 cdef inline uint32_t marriage_cards(uint32_t h) noexcept nogil:
     cdef uint32_t b = marriage_bits(h)
     return (b << 2) | (b << 3)
@@ -584,23 +590,18 @@ cdef inline int32_t sensible_play(View* v, double* p, int32_t* declare) noexcept
         # suits with no unseen card left: bit 6*s of a suit is in ``under`` iff any is
         empty = (SUIT_BITS & ~under) * 0x3F
         return sensible_lead(v, h, unseen, empty, h & ~under, marriage_cards(h), trm, declare)
-    # who is winning the trick so far
+    # who is winning the trick so far, and the cards that beat his
     best = v.trick_cards[0]
     best_seat = v.trick_seats[0]
     led = SUIT_OF[best]
+    over = beating_cards(best, trm)
     for k in range(1, n):
         c = v.trick_cards[k]
-        if SUIT_OF[c] == SUIT_OF[best]:
-            if c > best:
-                best = c
-                best_seat = v.trick_seats[k]
-        elif SUIT_OF[c] == tr:
+        if over >> c & 1:
             best = c
             best_seat = v.trick_seats[k]
+            over = beating_cards(c, trm)
     best_trumps = SUIT_OF[best] == tr
-    over = above_in_suit(best)
-    if not best_trumps:
-        over |= trm
     beat = legal & over
     give = legal & ~over
     if n == v.n_active - 1:
