@@ -137,11 +137,13 @@ cdef inline int32_t suit_length(uint32_t h, int32_t suit) noexcept nogil:
 # best_hand_off's tables, by the 6-bit pattern of one suit in the hand (index 6*pat + rank):
 # the estimate change when that low card alone goes, less a tie-break (GAIN_PLAY), the
 # best such change in the suit (BEST_GAIN_PLAY), and the best change when it goes with a
-# higher low card of its own suit (SAME_ROW_PLAY); -inf where there is none.  Computed
+# higher low card of its own suit (SAME_ROW_PLAY), and the best of those in the suit
+# (BEST_SAME_PLAY); -inf where there is none.  Computed
 # with best_hand_off_scan's expressions, so the doubles are the same.
 cdef double GAIN_PLAY[64 * 6]
 cdef double BEST_GAIN_PLAY[64]
 cdef double SAME_ROW_PLAY[64 * 6]
+cdef double BEST_SAME_PLAY[64]
 
 
 cdef inline int32_t low_cards_of_suit(int32_t pat) noexcept nogil:
@@ -161,6 +163,7 @@ cdef void _init_hand_off_tables():
     for pat in range(64):
         low = low_cards_of_suit(pat)
         BEST_GAIN_PLAY[pat] = -INFINITY
+        BEST_SAME_PLAY[pat] = -INFINITY
         for r in range(6):
             GAIN_PLAY[6 * pat + r] = -INFINITY
             SAME_ROW_PLAY[6 * pat + r] = -INFINITY
@@ -177,6 +180,8 @@ cdef void _init_hand_off_tables():
                          - 0.01 * (RANK_POINTS_C[r] + RANK_POINTS_C[q]))
                     if e > SAME_ROW_PLAY[6 * pat + r]:
                         SAME_ROW_PLAY[6 * pat + r] = e
+                    if e > BEST_SAME_PLAY[pat]:
+                        BEST_SAME_PLAY[pat] = e
 
 
 _init_hand_off_tables()
@@ -338,14 +343,17 @@ cdef inline void best_hand_off(uint32_t h, int32_t* first, int32_t* second) noex
     pair of row i (i < j) is gain[i] + the best gain of a higher suit (rounded addition
     is monotone, so this is the row's maximum exactly), or a same-suit pair.  The scan
     keeps the first pair (in (i, j) order) of the largest value: that is the first row
-    reaching the maximum, and in it the first partner reaching it."""
+    reaching the maximum, and in it the first partner reaching it.  Rows go suit by
+    suit, and a suit's best row is its best gain + the best gain above, or its best
+    same-suit pair (exactly, by the same monotonicity): only the first suit reaching
+    the maximum needs its rows."""
     cdef uint32_t mcards = marriage_cards(h)
     cdef uint32_t aces = h & ACES
     cdef uint32_t low = h & ~(mcards | aces | (h & TENS & (aces >> 1)))
     cdef uint32_t x
     cdef double above[4]            # the best single gain of the suits above s
     cdef double best = -INFINITY, e, g
-    cdef int32_t s, a, b = -1, r, pat, besti = -1
+    cdef int32_t s, b = -1, r, pat, bests = 0, besti = -1
     if not (low & (low - 1)) or td_popcount(low) > 12:
         best_hand_off_scan(h, first, second)     # rare: the plain scan decides
         return
@@ -353,24 +361,29 @@ cdef inline void best_hand_off(uint32_t h, int32_t* first, int32_t* second) noex
     for s in range(3, 0, -1):
         g = BEST_GAIN_PLAY[(h >> (6 * s)) & 0x3F]
         above[s - 1] = g if g > above[s] else above[s]
-    # the row maxima, in card order
-    x = low
-    while x:
-        a = td_lowbit(x)
-        x &= x - 1
-        s = SUIT_OF[a]
+    # the first suit holding the best row
+    for s in range(4):
         pat = (h >> (6 * s)) & 0x3F
-        r = a - 6 * s
+        e = BEST_GAIN_PLAY[pat] + above[s]
+        if BEST_SAME_PLAY[pat] > e:
+            e = BEST_SAME_PLAY[pat]
+        if e > best:
+            best = e
+            bests = s
+    # its first row reaching the maximum
+    s = bests
+    pat = (h >> (6 * s)) & 0x3F
+    x = <uint32_t>low_cards_of_suit(pat)
+    while x:
+        r = td_lowbit(x)
+        x &= x - 1
         e = GAIN_PLAY[6 * pat + r] + above[s]
         if SAME_ROW_PLAY[6 * pat + r] > e:
             e = SAME_ROW_PLAY[6 * pat + r]
-        if e > best:
-            best = e
-            besti = a
+        if e == best:
+            break
+    besti = 6 * s + r
     # the first partner of that row reaching the maximum
-    s = SUIT_OF[besti]
-    pat = (h >> (6 * s)) & 0x3F
-    r = besti - 6 * s
     x = low & ~((<uint32_t>2 << besti) - 1)
     while x:
         b = td_lowbit(x)
