@@ -105,26 +105,23 @@ cdef inline int32_t nth_card(uint32_t m, int32_t n) noexcept nogil:
     return td_lowbit(m)
 
 
+cdef inline uint32_t ranks_of(uint32_t m) noexcept nogil:
+    """The ranks present in m, as a 6-bit pattern (bit r: some card of rank r)."""
+    return (m | (m >> 6) | (m >> 12) | (m >> 18)) & 0x3F
+
+
 cdef inline int32_t lowest_by_rank(uint32_t m) noexcept nogil:
     """Lowest rank first, then the lowest suit; -1 for an empty mask."""
-    cdef int32_t r
-    cdef uint32_t x
-    for r in range(6):
-        x = m & RANK_PLANE_C[r]
-        if x:
-            return td_lowbit(x)
-    return -1
+    if not m:
+        return -1
+    return td_lowbit(m & (<uint32_t>NINES << td_lowbit(ranks_of(m))))
 
 
 cdef inline int32_t highest_by_rank(uint32_t m) noexcept nogil:
     """Highest rank first, then the highest suit; -1 for an empty mask."""
-    cdef int32_t r
-    cdef uint32_t x
-    for r in range(5, -1, -1):
-        x = m & RANK_PLANE_C[r]
-        if x:
-            return td_highbit(x)
-    return -1
+    if not m:
+        return -1
+    return td_highbit(m & (<uint32_t>NINES << td_highbit(ranks_of(m))))
 
 
 cdef inline int32_t round_defender(int32_t p) noexcept nogil:

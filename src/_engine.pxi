@@ -113,14 +113,6 @@ cdef inline int32_t talon_redeal_allowed(Ctx* c, uint32_t t) noexcept nogil:
     return 0
 
 
-cdef inline uint32_t mask_of_deck(int32_t* deck, int32_t lo, int32_t hi) noexcept nogil:
-    cdef uint32_t m = 0
-    cdef int32_t i
-    for i in range(lo, hi):
-        m |= <uint32_t>1 << deck[i]
-    return m
-
-
 # ------------------------------------------------------------------ decisions
 cdef inline void log_view(Ctx* c, View* v) noexcept nogil:
     if c.vlog != NULL and c.n_vlog < c.cap_vlog:
@@ -262,6 +254,11 @@ cdef inline void clear_row(DealRow* row) noexcept nogil:
         row.total[s] = 0
 
 
+cdef inline int32_t next_seat(int32_t seat, int32_t n) noexcept nogil:
+    # (seat + 1) % n without a division: n is a run-time value, so % would be an idiv
+    return seat + 1 if seat + 1 < n else 0
+
+
 cdef inline int32_t active_index(Deal* d, int32_t seat) noexcept nogil:
     # a table filled once per deal: no search loop (seat is a seat number, never -1)
     return d.pos[seat]
@@ -272,7 +269,8 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     cdef Deal d
     cdef int32_t* r = c.r
     cdef int32_t n = r[R_PLAYERS]
-    cdef int32_t deck[24]
+    cdef uint32_t block[4]
+    cdef int32_t b1, b2, b3, bottom
     cdef int32_t s, i, k, cutter, seen, paid, run, f, dealer, step, decl, lo, hi, cap
     cdef int32_t went_blind = 0
     cdef int32_t n_passed, broke, opening, b, first, second, contract, resigned, ans
@@ -283,7 +281,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     d.n = n
     d.golden = golden
     dealer = c.g.dealer
-    f = (dealer + 1) % n
+    f = next_seat(dealer, n)
     step = r[R_BID_STEP]
     clear_row(row)
     row.dealer = dealer
@@ -301,8 +299,9 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
         d.v.active[2] = -1
     else:
         d.v.n_active = 3
-        for i in range(3):
-            d.v.active[i] = (f + i) % n
+        d.v.active[0] = f
+        d.v.active[1] = next_seat(f, n)
+        d.v.active[2] = next_seat(d.v.active[1], n)
     for s in range(4):
         d.pos[s] = -1
     for i in range(d.v.n_active):
@@ -355,18 +354,29 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     d.v.n_tricks = 10 if n == 2 else 8
     d.v.ace_marriage = r[R_ACE_MARRIAGE] if r[R_ACE_MARRIAGE] > 0 else 0
 
-    # 0. cut and shuffle
-    if c.forced or c.pass_mode:
-        for i in range(24):
-            deck[i] = c.forced_deck[i]
+    # 0. cut and shuffle, dealt as blocks of deck positions: 2 players 10+10 cards, the
+    # talon, the set-aside talon; else 7+7+7 cards to the active seats and the talon
+    if n == 2:
+        b1 = 10
+        b2 = 20
+        b3 = 22
     else:
-        shuffle_deck(c.rng, deck)
+        b1 = 7
+        b2 = 14
+        b3 = 21
+    if c.forced or c.pass_mode:
+        block[0] = mask_of_deck(c.forced_deck, 0, b1)
+        block[1] = mask_of_deck(c.forced_deck, b1, b2)
+        block[2] = mask_of_deck(c.forced_deck, b2, b3)
+        block[3] = mask_of_deck(c.forced_deck, b3, 24)
+    else:
+        bottom = shuffle_blocks(c.rng, b1, b2, b3, block)
         if r[R_CUT_NINE_PENALTY] > 0:
             cutter = (dealer - 1 + n) % n
             seen = 0
             paid = 0
             run = 0
-            while deck[20] % 6 == 0:
+            while bottom % 6 == 0:
                 seen += 1
                 run += 1
                 if run == 3:
@@ -375,19 +385,19 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
                     c.g.row.cut_penalties += 1
                     paid += 1
                     run = 0
-                shuffle_deck(c.rng, deck)
+                bottom = shuffle_blocks(c.rng, b1, b2, b3, block)
             emit(c, EV_CUT, cutter, seen, paid)
 
     # deal
     if n == 2:
-        d.hands[f] = mask_of_deck(deck, 0, 10)
-        d.hands[dealer] = mask_of_deck(deck, 10, 20)
-        talon = mask_of_deck(deck, 20, 22)
-        d.talon2 = mask_of_deck(deck, 22, 24)
+        d.hands[f] = block[0]
+        d.hands[dealer] = block[1]
+        talon = block[2]
+        d.talon2 = block[3]
     else:
         for i in range(3):
-            d.hands[d.v.active[i]] = mask_of_deck(deck, 7 * i, 7 * i + 7)
-        talon = mask_of_deck(deck, 21, 24)
+            d.hands[d.v.active[i]] = block[i]
+        talon = block[3]
     for s in range(n):
         row.hand[s] = d.hands[s]
     row.talon = talon
@@ -436,10 +446,10 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
         d.v.bids[f] = opening
         n_passed = 0
         broke = 0
-        i = 1
+        i = 0
         while n_passed < d.v.n_active - 1:
-            s = d.v.active[i % d.v.n_active]
-            i += 1
+            i = next_seat(i, d.v.n_active)     # the active seats in turn from the forehand's left
+            s = d.v.active[i]
             if d.v.passed[s]:
                 continue
             lo = d.v.high + step
@@ -829,8 +839,10 @@ cdef void apply_deal(Ctx* c, DealRow* row) noexcept nogil:
     if decl >= 0 and score[decl] >= r[R_TARGET]:
         best = decl
     else:
+        s = row.forehand
         for i in range(n):
-            s = (row.forehand + i) % n
+            if i > 0:
+                s = next_seat(s, n)
             if score[s] >= r[R_TARGET] and (best < 0 or score[s] > score[best]):
                 best = s
     if best >= 0:
@@ -838,7 +850,7 @@ cdef void apply_deal(Ctx* c, DealRow* row) noexcept nogil:
         c.g.finished = 1
     elif c.g.deal_no >= r[R_MAX_DEALS]:
         c.g.finished = 1
-    c.g.dealer = (c.g.dealer + 1) % n
+    c.g.dealer = next_seat(c.g.dealer, n)
     if c.g.finished:
         for s in range(n):
             g.final[s] = score[s]

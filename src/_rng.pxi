@@ -21,6 +21,63 @@ cdef extern from *:
     static inline uint64_t td_pcg64_next(void *st) {
         return td_pcg_step(((td_pcg64_state *)st)->pcg);
     }
+    static inline uint64_t td_pcg_output(__uint128_t s) {
+        uint64_t v = (uint64_t)(s >> 64) ^ (uint64_t)s;
+        unsigned rot = (unsigned)(s >> 122);
+        return (v >> rot) | (v << ((-rot) & 63u));
+    }
+    /* A whole shuffle (the Fisher-Yates of docs/rules.md on numpy's PCG64 words) into
+       deck[24], with the card masks of the deck positions [0,b1) [b1,b2) [b2,b3) [b3,24)
+       in block[0..3].  Cheaper than 23 word-by-word draws and a pass over the deck:
+       - the words do not depend on the deck, so the states of the odd and the even
+         draws run as two chains of two-step jumps, s[k+2] = s[k]*m^2 + inc*(m+1), that
+         the CPU overlaps (one chain of 128-bit multiplies is a serial latency chain);
+       - going from the top, step i fixes position i, so its card goes into its block's
+         mask at once.
+       If no word falls in Lemire's rejection zone (low < n, about 1e-7 a shuffle) it
+       commits the state after the 23 words and returns 1; otherwise it returns 0 with
+       the state untouched, and the caller shuffles word by word. */
+    static inline int td_pcg_deal(td_pcg128 *r, int b1, int b2, int b3, int32_t *deck,
+                                  uint32_t *block) {
+        const __uint128_t mult = (((__uint128_t)2549297995355413924ULL) << 64)
+                                 | (__uint128_t)4865540595714422341ULL;
+        const __uint128_t mult2 = mult * mult;
+        const __uint128_t inc2 = r->inc * mult + r->inc;
+        __uint128_t now = r->state * mult + r->inc;     /* word 1, for index 23 */
+        __uint128_t next = r->state * mult2 + inc2;     /* word 2, for index 22 */
+        __uint128_t later;
+        const int lows[4] = {0, b1, b2, b3};
+        uint32_t ok = 1, acc;
+        uint64_t m;
+        int32_t j, card;
+        int i, b;
+        for (i = 0; i < 24; i++)
+            deck[i] = i;
+        i = 23;
+        for (b = 3; b >= 0; b--) {
+            acc = 0;
+            for (; i >= lows[b] && i >= 1; i--) {
+                m = (td_pcg_output(now) >> 32) * (uint64_t)(i + 1);
+                ok &= (uint32_t)m >= (uint32_t)(i + 1);
+                j = (int32_t)(m >> 32);
+                card = deck[j];
+                deck[j] = deck[i];
+                deck[i] = card;
+                acc |= (uint32_t)1 << card;
+                if (i == 1)
+                    break;                  /* now is the state of word 23 */
+                later = now * mult2 + inc2; /* the word after next */
+                now = next;
+                next = later;
+            }
+            block[b] = acc;
+        }
+        block[0] |= (uint32_t)1 << deck[0];
+        if (!ok)
+            return 0;
+        r->state = now;
+        return 1;
+    }
     """
     ctypedef struct td_pcg128:
         pass
@@ -28,6 +85,7 @@ cdef extern from *:
         td_pcg128* pcg
     uint64_t td_pcg_step(td_pcg128* r) noexcept nogil
     uint64_t td_pcg64_next(void* st) noexcept nogil
+    int td_pcg_deal(td_pcg128* r, int b1, int b2, int b3, int32_t* deck, uint32_t* block) noexcept nogil
 
 cdef void* FAST_PCG64 = NULL     # numpy's PCG64 next_uint64 once check_pcg64 vouched for it
 
@@ -84,3 +142,28 @@ cdef inline void shuffle_deck(bitgen_t* rng, int32_t* deck) noexcept nogil:
         tmp = deck[i]
         deck[i] = deck[j]
         deck[j] = tmp
+
+
+cdef inline uint32_t mask_of_deck(int32_t* deck, int32_t lo, int32_t hi) noexcept nogil:
+    cdef uint32_t m = 0
+    cdef int32_t i
+    for i in range(lo, hi):
+        m |= <uint32_t>1 << deck[i]
+    return m
+
+
+cdef inline int32_t shuffle_blocks(bitgen_t* rng, int32_t b1, int32_t b2, int32_t b3,
+                                   uint32_t* block) noexcept nogil:
+    """Shuffle (as shuffle_deck) and return the card masks of the deck positions [0, b1),
+    [b1, b2), [b2, b3), [b3, 24) in block[0..3]; returns the card at position 20 (the
+    bottom card of the cut)."""
+    cdef int32_t deck[24]
+    if (<void*>rng.next_uint64 == FAST_PCG64
+            and td_pcg_deal((<td_pcg64_state*>rng.state).pcg, b1, b2, b3, deck, block)):
+        return deck[20]
+    shuffle_deck(rng, deck)
+    block[0] = mask_of_deck(deck, 0, b1)
+    block[1] = mask_of_deck(deck, b1, b2)
+    block[2] = mask_of_deck(deck, b2, b3)
+    block[3] = mask_of_deck(deck, b3, 24)
+    return deck[20]

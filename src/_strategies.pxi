@@ -14,6 +14,8 @@
 #
 # Parameters (double[N_PARAMS]) are documented in thousand/strategies.py.
 
+from libc.math cimport INFINITY
+
 # ------------------------------------------------------------------ random
 cdef inline int32_t random_yes_no(bitgen_t* rng) noexcept nogil:
     return draw_bounded(rng, 2)
@@ -132,6 +134,59 @@ cdef inline int32_t suit_length(uint32_t h, int32_t suit) noexcept nogil:
     return SUIT_LEN[(h >> (6 * suit)) & 0x3F]
 
 
+# best_hand_off's tables, by the 6-bit pattern of one suit in the hand (index 6*pat + rank):
+# the estimate change when that low card alone goes, less a tie-break (GAIN_PLAY), the
+# best such change in the suit (BEST_GAIN_PLAY), and the best change when it goes with a
+# higher low card of its own suit (SAME_ROW_PLAY), and the best of those in the suit
+# (BEST_SAME_PLAY); -inf where there is none.  Computed
+# with best_hand_off_scan's expressions, so the doubles are the same.
+cdef double GAIN_PLAY[64 * 6]
+cdef double BEST_GAIN_PLAY[64]
+cdef double SAME_ROW_PLAY[64 * 6]
+cdef double BEST_SAME_PLAY[64]
+
+
+cdef inline int32_t low_cards_of_suit(int32_t pat) noexcept nogil:
+    """The low cards of a suit pattern (best_hand_off's candidates): not the ace, not a
+    ten beside its ace, not the king and queen of a marriage."""
+    cdef int32_t keep = 0x20
+    if pat & 0x20:
+        keep |= 0x10
+    if (pat & 0x0C) == 0x0C:
+        keep |= 0x0C
+    return pat & ~keep
+
+
+cdef void _init_hand_off_tables():
+    cdef int32_t pat, low, r, q
+    cdef double e
+    for pat in range(64):
+        low = low_cards_of_suit(pat)
+        BEST_GAIN_PLAY[pat] = -INFINITY
+        BEST_SAME_PLAY[pat] = -INFINITY
+        for r in range(6):
+            GAIN_PLAY[6 * pat + r] = -INFINITY
+            SAME_ROW_PLAY[6 * pat + r] = -INFINITY
+            if not (low >> r & 1):
+                continue
+            GAIN_PLAY[6 * pat + r] = (SUIT_VALUE_PLAY[pat & ~(1 << r)] - SUIT_VALUE_PLAY[pat]
+                                      - 0.01 * RANK_POINTS_C[r])
+            if GAIN_PLAY[6 * pat + r] > BEST_GAIN_PLAY[pat]:
+                BEST_GAIN_PLAY[pat] = GAIN_PLAY[6 * pat + r]
+            for q in range(r + 1, 6):
+                if low >> q & 1:
+                    e = (SUIT_VALUE_PLAY[pat & ~((1 << r) | (1 << q))]
+                         - SUIT_VALUE_PLAY[pat]
+                         - 0.01 * (RANK_POINTS_C[r] + RANK_POINTS_C[q]))
+                    if e > SAME_ROW_PLAY[6 * pat + r]:
+                        SAME_ROW_PLAY[6 * pat + r] = e
+                    if e > BEST_SAME_PLAY[pat]:
+                        BEST_SAME_PLAY[pat] = e
+
+
+_init_hand_off_tables()
+
+
 cdef inline uint32_t below_mask(uint32_t u) noexcept nogil:
     """Every card at or below some card of ``u`` in the same suit."""
     u |= (u >> 1) & 0x7DF7DF
@@ -143,6 +198,12 @@ cdef inline uint32_t below_mask(uint32_t u) noexcept nogil:
 cdef inline uint32_t above_in_suit(int32_t c) noexcept nogil:
     """The cards of c's suit that beat c."""
     return SUIT_MASK_C[SUIT_OF[c]] & ~((<uint32_t>2 << c) - 1)
+
+
+cdef inline uint32_t beating_cards(int32_t c, uint32_t trm) noexcept nogil:
+    """The cards that beat c in a trick: higher ones of its suit, and the trumps
+    (``trm``, 0 without trumps) unless c is a trump."""
+    return above_in_suit(c) | (trm & ~SUIT_MASK_C[SUIT_OF[c]])
 
 
 cdef inline uint32_t marriage_cards(uint32_t h) noexcept nogil:
@@ -187,29 +248,33 @@ cdef inline double bid_estimate(uint32_t h, double talon_weight) noexcept nogil:
 
 
 cdef inline int32_t cheapest_card(uint32_t h, uint32_t cand) noexcept nogil:
-    """The card of cand with the fewest points, from the shortest suit of h on a tie."""
-    cdef int32_t r, c, best = -1, best_len = 99, n
-    cdef uint32_t x = td_lowbit(cand)
-    if not (cand & ~SUIT_MASK_C[SUIT_OF[x]]):
-        return x                        # one suit: its lowest card
-    for r in range(6):
-        x = cand & RANK_PLANE_C[r]
-        if x:
-            if not (x & (x - 1)):
-                return td_lowbit(x)
-            while x:
-                c = td_lowbit(x)
-                x &= x - 1
-                n = suit_length(h, SUIT_OF[c])
-                if n < best_len:
-                    best_len = n
-                    best = c
-            return best
-    return -1
+    """The card of cand with the fewest points, from the shortest suit of h on a tie
+    (the lowest such suit); -1 for an empty cand."""
+    cdef int32_t c, best, best_len, n
+    cdef uint32_t x
+    if not cand:
+        return -1
+    x = cand & (<uint32_t>NINES << td_lowbit(ranks_of(cand)))     # the lowest rank's cards
+    best = td_lowbit(x)
+    x &= x - 1
+    if not x:
+        return best
+    best_len = suit_length(h, SUIT_OF[best])
+    while x:
+        c = td_lowbit(x)
+        x &= x - 1
+        n = suit_length(h, SUIT_OF[c])
+        if n < best_len:
+            best_len = n
+            best = c
+    return best
 
 
-cdef inline void best_hand_off(uint32_t h, int32_t* first, int32_t* second) noexcept nogil:
-    """The pair of cards whose loss leaves the best 8-card estimate (play_estimate), among
+cdef void best_hand_off_scan(uint32_t h, int32_t* first, int32_t* second) noexcept nogil:
+    """best_hand_off by the plain scan over all pairs (the definition; best_hand_off
+    uses it for hands of more than 12 low cards, and the tests compare with it).
+
+    The pair of cards whose loss leaves the best 8-card estimate (play_estimate), among
     the low cards: marriage cards, aces and guarded tens stay unless fewer than two
     others are left.  Makes voids and keeps winners because the fitted suit values say
     so; on a tie, the cards with fewer points go."""
@@ -268,6 +333,71 @@ cdef inline void best_hand_off(uint32_t h, int32_t* first, int32_t* second) noex
                 best = e
                 first[0] = cards[i]
                 second[0] = cards[j]
+
+
+cdef inline void best_hand_off(uint32_t h, int32_t* first, int32_t* second) noexcept nogil:
+    """The pair best_hand_off_scan picks (the same pair, ties included), found without
+    trying every pair.
+
+    A pair of low cards from different suits is worth gain[i] + gain[j], so the best
+    pair of row i (i < j) is gain[i] + the best gain of a higher suit (rounded addition
+    is monotone, so this is the row's maximum exactly), or a same-suit pair.  The scan
+    keeps the first pair (in (i, j) order) of the largest value: that is the first row
+    reaching the maximum, and in it the first partner reaching it.  Rows go suit by
+    suit, and a suit's best row is its best gain + the best gain above, or its best
+    same-suit pair (exactly, by the same monotonicity): only the first suit reaching
+    the maximum needs its rows."""
+    cdef uint32_t mcards = marriage_cards(h)
+    cdef uint32_t aces = h & ACES
+    cdef uint32_t low = h & ~(mcards | aces | (h & TENS & (aces >> 1)))
+    cdef uint32_t x
+    cdef double above[4]            # the best single gain of the suits above s
+    cdef double best = -INFINITY, e, g
+    cdef int32_t s, b = -1, r, pat, bests = 0, besti = -1
+    if not (low & (low - 1)) or td_popcount(low) > 12:
+        best_hand_off_scan(h, first, second)     # rare: the plain scan decides
+        return
+    above[3] = -INFINITY
+    for s in range(3, 0, -1):
+        g = BEST_GAIN_PLAY[(h >> (6 * s)) & 0x3F]
+        above[s - 1] = g if g > above[s] else above[s]
+    # the first suit holding the best row
+    for s in range(4):
+        pat = (h >> (6 * s)) & 0x3F
+        e = BEST_GAIN_PLAY[pat] + above[s]
+        if BEST_SAME_PLAY[pat] > e:
+            e = BEST_SAME_PLAY[pat]
+        if e > best:
+            best = e
+            bests = s
+    # its first row reaching the maximum
+    s = bests
+    pat = (h >> (6 * s)) & 0x3F
+    x = <uint32_t>low_cards_of_suit(pat)
+    while x:
+        r = td_lowbit(x)
+        x &= x - 1
+        e = GAIN_PLAY[6 * pat + r] + above[s]
+        if SAME_ROW_PLAY[6 * pat + r] > e:
+            e = SAME_ROW_PLAY[6 * pat + r]
+        if e == best:
+            break
+    besti = 6 * s + r
+    # the first partner of that row reaching the maximum
+    x = low & ~((<uint32_t>2 << besti) - 1)
+    while x:
+        b = td_lowbit(x)
+        x &= x - 1
+        if SUIT_OF[b] == s:
+            e = (SUIT_VALUE_PLAY[pat & ~((1 << r) | (1 << (b - 6 * s)))]
+                 - SUIT_VALUE_PLAY[pat]
+                 - 0.01 * (RANK_POINTS_C[r] + RANK_POINTS_C[b - 6 * s]))
+        else:
+            e = GAIN_PLAY[6 * pat + r] + GAIN_PLAY[6 * ((h >> (6 * SUIT_OF[b])) & 0x3F) + b - 6 * SUIT_OF[b]]
+        if e == best:
+            break
+    first[0] = besti
+    second[0] = b
 
 
 cdef inline int32_t sensible_blind(View* v, double* p) noexcept nogil:
@@ -473,23 +603,18 @@ cdef inline int32_t sensible_play(View* v, double* p, int32_t* declare) noexcept
         # suits with no unseen card left: bit 6*s of a suit is in ``under`` iff any is
         empty = (SUIT_BITS & ~under) * 0x3F
         return sensible_lead(v, h, unseen, empty, h & ~under, marriage_cards(h), trm, declare)
-    # who is winning the trick so far
+    # who is winning the trick so far, and the cards that beat his
     best = v.trick_cards[0]
     best_seat = v.trick_seats[0]
     led = SUIT_OF[best]
+    over = beating_cards(best, trm)
     for k in range(1, n):
         c = v.trick_cards[k]
-        if SUIT_OF[c] == SUIT_OF[best]:
-            if c > best:
-                best = c
-                best_seat = v.trick_seats[k]
-        elif SUIT_OF[c] == tr:
+        if over >> c & 1:
             best = c
             best_seat = v.trick_seats[k]
+            over = beating_cards(c, trm)
     best_trumps = SUIT_OF[best] == tr
-    over = above_in_suit(best)
-    if not best_trumps:
-        over |= trm
     beat = legal & over
     give = legal & ~over
     if n == v.n_active - 1:

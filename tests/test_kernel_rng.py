@@ -34,3 +34,42 @@ def test_inline_step_reproduces_numpy_words():
     assert int(cols[f"hand{forehand}"][0]) == first_hand
     philox = kernel.play_deals(np.random.Philox(7), CLASSIC, ["greedy"] * 3, n_deals=5)
     assert len(philox["dealer"]) >= 5
+
+
+_MULT = (2549297995355413924 << 64) | 4865540595714422341
+_M128 = (1 << 128) - 1
+
+
+def _pcg64_with_zero_word(k, inc=0x5851F42D4C957F2D):
+    """A PCG64 whose k-th word (1-based) is 0: Lemire's rejection test fires on that draw."""
+    target = (0x0123456789ABCDEF << 64) | 0x0123456789ABCDEF   # rotation 0, hi ^ lo == 0
+    inv = pow(_MULT, -1, 1 << 128)
+    state = target
+    for _ in range(k):
+        state = ((state - inc) * inv) & _M128
+    bg = np.random.PCG64()
+    bg.state = {"bit_generator": "PCG64", "state": {"state": state, "inc": inc},
+                "has_uint32": 0, "uinteger": 0}
+    return bg
+
+
+def test_shuffle_rejection_zone_matches_reference():
+    # The kernel's shuffle draws the 23 words of a deck in two interleaved chains and
+    # falls back to word-by-word draws when a word needs Lemire's rejection test; a word
+    # of 0 there (first draw, an odd and an even one of the chains, the last) must give
+    # the reference engine's deals and leave the stream where the reference leaves it.
+    from thousand.reference import RandomPlayer, Stream, play_deal
+
+    for k in (1, 10, 11, 23):
+        assert int(_pcg64_with_zero_word(k).random_raw(k)[-1]) == 0
+        cols = kernel.play_deals(_pcg64_with_zero_word(k), CLASSIC, "random", n_deals=3)
+        stream = Stream(_pcg64_with_zero_word(k))
+        players = [RandomPlayer(stream)] * 3
+        dealer, i = 0, 0
+        while i < len(cols["deal_id"]):
+            row = play_deal(CLASSIC, players, stream, dealer).to_row()
+            for c in ("hand0", "hand1", "hand2", "talon", "declarer", "contract", "score0"):
+                assert int(cols[c][i]) == int(row[c]), (k, i, c)
+            if not row["redeal"]:
+                dealer = (dealer + 1) % 3
+            i += 1
