@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 import os
+import threading
+import time
 import tracemalloc
 from pathlib import Path
 
@@ -173,6 +175,32 @@ def test_interrupted_run_resumes_to_the_uninterrupted_dataset(tmp_path, monkeypa
     monkeypatch.setattr(sim, "run_chunk", real_run_chunk)
     sim.simulate(8_000, seed=9, chunk_size=1_000, out=cut, resume=True)
     assert files_of(cut) == files_of(full)
+
+
+def test_threads_interruption_waits_for_the_running_chunks_and_drains_nothing(tmp_path, monkeypatch):
+    real_run_chunk = sim.run_chunk
+    interrupting = threading.Event()
+
+    def run_chunk(task):
+        if task.index == 3:
+            interrupting.set()
+            raise KeyboardInterrupt
+        if task.index == 2:  # still computing when chunk 3 interrupts the run
+            interrupting.wait(10)
+            time.sleep(0.3)
+        return real_run_chunk(task)
+    monkeypatch.setattr(sim, "run_chunk", run_chunk)
+    out = tmp_path / "cut"
+    threads_before = threading.active_count()
+    with pytest.raises(KeyboardInterrupt):
+        sim.simulate(20_000, seed=4, chunk_size=1_000, out=out, backend="threads", jobs=2)
+    written = files_of(out)
+    # Chunk 2 was running: it is finished and written before the call returns ...
+    assert sim.chunk_file(2) in written and sim.chunk_file(3) not in written
+    # ... and nothing queued runs afterwards: no thread is left writing.
+    assert threading.active_count() == threads_before
+    time.sleep(0.5)
+    assert files_of(out) == written and len(written) < 20
 
 
 def test_games_resume_recomputes_a_chunk_whose_deals_are_missing(tmp_path):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import importlib
+import itertools
 import json
 import math
 import os
@@ -28,7 +29,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import BrokenExecutor
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -378,13 +379,34 @@ def _dask_client(scheduler: str | None, jobs: int) -> tuple[Any, Callable[[], No
     return client, close
 
 
+def _loky_backend() -> Any:
+    """joblib's loky backend, also sizing polars' thread pool in the worker processes.
+
+    joblib gives each of ``jobs`` workers ``cpu_count // jobs`` threads for the native
+    thread pools it knows (OpenMP, BLAS, ...) so that workers do not oversubscribe the
+    cores; polars' pool is sized the same way here.  Otherwise every worker's polars
+    starts a thread per core for its Parquet writes, and two workers on two cores fight
+    over four writer threads.  ``POLARS_MAX_THREADS`` is read when polars is first
+    imported, which in a fresh worker happens after joblib set the environment.
+    """
+    from joblib.parallel import LokyBackend
+
+    class PolarsAwareLokyBackend(LokyBackend):
+        MAX_NUM_THREADS_VARS = [*LokyBackend.MAX_NUM_THREADS_VARS, "POLARS_MAX_THREADS"]
+
+    return PolarsAwareLokyBackend()
+
+
 def _execute(tasks: list[ChunkTask], backend: str, jobs: int, scheduler: str | None) -> Iterator[tuple[int, int, int]]:
     """Run the tasks; yields each chunk's result as it finishes (in any order)."""
     from joblib import Parallel, delayed, parallel_config
 
-    calls = (delayed(run_chunk)(t) for t in tasks)
     # More workers than chunks only costs start-up time (and, with loky, semaphores).
     jobs = max(1, min(jobs if jobs > 0 else (os.cpu_count() or 1), len(tasks)))
+    if backend == "threads":
+        yield from _execute_threads(tasks, jobs)
+        return
+    calls = (delayed(run_chunk)(t) for t in tasks)
     if backend == "dask":
         client, close = _dask_client(scheduler, jobs)
         try:
@@ -393,8 +415,34 @@ def _execute(tasks: list[ChunkTask], backend: str, jobs: int, scheduler: str | N
         finally:
             close()
         return
-    joblib_backend = "threading" if backend == "threads" else "loky"
-    yield from Parallel(n_jobs=jobs, backend=joblib_backend, return_as="generator_unordered")(calls)
+    yield from Parallel(n_jobs=jobs, backend=_loky_backend(), return_as="generator_unordered")(calls)
+
+
+def _execute_threads(tasks: list[ChunkTask], jobs: int) -> Iterator[tuple[int, int, int]]:
+    """Run the tasks on ``jobs`` threads of this process (the kernel and polars release the GIL).
+
+    Only ``jobs`` chunks are in flight at a time, so that an interruption (Ctrl-C, an
+    error, the caller closing this generator) has nothing queued to drain: it waits for
+    the chunks being computed to be written, so no finished work is lost and no file
+    appears after the run has returned, and then propagates.  (joblib's threading
+    backend leaves its threads running after an interruption, still writing chunks.)
+    """
+    pending = iter(tasks)
+    with ThreadPoolExecutor(jobs, thread_name_prefix="thousand-chunk") as pool:
+        running = {pool.submit(run_chunk, task) for task in itertools.islice(pending, jobs)}
+        try:
+            while running:
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    result = future.result()
+                    task = next(pending, None)
+                    if task is not None:
+                        running.add(pool.submit(run_chunk, task))
+                    yield result
+        except BaseException:
+            # A second Ctrl-C interrupts this wait; the threads still end with their chunk.
+            wait(running)
+            raise
 
 
 def _progress_bar(total: int, initial: int, unit: str, progress: bool | None) -> Any:
