@@ -72,6 +72,29 @@ def test_rows_follow_the_schema_and_ids_are_run_wide(tmp_path):
     assert set(df["chunk"].unique()) == set(range(5))
 
 
+def test_deal_id_is_stored_narrow_and_read_back_run_wide(tmp_path):
+    out = tmp_path / "d"
+    df = sim.simulate(3_000, seed=3, chunk_size=1_000, out=out).collect()
+    on_disk = pl.read_parquet(out / sim.chunk_file(1))
+    assert on_disk.schema["deal_id"] == pl.Int32
+    assert on_disk["deal_id"].to_list() == list(range(on_disk.height))  # counts its chunk's rows
+    assert df.schema["deal_id"] == pl.Int64 and df["deal_id"].to_list() == list(range(df.height))
+    assert sim.read_metadata(out)["compression"] == sim.PARQUET_COMPRESSION
+
+
+def _polars_threads(_):
+    import polars
+    return polars.thread_pool_size()
+
+
+def test_loky_workers_share_the_cores_among_their_polars_pools():
+    from joblib import Parallel, cpu_count, delayed
+    jobs = 2
+    sizes = Parallel(n_jobs=jobs, backend=sim._loky_backend())(delayed(_polars_threads)(i) for i in range(4))
+    expected = int(os.environ.get("POLARS_MAX_THREADS", max(1, cpu_count() // jobs)))
+    assert set(sizes) == {expected}
+
+
 def test_metadata_records_what_determines_the_data(tmp_path):
     rules = parse_rules_spec("russian:bolts=off")
     sim.simulate(2_500, rules, strategies=["standard", "random", "greedy"], seed=5, chunk_size=1_000,
