@@ -449,7 +449,8 @@ def _execute_threads(tasks: list[ChunkTask], jobs: int) -> Iterator[tuple[int, i
                         running.add(pool.submit(run_chunk, task))
                     yield result
         except BaseException:
-            # A second Ctrl-C interrupts this wait; the threads still end with their chunk.
+            # A thread cannot be stopped inside the kernel (it runs without the GIL), so
+            # even a second Ctrl-C here only skips the wait: the threads end their chunk.
             wait(running)
             raise
 
