@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import threading
 import time
 import tracemalloc
@@ -93,6 +95,35 @@ def test_loky_workers_share_the_cores_among_their_polars_pools():
     sizes = Parallel(n_jobs=jobs, backend=sim._loky_backend())(delayed(_polars_threads)(i) for i in range(4))
     expected = int(os.environ.get("POLARS_MAX_THREADS", max(1, cpu_count() // jobs)))
     assert set(sizes) == {expected}
+
+
+_FAULTS_OF_THE_THIRD_CHUNK = """
+import os, resource, sys, tempfile
+from thousand import simulate as sim
+from thousand.rules import parse_rules_spec
+if sys.argv[1] == "off":
+    sim.keep_freed_memory = lambda: False
+rules = parse_rules_spec("classic")
+out = tempfile.mkdtemp()
+tasks = [sim.ChunkTask("deals", k, 0, 100_000, 1, rules.to_kernel(), 3, ("standard",) * 3, out, None,
+                       sim.PARQUET_COMPRESSION, sim._KERNEL_MODULE) for k in range(3)]
+for task in tasks[:2]:
+    sim.run_chunk(task)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+sim.run_chunk(tasks[2])
+print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+def test_a_worker_reuses_the_memory_of_its_last_chunk():
+    def faults(mode: str) -> int:
+        done = subprocess.run([sys.executable, "-c", _FAULTS_OF_THE_THIRD_CHUNK, mode], capture_output=True,
+                              text=True, check=True)
+        return int(done.stdout)
+    # Without keep_freed_memory every page of the chunk's columns is faulted in again.
+    on, off = faults("on"), faults("off")
+    assert on < off / 4, (on, off)
 
 
 def test_metadata_records_what_determines_the_data(tmp_path):
