@@ -186,11 +186,12 @@ def keep_freed_memory() -> bool:
     try:
         libc = ctypes.CDLL(None)
         mallopt = libc.mallopt
-    except (OSError, AttributeError):  # not glibc (e.g. musl has no mallopt)
+    except (OSError, AttributeError):  # no C library to load, or one without mallopt
         return False
     mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
     # Setting the trim threshold turns off glibc's dynamic thresholds, so the mmap one is
     # set too (else it would stay at its 128 kB start and map every column).
+    # glibc returns 1 on success; other C libraries return 0 (unsupported) or lack it.
     return bool(mallopt(_M_MMAP_THRESHOLD, _MMAP_ABOVE_BYTES)) and bool(mallopt(_M_TRIM_THRESHOLD, _KEEP_FREE_BYTES))
 
 
