@@ -3,6 +3,10 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
+import threading
+import time
 import tracemalloc
 from pathlib import Path
 
@@ -68,6 +72,58 @@ def test_rows_follow_the_schema_and_ids_are_run_wide(tmp_path):
     assert df["deal_id"].to_list() == list(range(df.height))
     assert df["chunk"].to_list() == sorted(df["chunk"].to_list())
     assert set(df["chunk"].unique()) == set(range(5))
+
+
+def test_deal_id_is_stored_narrow_and_read_back_run_wide(tmp_path):
+    out = tmp_path / "d"
+    df = sim.simulate(3_000, seed=3, chunk_size=1_000, out=out).collect()
+    on_disk = pl.read_parquet(out / sim.chunk_file(1))
+    assert on_disk.schema["deal_id"] == pl.Int32
+    assert on_disk["deal_id"].to_list() == list(range(on_disk.height))  # counts its chunk's rows
+    assert df.schema["deal_id"] == pl.Int64 and df["deal_id"].to_list() == list(range(df.height))
+    assert sim.read_metadata(out)["compression"] == sim.PARQUET_COMPRESSION
+
+
+def _polars_threads(_):
+    import polars
+    return polars.thread_pool_size()
+
+
+def test_loky_workers_share_the_cores_among_their_polars_pools():
+    from joblib import Parallel, cpu_count, delayed
+    jobs = 2
+    sizes = Parallel(n_jobs=jobs, backend=sim._loky_backend())(delayed(_polars_threads)(i) for i in range(4))
+    expected = int(os.environ.get("POLARS_MAX_THREADS", max(1, cpu_count() // jobs)))
+    assert set(sizes) == {expected}
+
+
+_FAULTS_OF_THE_THIRD_CHUNK = """
+import os, resource, sys, tempfile
+from thousand import simulate as sim
+from thousand.rules import parse_rules_spec
+if sys.argv[1] == "off":
+    sim.keep_freed_memory = lambda: False
+rules = parse_rules_spec("classic")
+out = tempfile.mkdtemp()
+tasks = [sim.ChunkTask("deals", k, 0, 100_000, 1, rules.to_kernel(), 3, ("standard",) * 3, out, None,
+                       sim.PARQUET_COMPRESSION, sim._KERNEL_MODULE) for k in range(3)]
+for task in tasks[:2]:
+    sim.run_chunk(task)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+sim.run_chunk(tasks[2])
+print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+def test_a_worker_reuses_the_memory_of_its_last_chunk():
+    def faults(mode: str) -> int:
+        done = subprocess.run([sys.executable, "-c", _FAULTS_OF_THE_THIRD_CHUNK, mode], capture_output=True,
+                              text=True, check=True)
+        return int(done.stdout)
+    # Without keep_freed_memory every page of the chunk's columns is faulted in again.
+    on, off = faults("on"), faults("off")
+    assert on < off / 4, (on, off)
 
 
 def test_metadata_records_what_determines_the_data(tmp_path):
@@ -173,6 +229,31 @@ def test_interrupted_run_resumes_to_the_uninterrupted_dataset(tmp_path, monkeypa
     monkeypatch.setattr(sim, "run_chunk", real_run_chunk)
     sim.simulate(8_000, seed=9, chunk_size=1_000, out=cut, resume=True)
     assert files_of(cut) == files_of(full)
+
+
+def test_threads_interruption_waits_for_the_running_chunks_and_drains_nothing(tmp_path, monkeypatch):
+    real_run_chunk = sim.run_chunk
+    interrupting = threading.Event()
+
+    def run_chunk(task):
+        if task.index == 3:
+            interrupting.set()
+            raise KeyboardInterrupt
+        if task.index == 2:  # still computing when chunk 3 interrupts the run
+            interrupting.wait(10)
+            time.sleep(0.3)
+        return real_run_chunk(task)
+    monkeypatch.setattr(sim, "run_chunk", run_chunk)
+    out = tmp_path / "cut"
+    with pytest.raises(KeyboardInterrupt):
+        sim.simulate(20_000, seed=4, chunk_size=1_000, out=out, backend="threads", jobs=2)
+    written = files_of(out)
+    # Chunk 2 was running: it is finished and written before the call returns ...
+    assert sim.chunk_file(2) in written and sim.chunk_file(3) not in written
+    # ... and nothing queued runs afterwards: no thread is left writing.
+    assert not [t for t in threading.enumerate() if t.name.startswith("thousand-chunk")]
+    time.sleep(0.5)
+    assert files_of(out) == written and len(written) < 20
 
 
 def test_games_resume_recomputes_a_chunk_whose_deals_are_missing(tmp_path):

@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import ctypes
+import functools
 import importlib
+import itertools
 import json
 import math
 import os
@@ -28,7 +31,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import BrokenExecutor
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,16 +53,24 @@ BACKENDS = ("loky", "threads", "dask")
 # Chunks large enough that starting a task and opening a file cost little next to the
 # kernel's work (about a quarter of a second of one core), small enough that a worker
 # holds only a few tens of megabytes at a time.
-# lz4 writes faster than zstd for about 10% more disk; the runner must keep up with a
-# kernel producing a million rows per second per core.
-PARQUET_COMPRESSION = "lz4"
+# No compression: Parquet's dictionary and run-length encoding already shrink the small
+# integer columns, which are most of a row, to a few bits a value.  On a chunk of the
+# classic rules lz4 saved 3% of the disk (40.4 against 41.8 bytes a deal) for 11% more
+# write time, zstd 27% for 38% more; the runner must keep up with a kernel producing a
+# million rows per second per core.
+PARQUET_COMPRESSION = "uncompressed"
 # Row groups of 100,000 rows: in a larger group the hand columns have few enough
 # distinct values (there are 346,104 hands) that the writer builds a dictionary of
 # hundreds of thousands of entries, which made writing a third slower.  Column
 # statistics would cost a further fifth and could only skip row groups of random deals.
 ROW_GROUP_SIZE = 100_000
+# Columns stored narrower than the schema's type.  On disk ``deal_id`` counts the rows of
+# its chunk (at most MAX_CHUNK deals and their redeals, far below 2**31), and :func:`load`
+# renumbers it run-wide as int64; int32 halves the column and its write time.
+STORED_DTYPES = {"deal_id": np.int32}
 METADATA_FILE = "metadata.json"
-FORMAT_VERSION = 1
+# 2: deal_id stored as int32 (see STORED_DTYPES); files without compression.
+FORMAT_VERSION = 2
 # Metadata keys that must agree before a run may be resumed: they determine the data.
 _RESUME_KEYS = ("kind", "n", "chunk_size", "first_chunk", "seed", "rules_hash", "strategies",
                 "kernel_version", "with_deals", "format")
@@ -134,7 +145,8 @@ def _frame(columns: dict[str, np.ndarray], names: Iterable[str], extras: bool = 
     if extras:
         known = set(names)
         names += [name for name in columns if name not in known]
-    return pl.DataFrame({name: columns[name] for name in names})
+    return pl.DataFrame({name: columns[name].astype(STORED_DTYPES[name]) if name in STORED_DTYPES
+                         else columns[name] for name in names})
 
 
 def _write_atomic(frame: pl.DataFrame, path: Path, compression: str) -> None:
@@ -149,12 +161,47 @@ def _write_atomic(frame: pl.DataFrame, path: Path, compression: str) -> None:
             tmp.unlink()
 
 
+# glibc's malloc parameters (mallopt): no trimming below this much free heap, and no
+# mmap below this size.  See keep_freed_memory.
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_KEEP_FREE_BYTES = 256 << 20
+_MMAP_ABOVE_BYTES = 32 << 20  # glibc's largest allowed value (64-bit)
+
+
+@functools.cache
+def keep_freed_memory() -> bool:
+    """Let this process keep the memory of one chunk for the next (glibc only; once).
+
+    A chunk's columns (tens of megabytes) are freed when its file is written.  By
+    default glibc hands such memory back to the OS at once (it maps blocks larger than
+    its threshold separately and trims the heap's top), so every chunk page-faults all
+    its columns in again: about 8,000 faults and 20-40 ms of system time per chunk of
+    250,000 deals, a tenth of the chunk's CPU.  Raising both thresholds keeps freed
+    memory in the heap for the next chunk; the process holds at most what it already
+    used.  Called by every worker (and, with one worker, by the caller's process).
+    Returns whether the setting was made.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):  # no C library to load, or one without mallopt
+        return False
+    mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
+    # Setting the trim threshold turns off glibc's dynamic thresholds, so the mmap one is
+    # set too (else it would stay at its 128 kB start and map every column).
+    # glibc returns 1 on success; other C libraries return 0 (unsupported) or lack it.
+    return bool(mallopt(_M_MMAP_THRESHOLD, _MMAP_ABOVE_BYTES)) and bool(mallopt(_M_TRIM_THRESHOLD, _KEEP_FREE_BYTES))
+
+
 def run_chunk(task: ChunkTask) -> tuple[int, int, int]:
     """Compute chunk ``task.index`` and write its file(s); returns ``(index, items, rows)``.
 
     Runs in a worker; the written file is the only result that matters, the return value
     only feeds the progress bar and the summary.
     """
+    keep_freed_memory()
     kernel = _kernel(task.kernel_module)
     bitgen = np.random.PCG64(chunk_seed(task.seed, task.index))
     chunk_col = np.int32(task.index)
@@ -378,13 +425,34 @@ def _dask_client(scheduler: str | None, jobs: int) -> tuple[Any, Callable[[], No
     return client, close
 
 
+def _loky_backend() -> Any:
+    """joblib's loky backend, also sizing polars' thread pool in the worker processes.
+
+    joblib gives each of ``jobs`` workers ``cpu_count // jobs`` threads for the native
+    thread pools it knows (OpenMP, BLAS, ...) so that workers do not oversubscribe the
+    cores; polars' pool is sized the same way here.  Otherwise every worker's polars
+    starts a thread per core for its Parquet writes, and two workers on two cores fight
+    over four writer threads.  ``POLARS_MAX_THREADS`` is read when polars is first
+    imported, which in a fresh worker happens after joblib set the environment.
+    """
+    from joblib.parallel import LokyBackend
+
+    class PolarsAwareLokyBackend(LokyBackend):
+        MAX_NUM_THREADS_VARS = [*LokyBackend.MAX_NUM_THREADS_VARS, "POLARS_MAX_THREADS"]
+
+    return PolarsAwareLokyBackend()
+
+
 def _execute(tasks: list[ChunkTask], backend: str, jobs: int, scheduler: str | None) -> Iterator[tuple[int, int, int]]:
     """Run the tasks; yields each chunk's result as it finishes (in any order)."""
     from joblib import Parallel, delayed, parallel_config
 
-    calls = (delayed(run_chunk)(t) for t in tasks)
     # More workers than chunks only costs start-up time (and, with loky, semaphores).
     jobs = max(1, min(jobs if jobs > 0 else (os.cpu_count() or 1), len(tasks)))
+    if backend == "threads":
+        yield from _execute_threads(tasks, jobs)
+        return
+    calls = (delayed(run_chunk)(t) for t in tasks)
     if backend == "dask":
         client, close = _dask_client(scheduler, jobs)
         try:
@@ -393,8 +461,35 @@ def _execute(tasks: list[ChunkTask], backend: str, jobs: int, scheduler: str | N
         finally:
             close()
         return
-    joblib_backend = "threading" if backend == "threads" else "loky"
-    yield from Parallel(n_jobs=jobs, backend=joblib_backend, return_as="generator_unordered")(calls)
+    yield from Parallel(n_jobs=jobs, backend=_loky_backend(), return_as="generator_unordered")(calls)
+
+
+def _execute_threads(tasks: list[ChunkTask], jobs: int) -> Iterator[tuple[int, int, int]]:
+    """Run the tasks on ``jobs`` threads of this process (the kernel and polars release the GIL).
+
+    Only ``jobs`` chunks are in flight at a time, so that an interruption (Ctrl-C, an
+    error, the caller closing this generator) has nothing queued to drain: it waits for
+    the chunks being computed to be written, so no finished work is lost and no file
+    appears after the run has returned, and then propagates.  (joblib's threading
+    backend leaves its threads running after an interruption, still writing chunks.)
+    """
+    pending = iter(tasks)
+    with ThreadPoolExecutor(jobs, thread_name_prefix="thousand-chunk") as pool:
+        running = {pool.submit(run_chunk, task) for task in itertools.islice(pending, jobs)}
+        try:
+            while running:
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    result = future.result()
+                    task = next(pending, None)
+                    if task is not None:
+                        running.add(pool.submit(run_chunk, task))
+                    yield result
+        except BaseException:
+            # A thread cannot be stopped inside the kernel (it runs without the GIL), so
+            # even a second Ctrl-C here only skips the wait: the threads end their chunk.
+            wait(running)
+            raise
 
 
 def _progress_bar(total: int, initial: int, unit: str, progress: bool | None) -> Any:
