@@ -254,11 +254,6 @@ cdef inline void clear_row(DealRow* row) noexcept nogil:
         row.total[s] = 0
 
 
-cdef inline int32_t next_seat(int32_t seat, int32_t n) noexcept nogil:
-    # (seat + 1) % n without a division: n is a run-time value, so % would be an idiv
-    return seat + 1 if seat + 1 < n else 0
-
-
 cdef inline int32_t active_index(Deal* d, int32_t seat) noexcept nogil:
     # a table filled once per deal: no search loop (seat is a seat number, never -1)
     return d.pos[seat]
@@ -281,7 +276,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     d.n = n
     d.golden = golden
     dealer = c.g.dealer
-    f = next_seat(dealer, n)
+    f = (dealer + 1) % n
     step = r[R_BID_STEP]
     clear_row(row)
     row.dealer = dealer
@@ -299,9 +294,8 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
         d.v.active[2] = -1
     else:
         d.v.n_active = 3
-        d.v.active[0] = f
-        d.v.active[1] = next_seat(f, n)
-        d.v.active[2] = next_seat(d.v.active[1], n)
+        for i in range(3):
+            d.v.active[i] = (f + i) % n
     for s in range(4):
         d.pos[s] = -1
     for i in range(d.v.n_active):
@@ -446,10 +440,10 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
         d.v.bids[f] = opening
         n_passed = 0
         broke = 0
-        i = 0
+        i = 1
         while n_passed < d.v.n_active - 1:
-            i = next_seat(i, d.v.n_active)     # the active seats in turn from the forehand's left
-            s = d.v.active[i]
+            s = d.v.active[i % d.v.n_active]
+            i += 1
             if d.v.passed[s]:
                 continue
             lo = d.v.high + step
@@ -839,10 +833,8 @@ cdef void apply_deal(Ctx* c, DealRow* row) noexcept nogil:
     if decl >= 0 and score[decl] >= r[R_TARGET]:
         best = decl
     else:
-        s = row.forehand
         for i in range(n):
-            if i > 0:
-                s = next_seat(s, n)
+            s = (row.forehand + i) % n
             if score[s] >= r[R_TARGET] and (best < 0 or score[s] > score[best]):
                 best = s
     if best >= 0:
@@ -850,7 +842,7 @@ cdef void apply_deal(Ctx* c, DealRow* row) noexcept nogil:
         c.g.finished = 1
     elif c.g.deal_no >= r[R_MAX_DEALS]:
         c.g.finished = 1
-    c.g.dealer = next_seat(c.g.dealer, n)
+    c.g.dealer = (c.g.dealer + 1) % n
     if c.g.finished:
         for s in range(n):
             g.final[s] = score[s]

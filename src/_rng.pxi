@@ -34,9 +34,10 @@ cdef extern from *:
          the CPU overlaps (one chain of 128-bit multiplies is a serial latency chain);
        - going from the top, step i fixes position i, so its card goes into its block's
          mask at once.
-       If no word falls in Lemire's rejection zone (low < n, about 1e-7 a shuffle) it
+       If no draw needs Lemire's threshold test (low < n, about 1e-7 a shuffle) it
        commits the state after the 23 words and returns 1; otherwise it returns 0 with
-       the state untouched, and the caller shuffles word by word. */
+       the state untouched, and the caller shuffles word by word.  (The generated code
+       is sensitive to layout: a tidier loop exit here measured 3 % slower overall.) */
     static inline int td_pcg_deal(td_pcg128 *r, int b1, int b2, int b3, int32_t *deck,
                                   uint32_t *block) {
         const __uint128_t mult = (((__uint128_t)2549297995355413924ULL) << 64)
