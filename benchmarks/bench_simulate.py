@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -124,6 +125,28 @@ def _cpu_seconds(since: dict[int, float] | None = None) -> Any:
     return sum(t - since.get(pid, 0.0) for pid, t in now.items())
 
 
+def one_core_rate(n: int, chunk_size: int, args: argparse.Namespace) -> Rate | None:
+    """``simulate`` on one worker confined to one core, or None where affinity cannot be set.
+
+    It runs in a child process whose CPU affinity is set before it starts, so polars'
+    writer threads are confined too: one worker then uses exactly one core, the
+    baseline against which two workers on two cores measure the scaling.  (Unconfined, one
+    worker borrows the second core for part of each Parquet write.)
+    """
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    cpu = min(os.sched_getaffinity(0))
+    cmd = [sys.executable, os.path.abspath(__file__), "--one-core-probe", "--deals", str(n),
+           "--chunk-size", str(chunk_size), "--rules", args.rules, "--compression", args.compression,
+           "--repeat", str(args.repeat)]
+    for spec in args.strategy or []:
+        cmd += ["--strategy", spec]
+    done = subprocess.run(cmd, preexec_fn=lambda: os.sched_setaffinity(0, {cpu}),
+                          capture_output=True, text=True, check=True)
+    wall, cpu_rate = (float(x) for x in done.stdout.split())
+    return Rate(wall, cpu_rate)
+
+
 def _polars_threads() -> int:
     import polars
     return polars.thread_pool_size()
@@ -139,9 +162,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=20_000,
                    help="games for the games line (kernel vs simulate_games, 1 worker); 0 skips it")
     p.add_argument("--repeat", type=int, default=2, help="best of this many runs (default 2)")
+    p.add_argument("--one-core-probe", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     rules = parse_rules_spec(args.rules)
     strategies = sim.normalize_strategies(args.strategy, rules.players)
+    if args.one_core_probe:  # the child of one_core_rate: print wall and CPU rates
+        sim.keep_freed_memory()
+        r = max((simulate_rate(args.deals, args.chunk_size, rules, strategies, 1, "loky", args.compression)
+                 for _ in range(args.repeat)), key=lambda r: r.wall)
+        print(r.wall, r.cpu)
+        return 0
     # The runner keeps freed memory for the next chunk (no page faults on reused columns);
     # the kernel alone is measured with the same allocator setting, so that the ratio
     # compares the Parquet output and nothing else.
@@ -177,6 +207,11 @@ def main(argv: list[str] | None = None) -> int:
           f"per CPU-second {one.cpu / kernel.cpu:.1%})")
     print(f"2 workers / 1 worker:           {two.wall / one.wall:6.2f}x  (target >= 1.8x; "
           f"threads {two_threads.wall / one.wall:.2f}x)")
+    pinned = one_core_rate(n, c, args)
+    if pinned is not None:
+        print(f"simulate + Parquet, 1 worker confined to 1 core {pinned.text()}")
+        print(f"2 workers / 1 worker on 1 core: {two.wall / pinned.wall:6.2f}x  "
+              f"(threads {two_threads.wall / pinned.wall:.2f}x): two cores against one")
     if args.games:
         gc = min(sim.DEFAULT_CHUNK_GAMES, args.games)
         games_kernel = best(kernel_rate, args.games, gc, rules, strategies, "games")
