@@ -563,9 +563,51 @@ cdef inline void _forced_one(Ctx* c, DealRow* row, int64_t idx, uint32_t* talon_
 
 
 # ------------------------------------------------------------------ single decisions
-cdef View view_from_dict(dict d) except *:
+# The View's fields in struct order (src/_fastdeal.pxd) with their lengths; every field is
+# 4 bytes.  thousand.kernel builds its numpy VIEW_DTYPE from this list, and the module
+# refuses to load if it does not add up to the struct (tests compare logged Views with the
+# reference engine's field by field, which would catch a misordered list).
+VIEW_FIELDS = (
+    ("kind", 1), ("players", 1), ("seat", 1), ("dealer", 1), ("forehand", 1), ("n_active", 1),
+    ("active", 3), ("hand", 1), ("redeal_kind", 1), ("step", 1), ("high", 1), ("high_seat", 1),
+    ("min_bid", 1), ("max_bid", 1), ("bids", 4), ("passed", 4), ("declarer", 1), ("contract", 1),
+    ("can_resign", 1), ("blind", 1), ("obligation", 1), ("talon", 1), ("played", 1),
+    ("trick_index", 1), ("trick_n", 1), ("trick_cards", 4), ("trick_seats", 4), ("trump", 1),
+    ("legal", 1), ("declarable", 1), ("points", 4), ("score", 4), ("sitter", 1), ("golden", 1),
+    ("received", 1), ("given", 2), ("n_tricks", 1), ("marriage_points", 4), ("bolts", 4),
+    ("resignations", 4), ("voids", 4), ("resign_cost", 1), ("resign_gift", 1),
+    ("ace_marriage", 1),
+)
+VIEW_UNSIGNED = frozenset({"hand", "talon", "played", "legal", "declarable", "voids"})
+
+
+def _view_slots():
+    """name -> (index of its first 4-byte slot, length, unsigned), checked against the struct."""
     cdef View v
-    cdef int32_t i
+    slots, at = {}, 0
+    for name, length in VIEW_FIELDS:
+        slots[name] = (at, length, name in VIEW_UNSIGNED)
+        at += length
+    # a few spot checks of the C layout besides the total size
+    for name, offset in (("hand", <char*>&v.hand - <char*>&v), ("trick_cards", <char*>&v.trick_cards - <char*>&v),
+                         ("voids", <char*>&v.voids - <char*>&v)):
+        if slots[name][0] * 4 != offset:
+            raise ImportError(f"thousand._fastdeal: VIEW_FIELDS puts {name!r} at the wrong place")
+    if at * 4 != sizeof(View):
+        raise ImportError("thousand._fastdeal: VIEW_FIELDS does not add up to the View struct")
+    return slots
+
+
+_VIEW_SLOTS = _view_slots()
+
+
+cdef View view_from_dict(dict d) except *:
+    """A View from a dict of its fields (lists for the arrays); fields not given keep
+    neutral defaults (no declarer, no trump, no trick cards, 3 players' 8 tricks)."""
+    cdef View v
+    cdef int32_t* slot = <int32_t*>&v
+    cdef uint32_t* uslot = <uint32_t*>&v
+    cdef int32_t i, at, length
     memset(&v, 0, sizeof(View))
     v.trump = -1
     v.declarer = -1
@@ -580,76 +622,31 @@ cdef View view_from_dict(dict d) except *:
         v.trick_cards[i] = -1
         v.trick_seats[i] = -1
     for key, value in d.items():
-        if key == "players": v.players = value
-        elif key == "seat": v.seat = value
-        elif key == "dealer": v.dealer = value
-        elif key == "forehand": v.forehand = value
-        elif key == "active":
-            v.n_active = len(value)
-            for i in range(len(value)):
-                v.active[i] = value[i]
-        elif key == "hand": v.hand = value
-        elif key == "redeal_kind": v.redeal_kind = value
-        elif key == "step": v.step = value
-        elif key == "high": v.high = value
-        elif key == "high_seat": v.high_seat = value
-        elif key == "min_bid": v.min_bid = value
-        elif key == "max_bid": v.max_bid = value
-        elif key == "bids":
-            for i in range(len(value)):
-                v.bids[i] = value[i]
-        elif key == "passed":
-            for i in range(len(value)):
-                v.passed[i] = value[i]
-        elif key == "declarer": v.declarer = value
-        elif key == "contract": v.contract = value
-        elif key == "can_resign": v.can_resign = value
-        elif key == "blind": v.blind = value
-        elif key == "obligation": v.obligation = value
-        elif key == "talon": v.talon = value
-        elif key == "played": v.played = value
-        elif key == "trick_index": v.trick_index = value
+        try:
+            at, length, unsigned = _VIEW_SLOTS[key]
+        except KeyError:
+            raise KeyError(f"unknown view field {key!r}") from None
+        values = [value] if length == 1 else list(value)
+        if len(values) > length:
+            raise ValueError(f"view field {key!r} holds at most {length} values")
+        for i in range(len(values)):
+            if unsigned:
+                uslot[at + i] = values[i]
+            else:
+                slot[at + i] = values[i]
+        # the counts that go with a list
+        if key == "active":
+            v.n_active = len(values)
         elif key == "trick_cards":
-            v.trick_n = len(value)
-            for i in range(len(value)):
-                v.trick_cards[i] = value[i]
-        elif key == "trick_seats":
-            for i in range(len(value)):
-                v.trick_seats[i] = value[i]
-        elif key == "trump": v.trump = value
-        elif key == "legal": v.legal = value
-        elif key == "declarable": v.declarable = value
-        elif key == "points":
-            for i in range(len(value)):
-                v.points[i] = value[i]
-        elif key == "score":
-            for i in range(len(value)):
-                v.score[i] = value[i]
-        elif key == "sitter": v.sitter = value
-        elif key == "golden": v.golden = value
-        elif key == "received": v.received = value
-        elif key == "given":
-            for i in range(len(value)):
-                v.given[i] = value[i]
-        elif key == "n_tricks": v.n_tricks = value
-        elif key == "marriage_points":
-            for i in range(len(value)):
-                v.marriage_points[i] = value[i]
-        elif key == "bolts":
-            for i in range(len(value)):
-                v.bolts[i] = value[i]
-        elif key == "resignations":
-            for i in range(len(value)):
-                v.resignations[i] = value[i]
-        elif key == "voids":
-            for i in range(len(value)):
-                v.voids[i] = value[i]
-        elif key == "resign_cost": v.resign_cost = value
-        elif key == "resign_gift": v.resign_gift = value
-        elif key == "ace_marriage": v.ace_marriage = value
-        else:
-            raise KeyError(f"unknown view field {key!r}")
+            v.trick_n = len(values)
     return v
+
+
+def view_bytes(dict view):
+    """The View that the decide_* functions build from ``view``, as raw bytes (decode
+    with thousand.kernel.VIEW_DTYPE); for tests."""
+    cdef View v = view_from_dict(view)
+    return (<char*>&v)[:sizeof(View)]
 
 
 cdef class _Decider:

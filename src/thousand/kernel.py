@@ -56,19 +56,8 @@ GAME_ROW_DTYPE = _row_dtype([
     ("blind_made", "i4", 1), ("golden_reset", "i4", 1), ("cut_penalties", "i4", 1),
 ])
 # The strategies' View struct (src/_fastdeal.pxd), for the view log of the tests.
-_VIEW_FIELDS = [
-    ("kind", 1), ("players", 1), ("seat", 1), ("dealer", 1), ("forehand", 1), ("n_active", 1),
-    ("active", 3), ("hand", 1), ("redeal_kind", 1), ("step", 1), ("high", 1), ("high_seat", 1),
-    ("min_bid", 1), ("max_bid", 1), ("bids", 4), ("passed", 4), ("declarer", 1), ("contract", 1),
-    ("can_resign", 1), ("blind", 1), ("obligation", 1), ("talon", 1), ("played", 1),
-    ("trick_index", 1), ("trick_n", 1), ("trick_cards", 4), ("trick_seats", 4), ("trump", 1),
-    ("legal", 1), ("declarable", 1), ("points", 4), ("score", 4), ("sitter", 1), ("golden", 1),
-    ("received", 1), ("given", 2), ("n_tricks", 1), ("marriage_points", 4), ("bolts", 4),
-    ("resignations", 4), ("voids", 4), ("resign_cost", 1), ("resign_gift", 1),
-    ("ace_marriage", 1),
-]
-_UNSIGNED = {"hand", "talon", "played", "legal", "declarable", "voids"}
-VIEW_DTYPE = _row_dtype([(name, "u4" if name in _UNSIGNED else "i4", k) for name, k in _VIEW_FIELDS])
+VIEW_DTYPE = _row_dtype([(name, "u4" if name in _fastdeal.VIEW_UNSIGNED else "i4", k)
+                         for name, k in _fastdeal.VIEW_FIELDS])
 if VIEW_DTYPE.itemsize != _fastdeal.view_size():
     raise ImportError("thousand.kernel: the View dtype does not match the compiled kernel; run `make build`")
 if DEAL_ROW_DTYPE.itemsize != _fastdeal.deal_row_size() or GAME_ROW_DTYPE.itemsize != _fastdeal.game_row_size():
