@@ -398,31 +398,18 @@ cdef class Engine:
                    int16_t[::1] declarer_points_out, unsigned char[::1] rows):
         """Forced-declarer completions (see thousand.kernel.play_forced_declarer)."""
         cdef int32_t unseen[17]
-        cdef int32_t perm[17]
-        cdef int32_t i, j, k, t, a, b, cc, tmp, s, n_un = 0
+        cdef int32_t i, j, k, t, a, b, cc
         cdef int32_t dealer = 0
-        cdef int32_t seat_block[3]
-        cdef int32_t tal[3]
         cdef int64_t idx = 0
         cdef DealRow* row = <DealRow*>&rows[0]
         cdef uint32_t rest, split, m
         cdef int32_t rest_cards[14]
-        cdef int32_t opp1, opp2, pos1, pos2, pos_decl
+        cdef int32_t pos1, pos2
         cdef uint32_t* tp = &talon_out[0]
         cdef int16_t* rp = &raise_out[0]
         cdef int16_t* pp = &points_out[0, 0]
         cdef int16_t* mp = &marriages_out[0, 0]
         cdef int16_t* dp = &declarer_points_out[0]
-        for i in range(24):
-            if not (hand >> i) & 1:
-                unseen[n_un] = i
-                n_un += 1
-        # deck blocks: [0:7] seat 1 (forehand), [7:14] seat 2, [14:21] seat 0, talon [21:24]
-        pos_decl = ((declarer - 1 + 3) % 3) * 7
-        opp1 = (declarer + 1) % 3
-        opp2 = (declarer + 2) % 3
-        pos1 = ((opp1 - 1 + 3) % 3) * 7
-        pos2 = ((opp2 - 1 + 3) % 3) * 7
         self.c.forced = 1
         self.c.forced_declarer = declarer
         self.c.forced_contract = contract
@@ -430,26 +417,11 @@ cdef class Engine:
         self.c.ev = NULL
         self._reset_deal_only()
         self.c.g.dealer = dealer
-        k = 0
-        for i in range(24):
-            if (hand >> i) & 1:
-                self.c.forced_deck[pos_decl + k] = i
-                k += 1
+        place_known_hand(&self.c, hand, declarer, unseen, &pos1, &pos2)
         with self.bitgen.lock, nogil:
             if not exact:
                 for idx in range(n_samples):
-                    for i in range(17):
-                        perm[i] = unseen[i]
-                    for i in range(16, 0, -1):
-                        j = draw_bounded(self.c.rng, i + 1)
-                        tmp = perm[i]
-                        perm[i] = perm[j]
-                        perm[j] = tmp
-                    for i in range(3):
-                        self.c.forced_deck[21 + i] = perm[i]
-                    for i in range(7):
-                        self.c.forced_deck[pos1 + i] = perm[3 + i]
-                        self.c.forced_deck[pos2 + i] = perm[10 + i]
+                    deal_unseen(&self.c, unseen, pos1, pos2)
                     _forced_one(&self.c, row, idx, tp, rp, pp, mp, dp)
             else:
                 idx = 0
@@ -491,48 +463,21 @@ cdef class Engine:
                  unsigned char[::1] rows):
         """Forced-pass completions (see thousand.kernel.play_forced_pass)."""
         cdef int32_t unseen[17]
-        cdef int32_t perm[17]
-        cdef int32_t i, j, k, tmp, s, n_un = 0
+        cdef int32_t s, pos1, pos2
         cdef int64_t idx = 0
         cdef int32_t redeals = 0
         cdef DealRow* row = <DealRow*>&rows[0]
-        cdef int32_t opp1, opp2, pos1, pos2, pos_seat
-        for i in range(24):
-            if not (hand >> i) & 1:
-                unseen[n_un] = i
-                n_un += 1
-        # deck blocks: [0:7] seat 1 (forehand), [7:14] seat 2, [14:21] seat 0, talon [21:24]
-        pos_seat = ((seat - 1 + 3) % 3) * 7
-        opp1 = (seat + 1) % 3
-        opp2 = (seat + 2) % 3
-        pos1 = ((opp1 - 1 + 3) % 3) * 7
-        pos2 = ((opp2 - 1 + 3) % 3) * 7
         self.c.pass_mode = 1
         self.c.pass_seat = seat
         self.c.play_out_resigned = 0
         self.c.ev = NULL
         self._reset_deal_only()
         self.c.g.dealer = 0
-        k = 0
-        for i in range(24):
-            if (hand >> i) & 1:
-                self.c.forced_deck[pos_seat + k] = i
-                k += 1
+        place_known_hand(&self.c, hand, seat, unseen, &pos1, &pos2)
         with self.bitgen.lock, nogil:
             idx = 0
             while idx < n_samples:
-                for i in range(17):
-                    perm[i] = unseen[i]
-                for i in range(16, 0, -1):
-                    j = draw_bounded(self.c.rng, i + 1)
-                    tmp = perm[i]
-                    perm[i] = perm[j]
-                    perm[j] = tmp
-                for i in range(3):
-                    self.c.forced_deck[21 + i] = perm[i]
-                for i in range(7):
-                    self.c.forced_deck[pos1 + i] = perm[3 + i]
-                    self.c.forced_deck[pos2 + i] = perm[10 + i]
+                deal_unseen(&self.c, unseen, pos1, pos2)
                 for s in range(4):
                     self.c.g.score[s] = 0
                     self.c.g.resigns[s] = 0
@@ -547,6 +492,47 @@ cdef class Engine:
         self.c.pass_seat = 0
         redeals_out[0] = redeals
         return n_samples
+
+
+# deck blocks of the forced modes: [0:7] seat 1 (the forehand), [7:14] seat 2,
+# [14:21] seat 0 (dealer 0), talon [21:24]
+cdef inline int32_t block_of(int32_t seat) noexcept nogil:
+    return ((seat + 2) % 3) * 7
+
+
+cdef void place_known_hand(Ctx* c, uint32_t hand, int32_t seat, int32_t* unseen,
+                           int32_t* pos1, int32_t* pos2) noexcept nogil:
+    """Put ``hand`` into ``seat``'s block of ``c.forced_deck``; the 17 other cards go to
+    ``unseen`` (ascending) and the blocks of the next and the other seat to pos1, pos2."""
+    cdef int32_t i, k = 0, n_un = 0, at = block_of(seat)
+    for i in range(24):
+        if (hand >> i) & 1:
+            c.forced_deck[at + k] = i
+            k += 1
+        else:
+            unseen[n_un] = i
+            n_un += 1
+    pos1[0] = block_of((seat + 1) % 3)
+    pos2[0] = block_of((seat + 2) % 3)
+
+
+cdef void deal_unseen(Ctx* c, const int32_t* unseen, int32_t pos1, int32_t pos2) noexcept nogil:
+    """A random completion: the 17 unseen cards shuffled (Fisher-Yates from the top, as
+    docs/rules.md) into the talon and the two other blocks."""
+    cdef int32_t perm[17]
+    cdef int32_t i, j, tmp
+    for i in range(17):
+        perm[i] = unseen[i]
+    for i in range(16, 0, -1):
+        j = draw_bounded(c.rng, i + 1)
+        tmp = perm[i]
+        perm[i] = perm[j]
+        perm[j] = tmp
+    for i in range(3):
+        c.forced_deck[21 + i] = perm[i]
+    for i in range(7):
+        c.forced_deck[pos1 + i] = perm[3 + i]
+        c.forced_deck[pos2 + i] = perm[10 + i]
 
 
 cdef inline void _forced_one(Ctx* c, DealRow* row, int64_t idx, uint32_t* talon_out,
