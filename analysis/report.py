@@ -132,6 +132,12 @@ def _ci(lo: float | None, hi: float | None, pct: bool = True, digits: int = 1) -
     return f"[{lo:,.{digits}f}, {hi:,.{digits}f}]"
 
 
+def _pct_with_ci(share: str, low: str, high: str, title: str) -> pl.Expr:
+    """Column ``share`` as a percentage followed by its interval [low, high], named ``title``."""
+    return pl.struct(share, low, high).map_elements(
+        lambda r: f"{_fmt_pct(r[share])} {_ci(r[low], r[high])}", return_dtype=pl.String).alias(title)
+
+
 def _md_table(df: pl.DataFrame) -> str:
     cols = df.columns
     lines = ["| " + " | ".join(c.replace("|", "\\|") for c in cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
@@ -404,15 +410,9 @@ def _overview_blocks(ov: pl.DataFrame) -> list[Block]:
     show = ov.select(
         "rules",
         pl.col("played").map_elements(lambda v: f"{v:,}", return_dtype=pl.String).alias("deals played"),
-        pl.struct("redeal_share", "redeal_ci_low", "redeal_ci_high").map_elements(
-            lambda r: f"{_fmt_pct(r['redeal_share'])} {_ci(r['redeal_ci_low'], r['redeal_ci_high'])}",
-            return_dtype=pl.String).alias("dealt deals redealt"),
-        pl.struct("made_share", "made_ci_low", "made_ci_high").map_elements(
-            lambda r: f"{_fmt_pct(r['made_share'])} {_ci(r['made_ci_low'], r['made_ci_high'])}",
-            return_dtype=pl.String).alias("contracts made"),
-        pl.struct("resigned_share", "resigned_ci_low", "resigned_ci_high").map_elements(
-            lambda r: f"{_fmt_pct(r['resigned_share'])} {_ci(r['resigned_ci_low'], r['resigned_ci_high'])}",
-            return_dtype=pl.String).alias("resigned"),
+        _pct_with_ci("redeal_share", "redeal_ci_low", "redeal_ci_high", "dealt deals redealt"),
+        _pct_with_ci("made_share", "made_ci_low", "made_ci_high", "contracts made"),
+        _pct_with_ci("resigned_share", "resigned_ci_low", "resigned_ci_high", "resigned"),
         pl.col("mean_contract").map_elements(lambda v: _fmt_num(v), return_dtype=pl.String).alias("mean contract"),
         pl.col("mean_declarer_points").map_elements(lambda v: _fmt_num(v), return_dtype=pl.String)
         .alias("mean declarer points"),
@@ -463,12 +463,8 @@ def _redeal_blocks(freq: pl.DataFrame, calls: pl.DataFrame, played: bool, chart:
         pl.col("deals").map_elements(lambda v: f"{v:,}", return_dtype=pl.String).alias("deals"),
         pl.col("eligible").map_elements(lambda v: f"{v:,}", return_dtype=pl.String).alias("could"),
         pl.col("called").map_elements(lambda v: f"{v:,}", return_dtype=pl.String).alias("called"),
-        pl.struct("per_deal", "per_deal_ci_low", "per_deal_ci_high").map_elements(
-            lambda r: f"{_fmt_pct(r['per_deal'])} {_ci(r['per_deal_ci_low'], r['per_deal_ci_high'])}",
-            return_dtype=pl.String).alias("called per deal"),
-        pl.struct("when_eligible", "when_eligible_ci_low", "when_eligible_ci_high").map_elements(
-            lambda r: f"{_fmt_pct(r['when_eligible'])} {_ci(r['when_eligible_ci_low'], r['when_eligible_ci_high'])}",
-            return_dtype=pl.String).alias("called when it could be"),
+        _pct_with_ci("per_deal", "per_deal_ci_low", "per_deal_ci_high", "called per deal"),
+        _pct_with_ci("when_eligible", "when_eligible_ci_low", "when_eligible_ci_high", "called when it could be"),
     )
     blocks.append(Block("table", frame=show))
     if calls_chart is not None:
