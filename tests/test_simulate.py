@@ -401,3 +401,11 @@ def test_first_chunk_continues_the_same_experiment(tmp_path):
         sim.run("deals", 5_000, seed=12, chunk_size=1_000, out=later, first_chunk=2, resume=True)
     with pytest.raises(ThousandError, match="first_chunk must be"):
         sim.run("deals", 5_000, seed=12, chunk_size=1_000, first_chunk=5)
+
+
+def test_a_chunk_too_large_for_the_stored_row_counter_is_refused():
+    # deal_id is stored as int32 (it counts the rows of its chunk): a value past it is an error
+    cols = {"deal_id": np.array([0, 2**31], dtype=np.int64)}
+    with pytest.raises(ThousandError, match="use a smaller --chunk-size"):
+        sim._frame(cols, ["deal_id"])
+    assert sim._frame({"deal_id": np.array([0, 2**31 - 1], dtype=np.int64)}, ["deal_id"])["deal_id"].dtype == pl.Int32

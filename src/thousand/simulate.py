@@ -145,8 +145,18 @@ def _frame(columns: dict[str, np.ndarray], names: Iterable[str], extras: bool = 
     if extras:
         known = set(names)
         names += [name for name in columns if name not in known]
-    return pl.DataFrame({name: columns[name].astype(STORED_DTYPES[name]) if name in STORED_DTYPES
-                         else columns[name] for name in names})
+    return pl.DataFrame({name: _stored(name, columns[name]) for name in names})
+
+
+def _stored(name: str, column: np.ndarray) -> np.ndarray:
+    """``column`` in its on-disk dtype (STORED_DTYPES), refusing values that do not fit."""
+    dtype = STORED_DTYPES.get(name)
+    if dtype is None:
+        return column
+    # deal_id counts the rows of a chunk, so its last value is its largest
+    if len(column) and column[-1] > np.iinfo(dtype).max:
+        raise ThousandError(f"a chunk holds more than {np.iinfo(dtype).max:,} rows; use a smaller --chunk-size")
+    return column.astype(dtype)
 
 
 def _write_atomic(frame: pl.DataFrame, path: Path, compression: str) -> None:
