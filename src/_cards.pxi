@@ -3,18 +3,37 @@
 
 cdef extern from *:
     """
-    /* SWAR popcount: the build does not assume the popcnt instruction */
+    #if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
+    static inline int td_popcount(uint32_t x) { return __builtin_popcount(x); }
+    #else
+    /* SWAR popcount: a portable x86 build does not assume the popcnt instruction */
     static inline int td_popcount(uint32_t x) {
         x = x - ((x >> 1) & 0x55555555u);
         x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
         return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
     }
+    #endif
+    /* 0 when the build uses popcnt (setup.py: where numpy requires it) and this CPU
+       lacks it; checked before anything in the module runs */
+    static int td_cpu_supported(void) {
+    #if defined(__POPCNT__) && (defined(__x86_64__) || defined(__i386__))
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("popcnt");
+    #else
+        return 1;
+    #endif
+    }
     static inline int td_lowbit(uint32_t x) { return __builtin_ctz(x); }
     static inline int td_highbit(uint32_t x) { return 31 - __builtin_clz(x); }
     """
     int td_popcount(uint32_t x) nogil
+    int td_cpu_supported()
     int td_lowbit(uint32_t x) nogil
     int td_highbit(uint32_t x) nogil
+if not td_cpu_supported():
+    raise ImportError("this build of the kernel needs a CPU with the POPCNT instruction; "
+                      "rebuild it for this one: make clean && THOUSAND_PORTABLE=1 make build")
+
 cdef enum:
     FULL_DECK = 0xFFFFFF
     SUIT_BITS = 0x041041      # bit 6*s for every suit (the nine plane)
@@ -29,6 +48,8 @@ cdef int32_t RANK_POINTS_C[6]
 RANK_POINTS_C[:] = [0, 2, 3, 4, 10, 11]
 cdef int32_t MARRIAGE_VALUE[4]
 MARRIAGE_VALUE[:] = [40, 60, 80, 100]
+cdef int32_t CARD_POINTS_C[24]        # by card number: the rank's points
+CARD_POINTS_C[:] = [0, 2, 3, 4, 10, 11] * 4
 cdef uint32_t SUIT_MASK_C[4]
 SUIT_MASK_C[:] = [0x3F, 0x3F << 6, 0x3F << 12, 0x3F << 18]
 cdef int32_t SUIT_OF[24]

@@ -43,7 +43,6 @@ cdef struct Deal:
     int32_t n
     uint32_t talon2           # 2 players: the set-aside talon
     uint32_t laid             # 2 players: the two cards laid away
-    uint32_t won[4]
     int32_t cardpts[4]
     int32_t marr[4]
     int32_t bonus[4]
@@ -269,8 +268,8 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     cdef int32_t s, i, k, cutter, seen, paid, run, f, dealer, step, decl, lo, hi, cap
     cdef int32_t went_blind = 0
     cdef int32_t n_passed, broke, opening, b, first, second, contract, resigned, ans
-    cdef int32_t leader, li, j, t, n_tricks, best, best_seat, led, card, declare, tr
-    cdef uint32_t legal, declarable, follow, bit, h, trick_mask, talon
+    cdef int32_t leader, li, j, t, n_tricks, best, best_seat, led, card, declare, tr, trick_points
+    cdef uint32_t legal, declarable, follow, bit, h, talon
     cdef int32_t dealpts[4]
 
     d.n = n
@@ -302,7 +301,6 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
         d.pos[d.v.active[i]] = i
     for s in range(4):
         d.hands[s] = 0
-        d.won[s] = 0
         d.cardpts[s] = 0
         d.marr[s] = 0
         d.bonus[s] = 0
@@ -562,7 +560,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
             best = -1
             best_seat = -1
             led = -1
-            trick_mask = 0
+            trick_points = 0
             j = li
             for k in range(d.v.n_active):
                 s = d.v.active[j]
@@ -595,7 +593,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
                 bit = <uint32_t>1 << card
                 d.hands[s] &= ~bit
                 d.v.played |= bit
-                trick_mask |= bit
+                trick_points += CARD_POINTS_C[card]
                 d.v.trick_cards[k] = card
                 d.v.trick_seats[k] = s
                 d.v.trick_n = k + 1
@@ -628,14 +626,13 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
                     elif tr == d.v.trump:
                         best = card
                         best_seat = s
-            d.won[best_seat] |= trick_mask
             d.tricks[best_seat] += 1
-            d.v.points[best_seat] += card_points_c(trick_mask)
+            d.v.points[best_seat] += trick_points
             leader = best_seat
         d.v.trick_n = 0
         d.bonus[leader] += r[R_LAST_TRICK_BONUS]
         for s in range(n):
-            d.cardpts[s] = card_points_c(d.won[s])
+            d.cardpts[s] = d.v.points[s]    # the card points of the tricks each seat won
         if n == 2:
             d.cardpts[decl] += card_points_c(d.laid)
             d.cardpts[leader] += card_points_c(d.talon2)
