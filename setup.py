@@ -61,6 +61,7 @@ class BuildExt(build_ext):
         if not DEBUG and self._accepts(INLINING):
             for ext in self.extensions:
                 ext.extra_compile_args += INLINING
+                ext.define_macros.append(("THOUSAND_INLINING", "1"))  # for build_info()
         super().build_extensions()
 
     def _accepts(self, flags: list[str]) -> bool:

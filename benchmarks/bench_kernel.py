@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from thousand import kernel
+from thousand import _fastdeal, kernel
 from thousand.cards import parse_hand
 from thousand.reference import RandomPlayer, Stream, play_deal
 from thousand.rules import CLASSIC
@@ -58,7 +58,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--reference-deals", type=int, default=3_000)
     a = ap.parse_args()
-    print(f"classic rules, one core, best of {a.repeat}")
+    built = ", ".join(f"{k} {'on' if v else 'off'}" for k, v in _fastdeal.build_info().items())
+    print(f"classic rules, one core, best of {a.repeat}; kernel built with {built}")
     rates = {}
     for strategy in ("random", "greedy", "standard"):
         wall, cpu = best_rate(

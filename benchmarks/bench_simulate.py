@@ -9,7 +9,9 @@ All figures come from one run on the same machine; the ratios printed are the ta
 issue 3: ``simulate`` (1 worker) >= 80% of the kernel, 2 workers >= 1.8x one worker.
 The 2-worker pool is started before timing (its start-up is a one-off cost that a long
 run amortises), and every measurement is the best of ``--repeat`` runs, because the
-machine is shared and a single run can be slowed by a neighbour.
+machine is shared and a single run can be slowed by a neighbour.  The runs go in
+interleaved rounds (kernel, 1 worker, 2 workers, ...), so that a slow spell costs one
+round of each configuration and the ratios stay comparable.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -138,7 +140,7 @@ def one_core_rate(n: int, chunk_size: int, args: argparse.Namespace) -> Rate | N
     cpu = min(os.sched_getaffinity(0))
     cmd = [sys.executable, os.path.abspath(__file__), "--one-core-probe", "--deals", str(n),
            "--chunk-size", str(chunk_size), "--rules", args.rules, "--compression", args.compression,
-           "--repeat", str(args.repeat)]
+           "--repeat", "1"]
     for spec in args.strategy or []:
         cmd += ["--strategy", spec]
     done = subprocess.run(cmd, preexec_fn=lambda: os.sched_setaffinity(0, {cpu}),
@@ -161,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--compression", default=sim.PARQUET_COMPRESSION)
     p.add_argument("--games", type=int, default=20_000,
                    help="games for the games line (kernel vs simulate_games, 1 worker); 0 skips it")
-    p.add_argument("--repeat", type=int, default=2, help="best of this many runs (default 2)")
+    p.add_argument("--repeat", type=int, default=3, help="best of this many rounds (default 3)")
     p.add_argument("--one-core-probe", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     rules = parse_rules_spec(args.rules)
@@ -182,9 +184,6 @@ def main(argv: list[str] | None = None) -> int:
     kernel_rate(min(args.deals, args.chunk_size), args.chunk_size, rules, strategies)  # warm-up
     simulate_rate(4 * args.chunk_size, args.chunk_size, rules, strategies, 2, "loky", args.compression)  # start the pool
 
-    def best(fn, *a) -> Rate:
-        return max((fn(*a) for _ in range(args.repeat)), key=lambda r: r.wall)
-
     n, c = args.deals, args.chunk_size
     cost = chunk_cost(c, rules, strategies, args.compression)
     cpu_ms = cost.kernel + cost.frame + cost.write
@@ -195,27 +194,45 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  so 1 worker reaches at most {cost.kernel / wall_ms:.1%} of the kernel by the wall clock "
           f"({cost.kernel / cpu_ms:.1%} per CPU-second), and 2 workers, each a core, at most "
           f"{2 * wall_ms / cpu_ms:.2f}x one", flush=True)
-    kernel = best(kernel_rate, n, c, rules, strategies)
-    print(f"kernel alone, 1 core            {kernel.text()}", flush=True)
-    one = best(simulate_rate, n, c, rules, strategies, 1, "loky", args.compression)
-    print(f"simulate + Parquet, 1 worker    {one.text()}", flush=True)
-    two = best(simulate_rate, n, c, rules, strategies, 2, "loky", args.compression)
-    print(f"simulate + Parquet, 2 loky      {two.text()}", flush=True)
-    two_threads = best(simulate_rate, n, c, rules, strategies, 2, "threads", args.compression)
-    print(f"simulate + Parquet, 2 threads   {two_threads.text()}", flush=True)
+
+    # The configurations run in interleaved rounds and each keeps its best round: a
+    # neighbour's burst on this shared machine then slows one round of every
+    # configuration instead of every round of one, which would skew the ratios.
+    runs: dict[str, Callable[[], Rate | None]] = {
+        "kernel": lambda: kernel_rate(n, c, rules, strategies),
+        "one": lambda: simulate_rate(n, c, rules, strategies, 1, "loky", args.compression),
+        "two": lambda: simulate_rate(n, c, rules, strategies, 2, "loky", args.compression),
+        "two_threads": lambda: simulate_rate(n, c, rules, strategies, 2, "threads", args.compression),
+        "pinned": lambda: one_core_rate(n, c, args),
+    }
+    best: dict[str, Rate | None] = {}
+    for round_no in range(args.repeat):
+        for name, run in runs.items():
+            rate = run()
+            if rate is not None and (best.get(name) is None or rate.wall > best[name].wall):
+                best[name] = rate
+        print(f"  round {round_no + 1} of {args.repeat} done", flush=True)
+    kernel, one, two, two_threads, pinned = (best.get(name) for name in runs)
+    print(f"kernel alone, 1 core            {kernel.text()}")
+    print(f"simulate + Parquet, 1 worker    {one.text()}")
+    print(f"simulate + Parquet, 2 loky      {two.text()}")
+    print(f"simulate + Parquet, 2 threads   {two_threads.text()}")
     print(f"simulate / kernel, 1 worker:    {one.wall / kernel.wall:6.1%}   (target >= 80%; "
           f"per CPU-second {one.cpu / kernel.cpu:.1%})")
     print(f"2 workers / 1 worker:           {two.wall / one.wall:6.2f}x  (target >= 1.8x; "
           f"threads {two_threads.wall / one.wall:.2f}x)")
-    pinned = one_core_rate(n, c, args)
     if pinned is not None:
         print(f"simulate + Parquet, 1 worker confined to 1 core {pinned.text()}")
         print(f"2 workers / 1 worker on 1 core: {two.wall / pinned.wall:6.2f}x  "
               f"(threads {two_threads.wall / pinned.wall:.2f}x): two cores against one")
+
+    def best_of(fn, *a) -> Rate:
+        return max((fn(*a) for _ in range(args.repeat)), key=lambda r: r.wall)
+
     if args.games:
         gc = min(sim.DEFAULT_CHUNK_GAMES, args.games)
-        games_kernel = best(kernel_rate, args.games, gc, rules, strategies, "games")
-        games_one = best(simulate_rate, args.games, gc, rules, strategies, 1, "loky", args.compression, "games")
+        games_kernel = best_of(kernel_rate, args.games, gc, rules, strategies, "games")
+        games_one = best_of(simulate_rate, args.games, gc, rules, strategies, 1, "loky", args.compression, "games")
         print(f"games: kernel alone, 1 core     {games_kernel.text()}")
         print(f"games: simulate_games, 1 worker {games_one.text()}   "
               f"{games_one.wall / games_kernel.wall:.1%} of the kernel")

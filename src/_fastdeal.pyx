@@ -713,3 +713,25 @@ def decide_play(int32_t strategy, params, dict view, bitgen=None):
 def fast_pcg64_active():
     """True once a PCG64 passed the inline-step check (tests and benchmarks look)."""
     return FAST_PCG64 != NULL
+
+
+cdef extern from *:
+    """
+    #if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
+    #define TD_HW_POPCOUNT 1
+    #else
+    #define TD_HW_POPCOUNT 0
+    #endif
+    #ifndef THOUSAND_INLINING
+    #define THOUSAND_INLINING 0
+    #endif
+    """
+    int TD_HW_POPCOUNT
+    int THOUSAND_INLINING
+
+
+def build_info():
+    """How this kernel was compiled (setup.py): ``popcount`` is True when card counting
+    uses the CPU's population-count instruction, ``inlining`` when the compiler took the
+    larger inlining budget.  Neither changes a result, only the speed."""
+    return {"popcount": bool(TD_HW_POPCOUNT), "inlining": bool(THOUSAND_INLINING)}
