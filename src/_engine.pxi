@@ -17,6 +17,7 @@ cdef struct GameState:
 
 cdef struct Ctx:
     int32_t r[N_RULE_FIELDS]
+    uint64_t step_inverse     # floor(2**32 / bid step) + 1: see top_multiple
     bitgen_t* rng
     int32_t strat[4]
     double params[4 * N_PARAMS]
@@ -85,11 +86,22 @@ cdef inline int32_t bid_cap_of(Ctx* c, uint32_t hand) noexcept nogil:
     return m
 
 
-cdef inline int32_t top_multiple(int32_t lo, int32_t hi, int32_t step) noexcept nogil:
+cdef inline int32_t next_seat(int32_t s, int32_t n) noexcept nogil:
+    # (s + 1) % n without a division: seats are 0..n-1, n the runtime number of players
+    return 0 if s + 1 == n else s + 1
+
+
+cdef inline int32_t top_multiple(Ctx* c, int32_t lo, int32_t hi, int32_t step) noexcept nogil:
     """Largest lo + k*step <= hi, or lo - 1 when hi < lo."""
+    cdef uint32_t x
     if hi < lo:
         return lo - 1
-    return lo + ((hi - lo) // step) * step
+    x = <uint32_t>(hi - lo)
+    # (x * step_inverse) >> 32 is exactly x // step while x * step < 2**32 (an integer
+    # division costs more than the rest of an auction step; it runs at every bid)
+    if x < 65536 and step < 65536:
+        return lo + <int32_t>((x * c.step_inverse) >> 32) * step
+    return lo + (<int32_t>x // step) * step
 
 
 cdef inline int32_t hand_redeal_allowed(Ctx* c, uint32_t h) noexcept nogil:
@@ -275,7 +287,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     d.n = n
     d.golden = golden
     dealer = c.g.dealer
-    f = (dealer + 1) % n
+    f = next_seat(dealer, n)
     step = r[R_BID_STEP]
     clear_row(row)
     row.dealer = dealer
@@ -293,8 +305,9 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
         d.v.active[2] = -1
     else:
         d.v.n_active = 3
-        for i in range(3):
-            d.v.active[i] = (f + i) % n
+        d.v.active[0] = f
+        d.v.active[1] = next_seat(f, n)
+        d.v.active[2] = next_seat(d.v.active[1], n)
     for s in range(4):
         d.pos[s] = -1
     for i in range(d.v.n_active):
@@ -440,14 +453,16 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
         broke = 0
         i = 1
         while n_passed < d.v.n_active - 1:
-            s = d.v.active[i % d.v.n_active]
+            if i == d.v.n_active:
+                i = 0
+            s = d.v.active[i]
             i += 1
             if d.v.passed[s]:
                 continue
             lo = d.v.high + step
             if s == c.g.sitter and r[R_BARREL_BID_MIN] > lo:
                 lo = r[R_BARREL_BID_MIN]
-            hi = top_multiple(lo, bid_cap_of(c, d.hands[s]), step)
+            hi = top_multiple(c, lo, bid_cap_of(c, d.hands[s]), step)
             if c.pass_mode and s == c.pass_seat:
                 b = 0           # passes at his first chance (a forehand's 100 still stands)
             else:
@@ -537,7 +552,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
         hi = contract
     else:
         cap = bid_cap_of(c, d.hands[decl])
-        hi = top_multiple(contract, cap, step)
+        hi = top_multiple(c, contract, cap, step)
         if hi < contract:
             hi = contract
     ans = ask_raise(c, &d, decl, contract, hi, r[R_RESIGN] != RESIGN_NONE)
@@ -839,7 +854,7 @@ cdef void apply_deal(Ctx* c, DealRow* row) noexcept nogil:
         c.g.finished = 1
     elif c.g.deal_no >= r[R_MAX_DEALS]:
         c.g.finished = 1
-    c.g.dealer = (c.g.dealer + 1) % n
+    c.g.dealer = next_seat(c.g.dealer, n)
     if c.g.finished:
         for s in range(n):
             g.final[s] = score[s]

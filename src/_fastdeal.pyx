@@ -225,6 +225,9 @@ cdef class Engine:
             raise ValueError(f"rules must have {N_RULE_FIELDS} entries")
         for i in range(N_RULE_FIELDS):
             self.c.r[i] = rules[i]
+        if self.c.r[R_BID_STEP] <= 0:
+            raise ValueError("the bid step must be positive")
+        self.c.step_inverse = (<uint64_t>1 << 32) // <uint64_t>self.c.r[R_BID_STEP] + 1
         for i in range(4):
             self.c.strat[i] = strategies[i]
             for j in range(N_PARAMS):
