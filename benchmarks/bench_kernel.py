@@ -54,7 +54,7 @@ def reference_rate(n: int) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=1_000_000)
-    ap.add_argument("--games", type=int, default=2_000)
+    ap.add_argument("--games", type=int, default=5_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--reference-deals", type=int, default=3_000)
     a = ap.parse_args()
@@ -69,8 +69,10 @@ def main() -> None:
         print(f"  kernel play_deals {strategy:9s} {cpu:>12,.0f} deals/s per core (CPU time); "
               f"{wall:,.0f} by the wall clock")
     for strategy in ("greedy", "standard"):
+        # a batch of games lasts a fraction of a second: more of them, so that the best
+        # one is an undisturbed one on this shared machine
         wall, g = best_rate(lambda i: kernel.play_games(np.random.PCG64(i), CLASSIC, strategy, n_games=a.games),
-                            a.games, a.repeat)
+                            a.games, max(a.repeat, 5))
         games, _ = kernel.play_games(np.random.PCG64(0), CLASSIC, strategy, n_games=a.games)
         print(f"  kernel play_games {strategy:9s} {g:>12,.0f} games/s per core "
               f"({games['deals'].mean():.0f} played deals per game)")
