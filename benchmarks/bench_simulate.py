@@ -198,21 +198,24 @@ def main(argv: list[str] | None = None) -> int:
     # The configurations run in interleaved rounds and each keeps its best round: a
     # neighbour's burst on this shared machine then slows one round of every
     # configuration instead of every round of one, which would skew the ratios.
-    runs: dict[str, Callable[[], Rate | None]] = {
+    def interleaved(runs: dict[str, Callable[[], Rate | None]]) -> dict[str, Rate | None]:
+        best: dict[str, Rate | None] = dict.fromkeys(runs)
+        for round_no in range(args.repeat):
+            for name, run in runs.items():
+                rate = run()
+                if rate is not None and (best[name] is None or rate.wall > best[name].wall):
+                    best[name] = rate
+            print(f"  round {round_no + 1} of {args.repeat} done", flush=True)
+        return best
+
+    best = interleaved({
         "kernel": lambda: kernel_rate(n, c, rules, strategies),
         "one": lambda: simulate_rate(n, c, rules, strategies, 1, "loky", args.compression),
         "two": lambda: simulate_rate(n, c, rules, strategies, 2, "loky", args.compression),
         "two_threads": lambda: simulate_rate(n, c, rules, strategies, 2, "threads", args.compression),
         "pinned": lambda: one_core_rate(n, c, args),
-    }
-    best: dict[str, Rate | None] = {}
-    for round_no in range(args.repeat):
-        for name, run in runs.items():
-            rate = run()
-            if rate is not None and (best.get(name) is None or rate.wall > best[name].wall):
-                best[name] = rate
-        print(f"  round {round_no + 1} of {args.repeat} done", flush=True)
-    kernel, one, two, two_threads, pinned = (best.get(name) for name in runs)
+    })
+    kernel, one, two, two_threads, pinned = best.values()
     print(f"kernel alone, 1 core            {kernel.text()}")
     print(f"simulate + Parquet, 1 worker    {one.text()}")
     print(f"simulate + Parquet, 2 loky      {two.text()}")
@@ -226,16 +229,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"2 workers / 1 worker on 1 core: {two.wall / pinned.wall:6.2f}x  "
               f"(threads {two_threads.wall / pinned.wall:.2f}x): two cores against one")
 
-    def best_of(fn, *a) -> Rate:
-        return max((fn(*a) for _ in range(args.repeat)), key=lambda r: r.wall)
-
     if args.games:
         gc = min(sim.DEFAULT_CHUNK_GAMES, args.games)
-        games_kernel = best_of(kernel_rate, args.games, gc, rules, strategies, "games")
-        games_one = best_of(simulate_rate, args.games, gc, rules, strategies, 1, "loky", args.compression, "games")
-        print(f"games: kernel alone, 1 core     {games_kernel.text()}")
-        print(f"games: simulate_games, 1 worker {games_one.text()}   "
-              f"{games_one.wall / games_kernel.wall:.1%} of the kernel")
+        games = interleaved({
+            "kernel": lambda: kernel_rate(args.games, gc, rules, strategies, "games"),
+            "one": lambda: simulate_rate(args.games, gc, rules, strategies, 1, "loky", args.compression, "games"),
+        })
+        print(f"games: kernel alone, 1 core     {games['kernel'].text()}")
+        print(f"games: simulate_games, 1 worker {games['one'].text()}   "
+              f"{games['one'].wall / games['kernel'].wall:.1%} of the kernel")
     load = os.getloadavg()[0]
     if load > (os.cpu_count() or 1) + 0.5:
         print(f"note: load average {load:.1f} on {os.cpu_count()} cores: other work shared the machine, "
