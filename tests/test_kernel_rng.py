@@ -1,9 +1,10 @@
 """The kernel's inlined PCG64 step: switched on only after it matched numpy's, and the
 stream it leaves behind is numpy's."""
 import numpy as np
+import pytest
 
 from thousand import _fastdeal, kernel
-from thousand.rules import CLASSIC
+from thousand.rules import CLASSIC, parse_rules_spec
 
 
 def test_pcg64_fast_path_is_checked_and_on():
@@ -53,23 +54,28 @@ def _pcg64_with_zero_word(k, inc=0x5851F42D4C957F2D):
     return bg
 
 
-def test_shuffle_rejection_zone_matches_reference():
+@pytest.mark.parametrize("spec", ["classic", "classic:players=2"])
+def test_shuffle_rejection_zone_matches_reference(spec):
     # The kernel's shuffle draws the 23 words of a deck in two interleaved chains and
     # falls back to word-by-word draws when a word needs Lemire's rejection test; a word
     # of 0 there (first draw, an odd and an even one of the chains, the last) must give
-    # the reference engine's deals and leave the stream where the reference leaves it.
+    # the reference engine's deals and leave the stream where the reference leaves it,
+    # for the three-player layout (7+7+7+3) and the two-player one (10+10+2+2).
     from thousand.reference import RandomPlayer, Stream, play_deal
 
+    rules = parse_rules_spec(spec)
+    n = rules.players
+    columns = [f"hand{s}" for s in range(n)] + ["talon", "declarer", "contract", "score0"]
     for k in (1, 10, 11, 23):
         assert int(_pcg64_with_zero_word(k).random_raw(k)[-1]) == 0
-        cols = kernel.play_deals(_pcg64_with_zero_word(k), CLASSIC, "random", n_deals=3)
+        cols = kernel.play_deals(_pcg64_with_zero_word(k), rules, "random", n_deals=3)
         stream = Stream(_pcg64_with_zero_word(k))
-        players = [RandomPlayer(stream)] * 3
+        players = [RandomPlayer(stream)] * n
         dealer, i = 0, 0
         while i < len(cols["deal_id"]):
-            row = play_deal(CLASSIC, players, stream, dealer).to_row()
-            for c in ("hand0", "hand1", "hand2", "talon", "declarer", "contract", "score0"):
+            row = play_deal(rules, players, stream, dealer).to_row()
+            for c in columns:
                 assert int(cols[c][i]) == int(row[c]), (k, i, c)
             if not row["redeal"]:
-                dealer = (dealer + 1) % 3
+                dealer = (dealer + 1) % n
             i += 1
