@@ -136,7 +136,7 @@ cdef inline void view_for(Deal* d, int32_t seat) noexcept nogil:
     d.v.seat = seat
     d.v.hand = d.hands[seat]
     d.v.talon = d.talon if (seat == d.v.declarer or d.talon_shown) else 0
-    d.v.received = d.received[seat]
+    d.v.received = d.received[seat & 3]     # seat is 0..3: the mask only tells the compiler
     if seat == d.v.declarer:
         d.v.given[0] = d.given[0]
         d.v.given[1] = d.given[1]
@@ -279,7 +279,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     cdef int32_t b1, b2, b3, bottom
     cdef int32_t s, i, k, cutter, seen, paid, run, f, dealer, step, decl, lo, hi, cap
     cdef int32_t went_blind = 0
-    cdef int32_t n_passed, broke, opening, b, first, second, contract, resigned, ans
+    cdef int32_t n_passed, broke, opening, b, first = 0, second = 0, contract, resigned, ans
     cdef int32_t leader, li, j, t, n_tricks, best, best_seat, led, card, declare, tr, trick_points
     cdef uint32_t legal, declarable, follow, bit, h, talon
     cdef int32_t dealpts[4]

@@ -353,7 +353,7 @@ cdef inline void best_hand_off(uint32_t h, int32_t* first, int32_t* second) noex
     cdef uint32_t x
     cdef double above[4]            # the best single gain of the suits above s
     cdef double best = -INFINITY, e, g
-    cdef int32_t s, b = -1, r, pat, bests = 0, besti = -1
+    cdef int32_t s, b = -1, r = 0, pat, bests = 0, besti = -1
     if not (low & (low - 1)) or td_popcount(low) > 12:
         best_hand_off_scan(h, first, second)     # rare: the plain scan decides
         return
@@ -411,7 +411,7 @@ cdef inline int32_t sensible_blind(View* v, double* p) noexcept nogil:
 
 
 cdef inline int32_t sensible_redeal(View* v, double* p) noexcept nogil:
-    cdef int32_t a, b
+    cdef int32_t a = 0, b = 0
     if v.redeal_kind == REDEAL_HAND:
         return bid_estimate(v.hand, p[P_TALON]) < p[P_REDEAL]
     if v.redeal_kind == REDEAL_TALON:
