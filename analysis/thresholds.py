@@ -361,6 +361,18 @@ def plot_threshold_heatmap(df: pl.DataFrame, path: Any, probability: float = 0.8
         if level_col in r:
             t += f"\nreaches {r[level_col]}"
         text[i][j] = t + f"\nn={r['hands']}"
+    label = {"points_band": "card points in hand", "marriage_value": "marriage value held (120 = two or more)",
+             "aces": "aces held (3 = 3 or 4)", "aces_with_ten": "aces held with their ten (2 = 2+)"}
+    if not row_vals or not col_vals:
+        # no class has enough hands (a very small run): say so instead of an empty axis
+        fig, ax = plt.subplots(figsize=(6, 2.5), constrained_layout=True)
+        ax.axis("off")
+        ax.text(0.5, 0.5, f"No class of {label.get(rows, rows)} x {label.get(cols, cols)}\n"
+                "has enough hands for a threshold: run more hands (thousand report --hands N).",
+                ha="center", va="center", fontsize=10)
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+        return
     fig, ax = plt.subplots(figsize=(1.5 + 1.3 * len(col_vals), 1.2 + 0.9 * len(row_vals)), constrained_layout=True)
     finite = grid[np.isfinite(grid)]
     vmin, vmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
@@ -372,8 +384,6 @@ def plot_threshold_heatmap(df: pl.DataFrame, path: Any, probability: float = 0.8
             if text[i][j]:
                 ax.text(j, i, text[i][j], ha="center", va="center", fontsize=7,
                         color="white" if grid[i, j] < (vmin + vmax) / 2 else "black")
-    label = {"points_band": "card points in hand", "marriage_value": "marriage value held (120 = two or more)",
-             "aces": "aces held (3 = 3 or 4)", "aces_with_ten": "aces held with their ten (2 = 2+)"}
     ax.set_xticks(range(len(col_vals)), [str(v) for v in col_vals])
     ax.set_yticks(range(len(row_vals)), [str(v) for v in row_vals])
     ax.set_xlabel(label.get(cols, cols))

@@ -192,6 +192,16 @@ def test_heatmap_of_a_single_cell_draws_without_warnings(tmp_path):
     assert (tmp_path / "one.png").stat().st_size > 5_000
 
 
+@pytest.mark.filterwarnings("error")
+def test_heatmap_with_no_class_large_enough_says_so_without_warnings(tmp_path):
+    # a very small run: every class has fewer hands than min_hands, the table is empty
+    df = completions({(0, NO_MARRIAGE, "forehand"): [100, 110, 120]})
+    t = T.threshold_table(df, by=("points_band", "marriage_value"), min_hands=5, n_boot=0)
+    assert t.height == 0
+    T.plot_threshold_heatmap(t, tmp_path / "none.png")
+    assert (tmp_path / "none.png").stat().st_size > 5_000
+
+
 def test_real_kernel_thresholds_pipeline_runs_and_is_reproducible():
     a = T.simulate_forced_hands(CLASSIC, n_hands=40, samples_per_hand=50, seed=7, chunk_hands=16)
     b = T.simulate_forced_hands(CLASSIC, n_hands=40, samples_per_hand=50, seed=7, chunk_hands=16)
