@@ -3,7 +3,14 @@
 
 cdef extern from *:
     """
+    /* 1 when counting uses the CPU's instruction: x86 built with popcnt (setup.py,
+       where numpy requires it), or another architecture (the builtin is its own) */
     #if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
+    #define TD_HW_POPCOUNT 1
+    #else
+    #define TD_HW_POPCOUNT 0
+    #endif
+    #if TD_HW_POPCOUNT
     static inline int td_popcount(uint32_t x) { return __builtin_popcount(x); }
     #else
     /* SWAR popcount: a portable x86 build does not assume the popcnt instruction */
@@ -26,6 +33,7 @@ cdef extern from *:
     static inline int td_lowbit(uint32_t x) { return __builtin_ctz(x); }
     static inline int td_highbit(uint32_t x) { return 31 - __builtin_clz(x); }
     """
+    int TD_HW_POPCOUNT
     int td_popcount(uint32_t x) nogil
     int td_cpu_supported()
     int td_lowbit(uint32_t x) nogil

@@ -720,16 +720,10 @@ def fast_pcg64_active():
 
 cdef extern from *:
     """
-    #if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
-    #define TD_HW_POPCOUNT 1
-    #else
-    #define TD_HW_POPCOUNT 0
-    #endif
     #ifndef THOUSAND_INLINING
     #define THOUSAND_INLINING 0
     #endif
     """
-    int TD_HW_POPCOUNT
     int THOUSAND_INLINING
 
 

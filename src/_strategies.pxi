@@ -146,6 +146,24 @@ cdef double SAME_ROW_PLAY[64 * 6]
 cdef double BEST_SAME_PLAY[64]
 
 
+cdef inline uint32_t hand_off_candidates(uint32_t h) noexcept nogil:
+    """The low cards of h: not a marriage card, not an ace, not a ten beside its ace."""
+    cdef uint32_t aces = h & ACES
+    return h & ~(marriage_cards(h) | aces | (h & TENS & (aces >> 1)))
+
+
+cdef inline double card_gain(int32_t pat, int32_t r) noexcept nogil:
+    """The play estimate's change when the low card of rank r leaves the suit pattern
+    pat, less a tie-break that lets the card with fewer points go."""
+    return SUIT_VALUE_PLAY[pat & ~(1 << r)] - SUIT_VALUE_PLAY[pat] - 0.01 * RANK_POINTS_C[r]
+
+
+cdef inline double pair_gain(int32_t pat, int32_t r, int32_t q) noexcept nogil:
+    """card_gain for the two cards of ranks r and q of one suit leaving together."""
+    return (SUIT_VALUE_PLAY[pat & ~((1 << r) | (1 << q))] - SUIT_VALUE_PLAY[pat]
+            - 0.01 * (RANK_POINTS_C[r] + RANK_POINTS_C[q]))
+
+
 cdef inline int32_t low_cards_of_suit(int32_t pat) noexcept nogil:
     """The low cards of a suit pattern (best_hand_off's candidates): not the ace, not a
     ten beside its ace, not the king and queen of a marriage."""
@@ -169,15 +187,12 @@ cdef void _init_hand_off_tables():
             SAME_ROW_PLAY[6 * pat + r] = -INFINITY
             if not (low >> r & 1):
                 continue
-            GAIN_PLAY[6 * pat + r] = (SUIT_VALUE_PLAY[pat & ~(1 << r)] - SUIT_VALUE_PLAY[pat]
-                                      - 0.01 * RANK_POINTS_C[r])
+            GAIN_PLAY[6 * pat + r] = card_gain(pat, r)
             if GAIN_PLAY[6 * pat + r] > BEST_GAIN_PLAY[pat]:
                 BEST_GAIN_PLAY[pat] = GAIN_PLAY[6 * pat + r]
             for q in range(r + 1, 6):
                 if low >> q & 1:
-                    e = (SUIT_VALUE_PLAY[pat & ~((1 << r) | (1 << q))]
-                         - SUIT_VALUE_PLAY[pat]
-                         - 0.01 * (RANK_POINTS_C[r] + RANK_POINTS_C[q]))
+                    e = pair_gain(pat, r, q)
                     if e > SAME_ROW_PLAY[6 * pat + r]:
                         SAME_ROW_PLAY[6 * pat + r] = e
                     if e > BEST_SAME_PLAY[pat]:
@@ -278,9 +293,7 @@ cdef void best_hand_off_scan(uint32_t h, int32_t* first, int32_t* second) noexce
     the low cards: marriage cards, aces and guarded tens stay unless fewer than two
     others are left.  Makes voids and keeps winners because the fitted suit values say
     so; on a tie, the cards with fewer points go."""
-    cdef uint32_t mcards = marriage_cards(h)
-    cdef uint32_t aces = h & ACES
-    cdef uint32_t low = h & ~(mcards | aces | (h & TENS & (aces >> 1)))
+    cdef uint32_t low = hand_off_candidates(h)
     cdef uint32_t x, y
     cdef int32_t cards[12]
     cdef int32_t suit[12]
@@ -314,8 +327,7 @@ cdef void best_hand_off_scan(uint32_t h, int32_t* first, int32_t* second) noexce
         pat = (h >> (6 * sa)) & 0x3F
         cards[n] = a
         suit[n] = sa
-        gain[n] = (SUIT_VALUE_PLAY[pat & ~(1 << (a - 6 * sa))] - SUIT_VALUE_PLAY[pat]
-                   - 0.01 * RANK_POINTS_C[a - 6 * sa])
+        gain[n] = card_gain(pat, a - 6 * sa)
         n += 1
     first[0] = cards[0]
     second[0] = cards[1]
@@ -326,9 +338,7 @@ cdef void best_hand_off_scan(uint32_t h, int32_t* first, int32_t* second) noexce
             else:
                 sa = suit[i]
                 pat = (h >> (6 * sa)) & 0x3F
-                e = (SUIT_VALUE_PLAY[pat & ~((1 << (cards[i] - 6 * sa)) | (1 << (cards[j] - 6 * sa)))]
-                     - SUIT_VALUE_PLAY[pat]
-                     - 0.01 * (RANK_POINTS_C[cards[i] - 6 * sa] + RANK_POINTS_C[cards[j] - 6 * sa]))
+                e = pair_gain(pat, cards[i] - 6 * sa, cards[j] - 6 * sa)
             if e > best:
                 best = e
                 first[0] = cards[i]
@@ -347,9 +357,7 @@ cdef inline void best_hand_off(uint32_t h, int32_t* first, int32_t* second) noex
     suit, and a suit's best row is its best gain + the best gain above, or its best
     same-suit pair (exactly, by the same monotonicity): only the first suit reaching
     the maximum needs its rows."""
-    cdef uint32_t mcards = marriage_cards(h)
-    cdef uint32_t aces = h & ACES
-    cdef uint32_t low = h & ~(mcards | aces | (h & TENS & (aces >> 1)))
+    cdef uint32_t low = hand_off_candidates(h)
     cdef uint32_t x
     cdef double above[4]            # the best single gain of the suits above s
     cdef double best = -INFINITY, e, g
@@ -389,9 +397,7 @@ cdef inline void best_hand_off(uint32_t h, int32_t* first, int32_t* second) noex
         b = td_lowbit(x)
         x &= x - 1
         if SUIT_OF[b] == s:
-            e = (SUIT_VALUE_PLAY[pat & ~((1 << r) | (1 << (b - 6 * s)))]
-                 - SUIT_VALUE_PLAY[pat]
-                 - 0.01 * (RANK_POINTS_C[r] + RANK_POINTS_C[b - 6 * s]))
+            e = pair_gain(pat, r, b - 6 * s)
         else:
             e = GAIN_PLAY[6 * pat + r] + GAIN_PLAY[6 * ((h >> (6 * SUIT_OF[b])) & 0x3F) + b - 6 * SUIT_OF[b]]
         if e == best:
