@@ -176,3 +176,29 @@ def test_a_file_system_refusal_is_one_line(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(bids, "plot_bid_chart", refuse)
     line = cli_error(capsys, "bid", "AH TH KH QH AD 9S JC", "--samples", "2000", "--plot", str(tmp_path / "b.png"))
     assert line == f"thousand bid: error: Permission denied: {str(tmp_path / 'b.png')!r}"
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("rules", ""), "empty rule set"),
+    (("simulate", "-n", "10", "--rules", " "), "empty rule set"),
+    (("simulate", "-n", "10", "--out", ""), "--out is an empty name"),
+])
+def test_empty_names_are_refused(capsys, args, needle):
+    assert needle in cli_error(capsys, *args)
+
+
+def test_suit_symbols_with_a_presentation_selector_are_read():
+    from thousand.cards import parse_hand
+    assert parse_hand("A\u2665\ufe0f 10\u2665\ufe0f K\u2665\ufe0e") == parse_hand("AH TH KH")
+
+
+def test_option_names_are_read_in_any_case():
+    from thousand.rules import parse_rules_spec
+    assert parse_rules_spec("Classic:BOLTS=off") == parse_rules_spec("classic", ["bolts=off"])
+
+
+def test_rules_toml_always_names_the_hash(capsys):
+    from thousand import cli
+    from thousand.rules import PRESETS
+    assert cli.main(["rules", "--toml"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"# thousand rules: classic (hash {PRESETS['classic'].hash})"
