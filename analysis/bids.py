@@ -690,16 +690,35 @@ def bid_estimate_json(est: BidEstimate) -> dict[str, Any]:
     }
 
 
-def best_choice(est: BidEstimate) -> str | None:
-    """``"bid N"`` or ``"pass"``: the best expected score among every bid and passing."""
-    best = None
+def _bid_options(est: BidEstimate) -> tuple[tuple[float, int] | None, tuple[float, int] | None]:
+    """``(ev, bid)`` of the best held contract, and of the best bid followed by the
+    strategy's own raise/resign answer (known at 100, or at every bid with --per-bid)."""
+    held = None
     if est.best_ev_bid is not None:
         row = est.table.filter(pl.col("bid") == est.best_ev_bid)
         if not row.is_empty():
-            best = (float(row["ev"][0]), f"bid {est.best_ev_bid}")
+            held = (float(row["ev"][0]), est.best_ev_bid)
+    strat = est.table.filter(pl.col("ev_strategy").is_not_null())
+    raised = None
+    if not strat.is_empty():
+        top = strat.sort(["ev_strategy", "bid"], descending=[True, False]).row(0, named=True)
+        raised = (float(top["ev_strategy"]), int(top["bid"]))
+    return held, raised
+
+
+def best_choice(est: BidEstimate) -> str | None:
+    """``"bid N"`` or ``"pass"``: the best expected score among every bid and passing.
+
+    A bid counts with the better of holding its contract and the strategy's own
+    raise/resign answer, since passing's figure includes that raise whenever the passer
+    ends up playing the 100 on obligation: the two are compared like for like.
+    """
+    held, raised = _bid_options(est)
+    bids = [o for o in (held, raised) if o is not None]
+    best = None if not bids else max(bids, key=lambda o: (o[0], -o[1]))
     if est.pass_ev is not None and (best is None or est.pass_ev > best[0]):
-        best = (est.pass_ev, "pass")
-    return None if best is None else best[1]
+        return "pass"
+    return None if best is None else f"bid {best[1]}"
 
 
 def format_bid_table(est: BidEstimate) -> str:
@@ -747,19 +766,20 @@ def format_bid_table(est: BidEstimate) -> str:
                if est.pass_on_obligation else "")
         lines.append(f"passing: EV {est.pass_ev:+.1f} [{lo:+.1f}, {hi:+.1f}] "
                      f"({est.pass_samples:,} sampled deals{how}{obl})")
-    pass_value = est.pass_ev if est.pass_ev is not None else 0.0
-    best_row = est.table.filter(pl.col("bid") == est.best_ev_bid) if est.best_ev_bid is not None else None
-    if best_row is not None and not best_row.is_empty():
-        best_ev = float(best_row["ev"][0])
-        note = ("" if best_ev >= pass_value
-                else f"  (passing, worth {pass_value:+.1f}, is better if you may pass)")
-        lines.append(f"best expected score: bid {est.best_ev_bid}, EV {best_ev:+.1f}{note}")
-    elif est.pass_ev is not None:
-        lines.append(f"best expected score: pass, EV {pass_value:+.1f}")
+    held, raised = _bid_options(est)
+    if held is not None:
+        lines.append(f"best expected score holding the contract: bid {held[1]}, EV {held[0]:+.1f}")
     if strat_rows.height == 1:
         r = strat_rows.row(0, named=True)
         lines.append(f"the strategy's own raise/resign answers at {r['bid']}: EV {_ev_text(r, 'ev_strategy', est.exact)}"
                      " (--per-bid gives it for every bid)")
+    choice = best_choice(est)
+    if choice == "pass":
+        lines.append(f"best choice: pass (EV {est.pass_ev:+.1f}), if you may pass")
+    elif choice is not None:
+        how = ("holding it" if raised is None or (held is not None and held[0] >= raised[0])
+               else "then raising or resigning after the talon as the strategy does")
+        lines.append(f"best choice: {choice}, {how}")
     lines.append("EV bid = bid, then after the talon play or resign, whichever is better for that talon; "
                  "passing = pass at the first chance, the others bid and play (docs/bids.md).")
     if est.seconds is not None:
