@@ -795,8 +795,10 @@ def _ev_text(row: dict[str, Any], col: str, exact: bool) -> str:
     return f"{row[col]:+.1f} ±{(row[col + '_ci_high'] - row[col]):.1f}"
 
 
-def plot_bid_chart(est: BidEstimate, path: Any) -> None:
-    """Three panels: the declarer's points; P(make) by bid with its 95% band; EV by bid."""
+def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
+    """Three panels: the declarer's points; P(make) by bid with its 95% band; EV by bid.
+
+    Writes ``path`` and returns the (closed) matplotlib figure, for inspection."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -813,7 +815,7 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> None:
     ax0.axvspan(b.min(), b.max(), color="C0", alpha=0.06, label="bids the rules allow")
     ax0.set_ylabel("share of deals (%)")
     ax0.set_title("Declarer's points when the deal is played out (5-point bins)")
-    ax0.legend(loc="upper left", fontsize=8)
+    ax0.legend(loc="best", fontsize=8)   # the tallest bars sit left for weak hands, right for strong
     ax0.grid(alpha=0.3)
     ax0.set_xlabel("declarer's deal points (cards + marriages)")
     ax1.plot(b, t["p_make"].to_numpy(), marker="o", ms=3, color="C0", label="P(make)")
@@ -841,13 +843,31 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> None:
     strat = t["ev_strategy"].to_numpy().astype(float)
     if np.isfinite(strat).sum() > 1:
         ax2.plot(b, strat, color="C4", lw=1, marker="x", ms=3, label="the strategy's own raise/resign")
+    elif np.isfinite(strat).any():   # known at the one contract the kernel was asked at
+        j = int(np.flatnonzero(np.isfinite(strat))[0])
+        ax2.plot([b[j]], [strat[j]], color="C4", marker="x", ms=7, ls="none",
+                 label=f"bid {b[j]}, then the strategy's raise/resign ({strat[j]:+.1f})")
     res = t["ev_resign"].to_numpy()
     if not np.all(np.isnan(res.astype(float))):
         ax2.plot(b, res, color="grey", lw=1, ls=":", label="resign")
     pv = est.pass_ev if est.pass_ev is not None else 0.0
     ax2.axhline(pv, color="black", lw=0.8, label=f"pass ({pv:+.1f})")
     if est.best_ev_bid is not None:
-        ax2.axvline(est.best_ev_bid, color="C1", ls=":", lw=1.5, label=f"best EV bid {est.best_ev_bid}")
+        ax2.axvline(est.best_ev_bid, color="C1", ls=":", lw=1.5, label=f"best bid to hold: {est.best_ev_bid}")
+    # whole bids on the axis, in steps of the bid step, at most about a dozen ticks
+    from matplotlib.ticker import MultipleLocator
+    span = max(int(b.max() - b.min()), 1)
+    step = next((k * int(est.rules.bid_step) for k in (1, 2, 4, 10, 20, 40)
+                 if span / (k * int(est.rules.bid_step)) <= 12), span)
+    ax1.xaxis.set_major_locator(MultipleLocator(step))
+    # room above and below every curve and the pass line, so none hugs the frame
+    shown = [v for v in (ev, t["ev_play"].to_numpy(), strat, res.astype(float), np.array([pv]))
+             if v is not None]
+    values = np.concatenate([np.asarray(v, dtype=float).ravel() for v in shown])
+    values = values[np.isfinite(values)]
+    lo, hi = float(values.min()), float(values.max())
+    pad = max(5.0, 0.08 * (hi - lo))
+    ax2.set_ylim(lo - pad, hi + pad)
     ax2.set_xlabel("bid (contract, points)")
     ax2.set_ylabel("expected score change (points)")
     ax2.set_title("Expected score change of each bid")
@@ -855,6 +875,7 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> None:
     ax2.grid(alpha=0.3)
     fig.savefig(path, dpi=120)
     plt.close(fig)
+    return fig
 
 
 def dumps(est: BidEstimate) -> str:
