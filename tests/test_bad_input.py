@@ -202,3 +202,7 @@ def test_rules_toml_always_names_the_hash(capsys):
     from thousand.rules import PRESETS
     assert cli.main(["rules", "--toml"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == f"# thousand rules: classic (hash {PRESETS['classic'].hash})"
+
+
+def test_players_random_and_strategy_together_are_refused(capsys):
+    assert "give one or the other" in cli_error(capsys, "explain", "--players-random", "--strategy", "greedy")

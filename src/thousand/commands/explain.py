@@ -60,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
     if args.replay:
         return _replay(args, rules)
 
+    if args.players_random and args.strategy:
+        raise ThousandError("--players-random is --strategy random for every seat; give one or the other")
     specs = args.strategy or (["random"] if args.players_random else ["standard"])
     if len(specs) not in (1, n):
         raise ThousandError(f"--strategy: give it once, or once per seat ({n} seats), not {len(specs)} times")
