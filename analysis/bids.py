@@ -690,16 +690,35 @@ def bid_estimate_json(est: BidEstimate) -> dict[str, Any]:
     }
 
 
-def best_choice(est: BidEstimate) -> str | None:
-    """``"bid N"`` or ``"pass"``: the best expected score among every bid and passing."""
-    best = None
+def _bid_options(est: BidEstimate) -> tuple[tuple[float, int] | None, tuple[float, int] | None]:
+    """``(ev, bid)`` of the best held contract, and of the best bid followed by the
+    strategy's own raise/resign answer (known at 100, or at every bid with --per-bid)."""
+    held = None
     if est.best_ev_bid is not None:
         row = est.table.filter(pl.col("bid") == est.best_ev_bid)
         if not row.is_empty():
-            best = (float(row["ev"][0]), f"bid {est.best_ev_bid}")
+            held = (float(row["ev"][0]), est.best_ev_bid)
+    strat = est.table.filter(pl.col("ev_strategy").is_not_null())
+    raised = None
+    if not strat.is_empty():
+        top = strat.sort(["ev_strategy", "bid"], descending=[True, False]).row(0, named=True)
+        raised = (float(top["ev_strategy"]), int(top["bid"]))
+    return held, raised
+
+
+def best_choice(est: BidEstimate) -> str | None:
+    """``"bid N"`` or ``"pass"``: the best expected score among every bid and passing.
+
+    A bid counts with the better of holding its contract and the strategy's own
+    raise/resign answer, since passing's figure includes that raise whenever the passer
+    ends up playing the 100 on obligation: the two are compared like for like.
+    """
+    held, raised = _bid_options(est)
+    bids = [o for o in (held, raised) if o is not None]
+    best = None if not bids else max(bids, key=lambda o: (o[0], -o[1]))
     if est.pass_ev is not None and (best is None or est.pass_ev > best[0]):
-        best = (est.pass_ev, "pass")
-    return None if best is None else best[1]
+        return "pass"
+    return None if best is None else f"bid {best[1]}"
 
 
 def format_bid_table(est: BidEstimate) -> str:
@@ -747,19 +766,20 @@ def format_bid_table(est: BidEstimate) -> str:
                if est.pass_on_obligation else "")
         lines.append(f"passing: EV {est.pass_ev:+.1f} [{lo:+.1f}, {hi:+.1f}] "
                      f"({est.pass_samples:,} sampled deals{how}{obl})")
-    pass_value = est.pass_ev if est.pass_ev is not None else 0.0
-    best_row = est.table.filter(pl.col("bid") == est.best_ev_bid) if est.best_ev_bid is not None else None
-    if best_row is not None and not best_row.is_empty():
-        best_ev = float(best_row["ev"][0])
-        note = ("" if best_ev >= pass_value
-                else f"  (passing, worth {pass_value:+.1f}, is better if you may pass)")
-        lines.append(f"best expected score: bid {est.best_ev_bid}, EV {best_ev:+.1f}{note}")
-    elif est.pass_ev is not None:
-        lines.append(f"best expected score: pass, EV {pass_value:+.1f}")
+    held, raised = _bid_options(est)
+    if held is not None:
+        lines.append(f"best expected score holding the contract: bid {held[1]}, EV {held[0]:+.1f}")
     if strat_rows.height == 1:
         r = strat_rows.row(0, named=True)
         lines.append(f"the strategy's own raise/resign answers at {r['bid']}: EV {_ev_text(r, 'ev_strategy', est.exact)}"
                      " (--per-bid gives it for every bid)")
+    choice = best_choice(est)
+    if choice == "pass":
+        lines.append(f"best choice: pass (EV {est.pass_ev:+.1f}), if you may pass")
+    elif choice is not None:
+        how = ("holding it" if raised is None or (held is not None and held[0] >= raised[0])
+               else "then raising or resigning after the talon as the strategy does")
+        lines.append(f"best choice: {choice}, {how}")
     lines.append("EV bid = bid, then after the talon play or resign, whichever is better for that talon; "
                  "passing = pass at the first chance, the others bid and play (docs/bids.md).")
     if est.seconds is not None:
@@ -775,8 +795,10 @@ def _ev_text(row: dict[str, Any], col: str, exact: bool) -> str:
     return f"{row[col]:+.1f} ±{(row[col + '_ci_high'] - row[col]):.1f}"
 
 
-def plot_bid_chart(est: BidEstimate, path: Any) -> None:
-    """Three panels: the declarer's points; P(make) by bid with its 95% band; EV by bid."""
+def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
+    """Three panels: the declarer's points; P(make) by bid with its 95% band; EV by bid.
+
+    Writes ``path`` and returns the (closed) matplotlib figure, for inspection."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -793,7 +815,7 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> None:
     ax0.axvspan(b.min(), b.max(), color="C0", alpha=0.06, label="bids the rules allow")
     ax0.set_ylabel("share of deals (%)")
     ax0.set_title("Declarer's points when the deal is played out (5-point bins)")
-    ax0.legend(loc="upper left", fontsize=8)
+    ax0.legend(loc="best", fontsize=8)   # the tallest bars sit left for weak hands, right for strong
     ax0.grid(alpha=0.3)
     ax0.set_xlabel("declarer's deal points (cards + marriages)")
     ax1.plot(b, t["p_make"].to_numpy(), marker="o", ms=3, color="C0", label="P(make)")
@@ -821,13 +843,31 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> None:
     strat = t["ev_strategy"].to_numpy().astype(float)
     if np.isfinite(strat).sum() > 1:
         ax2.plot(b, strat, color="C4", lw=1, marker="x", ms=3, label="the strategy's own raise/resign")
+    elif np.isfinite(strat).any():   # known at the one contract the kernel was asked at
+        j = int(np.flatnonzero(np.isfinite(strat))[0])
+        ax2.plot([b[j]], [strat[j]], color="C4", marker="x", ms=7, ls="none",
+                 label=f"bid {b[j]}, then the strategy's raise/resign ({strat[j]:+.1f})")
     res = t["ev_resign"].to_numpy()
     if not np.all(np.isnan(res.astype(float))):
         ax2.plot(b, res, color="grey", lw=1, ls=":", label="resign")
     pv = est.pass_ev if est.pass_ev is not None else 0.0
     ax2.axhline(pv, color="black", lw=0.8, label=f"pass ({pv:+.1f})")
     if est.best_ev_bid is not None:
-        ax2.axvline(est.best_ev_bid, color="C1", ls=":", lw=1.5, label=f"best EV bid {est.best_ev_bid}")
+        ax2.axvline(est.best_ev_bid, color="C1", ls=":", lw=1.5, label=f"best bid to hold: {est.best_ev_bid}")
+    # whole bids on the axis, in steps of the bid step, at most about a dozen ticks
+    from matplotlib.ticker import MultipleLocator
+    span = max(int(b.max() - b.min()), 1)
+    step = next((k * int(est.rules.bid_step) for k in (1, 2, 4, 10, 20, 40)
+                 if span / (k * int(est.rules.bid_step)) <= 12), span)
+    ax1.xaxis.set_major_locator(MultipleLocator(step))
+    # room above and below every curve and the pass line, so none hugs the frame
+    shown = [v for v in (ev, t["ev_play"].to_numpy(), strat, res.astype(float), np.array([pv]))
+             if v is not None]
+    values = np.concatenate([np.asarray(v, dtype=float).ravel() for v in shown])
+    values = values[np.isfinite(values)]
+    lo, hi = float(values.min()), float(values.max())
+    pad = max(5.0, 0.08 * (hi - lo))
+    ax2.set_ylim(lo - pad, hi + pad)
     ax2.set_xlabel("bid (contract, points)")
     ax2.set_ylabel("expected score change (points)")
     ax2.set_title("Expected score change of each bid")
@@ -835,6 +875,7 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> None:
     ax2.grid(alpha=0.3)
     fig.savefig(path, dpi=120)
     plt.close(fig)
+    return fig
 
 
 def dumps(est: BidEstimate) -> str:

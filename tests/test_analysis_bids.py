@@ -226,8 +226,14 @@ def test_table_text_and_chart(tmp_path):
     assert "safe bid" in text and "best expected score" in text and "[" in text
     assert len([ln for ln in text.splitlines() if ln.strip()[:3].isdigit()]) == 25
     path = tmp_path / "bid.png"
-    B.plot_bid_chart(est, path)
+    fig = B.plot_bid_chart(est, path)
     assert path.stat().st_size > 10_000
+    _, ax_p, ax_ev = fig.axes
+    ticks = [t for t in ax_p.get_xticks() if 100 <= t <= 220]
+    assert ticks and all(t % CLASSIC.bid_step == 0 for t in ticks) and len(ticks) <= 13  # whole bids
+    lo, hi = ax_ev.get_ylim()
+    pass_line = est.pass_ev if est.pass_ev is not None else 0.0   # drawn at 0 when not estimated
+    assert lo < pass_line - 4 and hi > pass_line + 4                # not on the frame
     with open(path, "rb") as fh:
         assert fh.read(8) == b"\x89PNG\r\n\x1a\n"
 

@@ -103,3 +103,106 @@ def test_a_run_that_wrote_no_chunk_does_not_block_a_new_one(tmp_path):
     out.mkdir()
     (out / "metadata.json").write_text(json.dumps({"kind": "deals", "seed": 99}))
     assert simulate(500, seed=3, jobs=1, out=out, progress=False).collect().height >= 500
+
+
+# ---------------------------------------------------------------------- in-process checks
+def cli_error(capsys, *args: str) -> str:
+    """Run the CLI in this process; assert exit 2 with one line on stderr, return it."""
+    from thousand import cli
+    with pytest.raises(SystemExit) as exit_info:  # argparse exits; commands return
+        raise SystemExit(cli.main(list(args)))
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
+def test_an_unknown_option_is_blamed_on_its_subcommand(capsys):
+    line = cli_error(capsys, "bid", "AH TH KH QH AD 9S JC", "--foo")
+    assert line.startswith("thousand bid: error: unrecognized arguments: --foo")
+    assert "thousand bid --help" in line
+
+
+@pytest.mark.parametrize("spec, needle", [
+    ("standard:spread=-30", "spread: must be between 1 and"),
+    ("standard:spread=0", "spread"),
+    ("standard:margin=1e40", "margin: must be between"),
+    ("aggressive:gamble=-1", "gamble"),
+    ("passive:x=1", "takes no parameters"),
+    ("random:seed=3", "takes no parameters"),
+])
+def test_strategy_parameters_outside_their_range_are_refused(capsys, spec, needle):
+    assert needle in cli_error(capsys, "explain", "--strategy", spec)
+
+
+def test_replay_refuses_the_options_it_would_ignore(tmp_path, capsys):
+    from thousand import cli
+    trace = tmp_path / "deal.json"
+    assert cli.main(["explain", "--seed", "7", "--rules", "russian", "--json"]) == 0
+    trace.write_text(capsys.readouterr().out)
+    assert "drop --seed, --strategy" in cli_error(capsys, "explain", "--replay", str(trace), "--seed", "9",
+                                                  "--strategy", "random")
+    assert "played under russian, not classic:bolts=off" in cli_error(
+        capsys, "explain", "--replay", str(trace), "--set", "bolts=off")
+    assert cli.main(["explain", "--replay", str(trace)]) == 0
+    assert "(rules russian)" in capsys.readouterr().out.splitlines()[0]
+
+
+def test_files_that_are_not_utf8_are_one_line_errors(tmp_path, capsys):
+    from thousand import cli
+    binary = tmp_path / "bin.json"
+    binary.write_bytes(b"\xff\xfe{")
+    assert "cannot read trace" in cli_error(capsys, "explain", "--replay", str(binary))
+    run = tmp_path / "run"
+    assert cli.main(["simulate", "-n", "100", "--out", str(run)]) == 0
+    (run / "metadata.json").write_bytes(b"\xff\xfe{")
+    assert "cannot read" in cli_error(capsys, "simulate", "-n", "100", "--out", str(run), "--resume")
+    bad_name = str(tmp_path) + "/bad" + b"\xff".decode("utf-8", "surrogateescape")
+    assert "not a UTF-8 name" in cli_error(capsys, "simulate", "-n", "10", "--out", bad_name)
+
+
+def test_a_plot_path_that_cannot_be_written_is_refused_before_the_estimate(tmp_path, capsys):
+    (tmp_path / "d.png").mkdir()
+    assert "is a folder" in cli_error(capsys, "bid", "AH TH KH QH AD 9S JC", "--plot", str(tmp_path / "d.png"))
+
+
+def test_a_file_system_refusal_is_one_line(tmp_path, capsys, monkeypatch):
+    # a failure the commands' own checks cannot foresee (here: the write itself fails)
+    import thousand.analysis.bids as bids
+
+    def refuse(est, path):
+        raise PermissionError(13, "Permission denied", str(path))
+    monkeypatch.setattr(bids, "plot_bid_chart", refuse)
+    line = cli_error(capsys, "bid", "AH TH KH QH AD 9S JC", "--samples", "2000", "--plot", str(tmp_path / "b.png"))
+    assert line == f"thousand bid: error: Permission denied: {str(tmp_path / 'b.png')!r}"
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("rules", ""), "empty rule set"),
+    (("simulate", "-n", "10", "--rules", " "), "empty rule set"),
+    (("simulate", "-n", "10", "--out", ""), "--out is an empty name"),
+])
+def test_empty_names_are_refused(capsys, args, needle):
+    assert needle in cli_error(capsys, *args)
+
+
+def test_suit_symbols_with_a_presentation_selector_are_read():
+    from thousand.cards import parse_hand
+    assert parse_hand("A\u2665\ufe0f 10\u2665\ufe0f K\u2665\ufe0e") == parse_hand("AH TH KH")
+
+
+def test_option_names_are_read_in_any_case():
+    from thousand.rules import parse_rules_spec
+    assert parse_rules_spec("Classic:BOLTS=off") == parse_rules_spec("classic", ["bolts=off"])
+
+
+def test_rules_toml_always_names_the_hash(capsys):
+    from thousand import cli
+    from thousand.rules import PRESETS
+    assert cli.main(["rules", "--toml"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"# thousand rules: classic (hash {PRESETS['classic'].hash})"
+
+
+def test_players_random_and_strategy_together_are_refused(capsys):
+    assert "give one or the other" in cli_error(capsys, "explain", "--players-random", "--strategy", "greedy")

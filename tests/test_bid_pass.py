@@ -5,6 +5,7 @@ import json
 import math
 
 import numpy as np
+import polars as pl
 import pytest
 
 from thousand import cli, kernel
@@ -82,3 +83,20 @@ def test_json_fields_and_table_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["bid", "9S JS 9C JC 9D JD 9H", "--samples", "5000"]) == 0
     text = capsys.readouterr().out
     assert "passing: EV" in text and "worth 0" not in text
+
+
+def _estimate(ev_held: list[float], ev_strategy: list[float | None], pass_ev: float) -> bids.BidEstimate:
+    table = pl.DataFrame({"bid": [100, 105, 110], "ev": ev_held, "ev_strategy": ev_strategy},
+                         schema_overrides={"ev_strategy": pl.Float64})
+    return bids.BidEstimate(hand=STRONG, role="forehand", rules=Rules(), samples=1000, exact=False, table=table,
+                            confidence=0.8, safe_bid=None, best_ev_bid=bids.best_ev_bid(table), points_mean=0.0,
+                            points_quantiles={}, pass_ev=pass_ev, pass_ev_se=0.1)
+
+
+def test_passing_is_compared_with_bidding_then_raising_like_for_like() -> None:
+    # Passing's EV includes the strategy's raise when the passer plays the 100 on obligation,
+    # so a bid counts with the strategy's raise too: here bid 100 and raise beats passing.
+    assert bids.best_choice(_estimate([100.0, 104.0, 103.0], [161.9, None, None], 156.7)) == "bid 100"
+    assert bids.best_choice(_estimate([100.0, 104.0, 103.0], [None, None, None], 156.7)) == "pass"
+    assert bids.best_choice(_estimate([100.0, 104.0, 103.0], [90.0, None, None], 50.0)) == "bid 105"
+    assert bids.best_choice(_estimate([-64.0, -70.0, -75.0], [-67.0, None, None], -8.4)) == "pass"

@@ -109,7 +109,9 @@ def test_explain_json_replays(capsys, tmp_path):
     assert json.loads(out)["rules"]["barrel_target"] == "121"
     code, text, _ = run_cli(capsys, "explain", "--replay", str(path))
     code2, direct, _ = run_cli(capsys, "explain", "--seed", "3", "--rules", "russian")
-    assert code == 0 and text.splitlines()[0] in direct
+    title, *body = text.splitlines()
+    assert code == 0 and title == f"--- replayed deal {path} (rules russian)"
+    assert "\n".join(body) in direct   # the same deal, decision for decision
     code, out, _ = run_cli(capsys, "explain", "--seed", "1", "--game", "--set", "max_deals=2", "--json")
     (tmp_path / "game.json").write_text(out, encoding="utf-8")
     code, text, _ = run_cli(capsys, "explain", "--replay", str(tmp_path / "game.json"))

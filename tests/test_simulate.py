@@ -211,6 +211,32 @@ def test_resume_of_a_finished_run_computes_nothing(tmp_path):
     assert result.computed == 0 and files_of(tmp_path / "r") == before
 
 
+def test_resume_of_a_finished_run_says_nothing_was_left(tmp_path):
+    sim.simulate(3_000, seed=8, chunk_size=1_000, out=tmp_path / "r")
+    result = sim.run("deals", 3_000, seed=8, chunk_size=1_000, out=tmp_path / "r", resume=True)
+    assert result.summary().startswith("nothing to compute: all 3,000 deals were already written")
+
+
+def test_resume_recomputes_a_chunk_file_that_holds_another_chunk(tmp_path, capsys):
+    full, cut = tmp_path / "full", tmp_path / "cut"
+    sim.simulate(4_000, seed=8, chunk_size=1_000, out=full)
+    sim.simulate(4_000, seed=8, chunk_size=1_000, out=cut)
+    # a complete, readable file under the wrong name (a copy gone astray)
+    (cut / sim.chunk_file(2)).write_bytes((cut / sim.chunk_file(1)).read_bytes())
+    result = sim.run("deals", 4_000, seed=8, chunk_size=1_000, out=cut, resume=True)
+    assert result.computed == 1_000
+    assert "chunk 2" in capsys.readouterr().err
+    assert files_of(cut) == files_of(full)
+
+
+def test_a_refused_deals_out_leaves_no_empty_out_behind(tmp_path):
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "x").write_text("not a run")
+    with pytest.raises(ThousandError, match="not empty"):
+        sim.simulate_games(10, out=tmp_path / "g", deals_out=tmp_path / "taken")
+    assert not (tmp_path / "g").exists()
+
+
 def test_interrupted_run_resumes_to_the_uninterrupted_dataset(tmp_path, monkeypatch):
     full = tmp_path / "full"
     sim.simulate(8_000, seed=9, chunk_size=1_000, out=full)

@@ -85,7 +85,9 @@ def card_name(c: int, symbols: bool = True) -> str:
 
 def parse_card(token: str) -> int:
     """Read one card: rank ``9 J Q K 10 T A`` then suit ``S C D H`` or ``♠♣♦♥``, any case."""
-    tok = token.strip()
+    # Phones and web pages send suit symbols with an invisible emoji/text presentation
+    # selector after them ("♥\ufe0f"); it carries no meaning here.
+    tok = token.strip().replace("\ufe0f", "").replace("\ufe0e", "")
     if len(tok) < 2:
         raise CardError(f"bad card {token!r}: expected a rank (9 J Q K 10 A) and a suit (S C D H)")
     suit_ch = tok[-1]

@@ -58,23 +58,28 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"thousand {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineErrorParser)
     for mod in _load_commands():
         p = sub.add_parser(
             mod.NAME, help=mod.HELP.replace("%", "%%"), description=mod.DESCRIPTION,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         mod.add_arguments(p)
-        p.set_defaults(_run=mod.run)
+        p.set_defaults(_run=mod.run, _parser=p)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    # parse_args would blame an unknown option on `thousand`; the subcommand names it
+    args, extra = parser.parse_known_args(argv)
     if not getattr(args, "_run", None):
+        if extra:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
         parser.print_help()
         return 0
+    if extra:
+        args._parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return int(args._run(args) or 0)
     except USER_ERRORS as e:
@@ -85,6 +90,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as e:  # after BrokenPipeError, one of its kind
+        # The file system refused (permissions, a full disk, a folder where a file was
+        # meant): the command's own checks missed it, but it is still the user's to fix.
+        where = f": {e.filename!r}" if e.filename else ""
+        print(f"thousand {args.command}: error: {e.strerror or e}{where}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -258,7 +258,7 @@ def parse_overrides(text: str) -> dict[str, str]:
         if "=" not in part:
             raise RulesError(f"bad rule override {part!r}: write name=value, e.g. bolts=off")
         k, v = part.split("=", 1)
-        k = k.strip()
+        k = k.strip().lower()  # option names are lower case; presets are read in any case too
         coerce_option(k, v)  # validates the name and the value early
         out[k] = v.strip()
     return out
@@ -318,7 +318,10 @@ def parse_rules_spec(spec: str | Rules | None, overrides: list[str] | None = Non
     if isinstance(spec, Rules):
         rules = spec
     else:
-        spec = (spec or "classic").strip()
+        spec = "classic" if spec is None else spec.strip()
+        if not spec:
+            raise RulesError("empty rule set: name a preset (classic, russian, polish), preset:k=v,... "
+                             "or a .toml file")
         base, _, extra = spec.partition(":")
         if base.lower() in PRESETS:
             rules = PRESETS[base.lower()]

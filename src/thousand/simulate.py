@@ -266,7 +266,7 @@ def read_metadata(path: str | os.PathLike) -> dict[str, Any]:
         return json.loads(meta_path.read_text())
     except FileNotFoundError:
         raise ThousandError(f"{os.fspath(path)!r} is not a thousand dataset (no {METADATA_FILE})") from None
-    except (OSError, json.JSONDecodeError) as e:
+    except (OSError, ValueError) as e:  # ValueError: not JSON, or not UTF-8 text
         raise ThousandError(f"cannot read {meta_path}: {e}") from None
 
 
@@ -313,6 +313,11 @@ def _metadata(kind: str, n: int, chunk_size: int, seed: int, rules: Rules,
 def _check_dir(path: Path, meta: dict[str, Any], resume: bool) -> None:
     """Create ``path`` if needed and check it may receive this run (writes no file)."""
     try:
+        os.fspath(path).encode("utf-8")
+    except UnicodeEncodeError:
+        # Polars takes paths as UTF-8 text; a name with undecodable bytes cannot be written.
+        raise ThousandError(f"output directory {os.fspath(path)!r} is not a UTF-8 name; choose another") from None
+    try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise ThousandError(f"cannot create output directory {os.fspath(path)!r}: {e.strerror}") from None
@@ -350,21 +355,25 @@ def _open_dir(path: Path, meta: dict[str, Any]) -> set[int]:
             continue
         if not chunk.is_file():
             raise ThousandError(f"{os.fspath(chunk)!r} is not a chunk file; remove it and --resume")
-        if _chunk_readable(chunk):
+        if _chunk_readable(chunk, k):
             done.add(k)
         else:
             # Damaged after it was written (disk full, a copy, a sync tool): compute it again.
-            print(f"chunk {k} in {os.fspath(path)!r} is damaged; computing it again", file=sys.stderr)
+            print(f"chunk {k} in {os.fspath(path)!r} is damaged or holds another chunk's rows; "
+                  "computing it again", file=sys.stderr)
             chunk.unlink()
     return done
 
 
-def _chunk_readable(chunk: Path) -> bool:
-    """A chunk counts as written when its Parquet footer reads and it holds rows."""
+def _chunk_readable(chunk: Path, k: int) -> bool:
+    """A chunk counts as written when its Parquet file reads, holds rows, and every row
+    says it is chunk ``k`` (a file copied over another chunk's name is not kept)."""
     try:
-        return pl.scan_parquet(chunk).select(pl.len()).collect().item() > 0
-    except Exception:  # any failure to read the footer means the file is not a chunk
+        n, low, high = pl.scan_parquet(chunk).select(
+            pl.len(), pl.col("chunk").min().alias("low"), pl.col("chunk").max().alias("high")).collect().row(0)
+    except Exception:  # any failure to read the file means it is not a chunk
         return False
+    return n > 0 and low == high == k
 
 
 def _chunk_range(meta: dict[str, Any]) -> range:
@@ -399,9 +408,13 @@ class RunResult:
     def summary(self) -> str:
         """The final line: items, seconds, items per second."""
         unit = self.kind
+        if self.computed == 0:
+            return f"nothing to compute: all {self.n:,} {unit} were already written -> {self.path}"
         done = f"{self.computed:,} {unit}"
         if self.computed != self.n:
             done += f" (of {self.n:,}; the rest were already written)"
+        if unit == "deals" and self.rows != self.computed:
+            done += f", {self.rows:,} rows with the redealt deals,"
         return f"{done} in {self.seconds:.2f} s: {self.rate:,.0f} {unit}/s -> {self.path}"
 
     def frame(self) -> pl.LazyFrame:
@@ -585,6 +598,10 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
         raise ThousandError(f"seed must be a non-negative whole number, got {seed!r}")
     seed, n, chunk_size = int(seed), int(n), int(chunk_size)
 
+    for name, given in (("out", out), ("deals_out", deals_out)):
+        if given is not None and not os.fspath(given).strip():
+            # Path("") is the current folder: an empty name is a slip, not a choice
+            raise ThousandError(f"--{name.replace('_', '-')} is an empty name: give the directory to write to")
     out_path = Path(out) if out is not None else _temp_out()
     if out is None and resume:
         raise ThousandError("--resume needs --out: the directory of the run to continue")
@@ -592,13 +609,19 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
     with_deals = deals_path is not None
     meta = _metadata(kind, n, chunk_size, seed, rules, strategies, compression, kernel_module,
                      with_deals, rows_of=kind, first_chunk=first_chunk)
+    out_existed = out_path.exists()
     _check_dir(out_path, meta, resume)
     if deals_path is not None:
-        if deals_path.resolve() == out_path.resolve():
-            raise ThousandError("--deals-out must be a different directory from --out")
-        deal_meta = _metadata(kind, n, chunk_size, seed, rules, strategies, compression, kernel_module,
-                              with_deals, rows_of="deals", first_chunk=first_chunk)
-        _check_dir(deals_path, deal_meta, resume)
+        try:
+            if deals_path.resolve() == out_path.resolve():
+                raise ThousandError("--deals-out must be a different directory from --out")
+            deal_meta = _metadata(kind, n, chunk_size, seed, rules, strategies, compression, kernel_module,
+                                  with_deals, rows_of="deals", first_chunk=first_chunk)
+            _check_dir(deals_path, deal_meta, resume)
+        except ThousandError:
+            if not out_existed:  # leave no empty --out behind a refused run
+                out_path.rmdir()
+            raise
     # Both directories are checked before either is written to.
     done = _open_dir(out_path, meta)
     if deals_path is not None:

@@ -40,6 +40,8 @@ class Param:
     slot: int
     default: float
     doc: str
+    low: float = -1000.0     # the values a user may give, both ends included: wider than
+    high: float = 1000.0     # any sensible setting, narrow enough to refuse a typo (1e40)
 
 
 @dataclass(frozen=True)
@@ -76,15 +78,17 @@ register_strategy(Strategy(
 
 # The sensible family: one player in the kernel (``sensible_*`` in _strategies.pxi), three
 # parameter sets.  Slots match the P_* constants there; docs/strategies.md explains them.
-_FAMILY_PARAMS: dict[str, tuple[int, str]] = {
-    "margin": (0, "bid while the hand's estimate minus this margin reaches the bid (points)"),
-    "raise_margin": (1, "after the hand-off, raise the contract to the estimate minus this"),
-    "talon": (2, "weight of the talon's expected card points (3/17 of the unseen points) in the bid estimate"),
-    "redeal_below": (3, "demand a hand redeal (when the rules allow one) if the estimate is below this"),
-    "spread": (4, "points either side of the contract over which the make chance runs from 0 to 1"),
-    "resign_bias": (5, "relative points a resignation must save before the declarer resigns"),
-    "blind_gap": (6, "go blind when trailing the leading opponent by at least this much (0: never)"),
-    "gamble": (7, "trick points (card led) for which the declarer overtakes without a sure winner"),
+# name: (slot, meaning, lowest, highest).  The spread divides the surplus (it must stay
+# positive); the talon weight, blind gap and gamble threshold mean nothing below 0.
+_FAMILY_PARAMS: dict[str, tuple[int, str, float, float]] = {
+    "margin": (0, "bid while the hand's estimate minus this margin reaches the bid (points)", -400, 400),
+    "raise_margin": (1, "after the hand-off, raise the contract to the estimate minus this", -400, 400),
+    "talon": (2, "weight of the talon's expected card points (3/17 of the unseen points) in the bid estimate", 0, 10),
+    "redeal_below": (3, "demand a hand redeal (when the rules allow one) if the estimate is below this", -400, 400),
+    "spread": (4, "points either side of the contract over which the make chance runs from 0 to 1", 1, 400),
+    "resign_bias": (5, "relative points a resignation must save before the declarer resigns", -400, 400),
+    "blind_gap": (6, "go blind when trailing the leading opponent by at least this much (0: never)", 0, 1000),
+    "gamble": (7, "trick points (card led) for which the declarer overtakes without a sure winner (12: never)", 0, 12),
 }
 _FAMILY_DEFAULTS: dict[str, dict[str, float]] = {
     "cautious": {"margin": 25, "raise_margin": 50, "talon": 1.0, "redeal_below": 95,
@@ -106,8 +110,8 @@ _FAMILY_DOCS = {
 for _name, _code in (("standard", 2), ("cautious", 3), ("aggressive", 4)):
     register_strategy(Strategy(
         _name, _code, _FAMILY_DOCS[_name],
-        {k: Param(slot, float(_FAMILY_DEFAULTS[_name][k]), doc)
-         for k, (slot, doc) in _FAMILY_PARAMS.items()}))
+        {k: Param(slot, float(_FAMILY_DEFAULTS[_name][k]), doc, low, high)
+         for k, (slot, doc, low, high) in _FAMILY_PARAMS.items()}))
 
 
 @dataclass(frozen=True)
@@ -153,6 +157,9 @@ def parse_strategy(spec: str) -> ParsedStrategy:
             raise ThousandError(f"strategy parameter {k}: must be a finite number, got {v!r}")
         if k in given:
             raise ThousandError(f"strategy parameter {k} is given twice in {spec!r}")
+        low, high = strat.params[k].low, strat.params[k].high
+        if not low <= value <= high:
+            raise ThousandError(f"strategy parameter {k}: must be between {low:g} and {high:g}, got {v}")
         vec[strat.params[k].slot] = value
         given[k] = value
     return ParsedStrategy(strat.name, strat.code, vec, given)

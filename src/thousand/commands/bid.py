@@ -103,3 +103,8 @@ def _check_plot_path(path: str) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise ThousandError(f"--plot {path!r}: folder {folder!r} does not exist")
+    # checked before the estimate, so a long --exact run does not end in a failed write
+    if os.path.isdir(path):
+        raise ThousandError(f"--plot {path!r} is a folder; name a file in it")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise ThousandError(f"--plot {path!r}: not writable")

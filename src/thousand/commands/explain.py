@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from thousand.commands.common import add_rules_arguments, add_seed_argument, rules_from_args
+from thousand.commands.common import add_rules_arguments, rules_from_args, seed_value
 from thousand.errors import ThousandError
 
 NAME = "explain"
@@ -33,7 +33,9 @@ examples:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    add_seed_argument(p, default=1)
+    # no default here: --replay must tell a seed the user typed from none (see run)
+    p.add_argument("--seed", type=seed_value, default=None, metavar="S",
+                   help="root seed; the same seed gives the same deal (default 1)")
     add_rules_arguments(p)
     p.add_argument("--players-random", action="store_true",
                    help="every seat plays uniformly random legal moves (same as --strategy random)")
@@ -47,34 +49,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thousand.reference import Stream, play_deal, replay_deal
-    from thousand.reference.game import play_game, replay_game
+    from thousand.reference import Stream, play_deal
+    from thousand.reference.game import play_game
     from thousand.reference.players import make_player
     from thousand.reference.playthrough import format_deal, format_game
-    from thousand.trace import DealTrace, GameTrace
+    from thousand.trace import GameTrace
 
     rules = rules_from_args(args)
     n = rules.players
     if args.replay:
-        try:
-            with open(args.replay, encoding="utf-8") as fh:
-                data = json.load(fh)
-        except (OSError, json.JSONDecodeError) as e:
-            raise ThousandError(f"cannot read trace {args.replay!r}: {e}") from None
-        try:
-            if "first_dealer" in data:
-                game_trace = GameTrace.from_dict(data)
-                game = replay_game(game_trace.rules, game_trace)
-                print(game.trace.to_json(indent=1) if args.json else format_game(game))
-            else:
-                if "rules" in data:  # a trace written by --json carries its rules
-                    rules = GameTrace.from_dict({"rules": data["rules"], "first_dealer": 0, "deals": []}).rules
-                deal = replay_deal(rules, DealTrace.from_dict(data))
-                print(deal.trace.to_json(indent=1) if args.json else format_deal(deal))
-        except (ValueError, KeyError, TypeError) as e:
-            raise ThousandError(f"trace {args.replay!r} is malformed: {e}") from None
-        return 0
+        return _replay(args, rules)
 
+    if args.players_random and args.strategy:
+        raise ThousandError("--players-random is --strategy random for every seat; give one or the other")
     specs = args.strategy or (["random"] if args.players_random else ["standard"])
     if len(specs) not in (1, n):
         raise ThousandError(f"--strategy: give it once, or once per seat ({n} seats), not {len(specs)} times")
@@ -82,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
         specs = specs * n
     if args.dealer is not None and not 0 <= args.dealer < n:
         raise ThousandError(f"--dealer: must be a seat 0..{n - 1}, got {args.dealer}")
-    stream = Stream(args.seed)
+    seed = 1 if args.seed is None else args.seed
+    stream = Stream(seed)
     players = [make_player(spec, rules, seat, stream) for seat, spec in enumerate(specs)]
     if args.game:
         game = play_game(rules, players, stream)
@@ -96,10 +84,55 @@ def run(args: argparse.Namespace) -> int:
             payload = {"rules": GameTrace(rules=rules, first_dealer=dealer).to_dict()["rules"], **res.trace.to_dict()}
             blocks.append(json.dumps(payload, indent=1, ensure_ascii=False))
         else:
-            blocks.append(format_deal(res, title=f"--- deal (seed {args.seed}, rules {rules.describe()})"
+            blocks.append(format_deal(res, title=f"--- deal (seed {seed}, rules {rules.describe()})"
                                       + (f", attempt {attempt + 1}" if attempt else "")))
         if not res.is_redeal:
             break
     # --json prints the played deal's trace only (the redealt attempts are in the playthrough)
     print(blocks[-1] if args.json else "\n\n".join(blocks))
     return 0
+
+
+def _replay(args: argparse.Namespace, rules) -> int:
+    """Check and print a recorded trace: its decisions are the players, so options that
+    choose players or deal cards would be silently ignored; they are refused instead."""
+    from thousand.reference import replay_deal
+    from thousand.reference.game import replay_game
+    from thousand.reference.playthrough import format_deal, format_game
+    from thousand.trace import DealTrace, GameTrace
+
+    chosen = [flag for flag, given in (("--seed", args.seed is not None), ("--strategy", args.strategy),
+                                       ("--players-random", args.players_random),
+                                       ("--dealer", args.dealer is not None), ("--game", args.game)) if given]
+    if chosen:
+        raise ThousandError(f"--replay takes the deal, the dealer and every decision from the trace; "
+                            f"drop {', '.join(chosen)}")
+    try:
+        with open(args.replay, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError) as e:  # ValueError: not JSON, or not UTF-8 text
+        raise ThousandError(f"cannot read trace {args.replay!r}: {e}") from None
+    rules_given = args.rules != "classic" or bool(args.overrides)
+    try:
+        if isinstance(data, dict) and "first_dealer" in data:
+            game_trace = GameTrace.from_dict(data)
+            _check_trace_rules(rules_given, rules, game_trace.rules)
+            game = replay_game(game_trace.rules, game_trace)
+            print(game.trace.to_json(indent=1) if args.json else format_game(game))
+        else:
+            if isinstance(data, dict) and "rules" in data:  # a trace written by --json carries its rules
+                traced = GameTrace.from_dict({"rules": data["rules"], "first_dealer": 0, "deals": []}).rules
+                _check_trace_rules(rules_given, rules, traced)
+                rules = traced
+            deal = replay_deal(rules, DealTrace.from_dict(data))
+            print(deal.trace.to_json(indent=1) if args.json
+                  else format_deal(deal, title=f"--- replayed deal {args.replay} (rules {rules.describe()})"))
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise ThousandError(f"trace {args.replay!r} is malformed: {e}") from None
+    return 0
+
+
+def _check_trace_rules(rules_given: bool, rules, traced) -> None:
+    if rules_given and rules != traced:
+        raise ThousandError(f"the trace was played under {traced.describe()}, not {rules.describe()}; "
+                            "drop --rules/--set (a trace carries its rules)")

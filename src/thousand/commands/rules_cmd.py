@@ -30,15 +30,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.spec is None and not args.overrides:
-        if args.toml:
-            print(PRESETS["classic"].to_toml("thousand rules: classic"), end="")
-            return 0
+    if args.spec is None and not args.overrides and not args.toml:
         print("presets (use one with --rules NAME, or `thousand rules NAME` for its options):")
         for name, rules in PRESETS.items():
             print(f"  {name:<8} {rules.hash}  {PRESET_NOTES[name]}")
         return 0
-    rules = rules_from_args(args, args.spec or "classic")
+    rules = rules_from_args(args, "classic" if args.spec is None else args.spec)
     if args.toml:
         print(rules.to_toml(f"thousand rules: {rules.describe()} (hash {rules.hash})"), end="")
         return 0

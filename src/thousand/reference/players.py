@@ -268,6 +268,9 @@ def make_player(spec: str, rules: Rules, seat: int, stream: Stream) -> Player:
             raise ThousandError(f"bad player parameter {item!r} in {spec!r}: write NAME:k=v,...")
         k, v = item.split("=", 1)
         params[k.strip()] = v.strip()
+    if name in ("random", "passive") and params:
+        # the engine's own players have no parameters; a typo must not pass silently
+        raise ThousandError(f"player {name!r} takes no parameters, got {rest.strip()!r}")
     if name in PLAYER_FACTORIES:
         return PLAYER_FACTORIES[name](rules, seat, stream, params)
     try:

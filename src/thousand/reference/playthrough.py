@@ -119,7 +119,7 @@ def format_deal(res: DealResult, notes: SettleNotes | None = None, title: str | 
         out.append(f"trick {i + 1}: " + ", ".join(plays) + f" -> {_seat(t.winner)} (+{t.points})")
     if not res.resigned:
         parts = []
-        for s in res.active:
+        for s in sorted(res.active):   # seat order, as the score changes below
             extra = f" + {res.marriages[s]} marriages" if res.marriages[s] else ""
             parts.append(f"{_seat(s)} {res.points[s]}{extra} in {res.tricks[s]} trick(s)")
         out.append("points: " + "; ".join(parts))
