@@ -113,9 +113,11 @@ cdef enum:
 cdef enum:
     BARREL_CONTRACT = 120   # the contract that takes a barrel sitter off (classic's barrel_target)
 
-# The hand estimates: additive tables fitted on simulated deals (the generated file says
-# how; docs/strategies.md shows what they mean).
-include "_strategy_tables.pxi"
+# The hand estimates: additive tables fitted on simulated deals (the generated files say
+# how; docs/strategies.md shows what they mean), one set per table size: 10-card hands
+# with a 2-card talon play differently from 7-card hands with a 3-card talon.
+include "_strategy_tables.pxi"      # 3 players (and 4: the dealer sits out, 3 play)
+include "_strategy_tables_2.pxi"    # 2 players
 
 # Cards in a 6-bit suit pattern (a table: td_popcount may be a library call).
 cdef int32_t SUIT_LEN[64]
@@ -134,16 +136,42 @@ cdef inline int32_t suit_length(uint32_t h, int32_t suit) noexcept nogil:
     return SUIT_LEN[(h >> (6 * suit)) & 0x3F]
 
 
-# best_hand_off's tables, by the 6-bit pattern of one suit in the hand (index 6*pat + rank):
-# the estimate change when that low card alone goes, less a tie-break (GAIN_PLAY), the
-# best such change in the suit (BEST_GAIN_PLAY), and the best change when it goes with a
-# higher low card of its own suit (SAME_ROW_PLAY), and the best of those in the suit
-# (BEST_SAME_PLAY); -inf where there is none.  Computed
-# with best_hand_off_scan's expressions, so the doubles are the same.
-cdef double GAIN_PLAY[64 * 6]
-cdef double BEST_GAIN_PLAY[64]
-cdef double SAME_ROW_PLAY[64 * 6]
-cdef double BEST_SAME_PLAY[64]
+cdef struct Estimates:
+    # one table size's fitted tables (pointers to the generated arrays)
+    double base_bid
+    double base_play
+    double* suit_bid
+    double* suit_play
+    double* marriage_bid
+    double* marriage_play
+    double talon_share      # the talon's share of the unseen cards: 3/17, or 2 of 14 with 2 players
+    bint lays_away          # 2 players: the declarer lays 2 cards away, their points his
+    # hand-off: added per card point of a card that goes -- a tie-break (-0.01: the card
+    # with fewer points goes) with 3 players, where the cards go to the opponents; 1 with
+    # 2 players, where the laid-away points count for the declarer
+    double away_points
+    # best_hand_off's tables, by the 6-bit pattern of one suit in the hand (index
+    # 6*pat + rank): the estimate change when that low card alone goes, plus its
+    # away_points term (gain_play), the best such change in the suit (best_gain_play),
+    # and the best change when it goes with a higher low card of its own suit
+    # (same_row_play), and the best of those in the suit (best_same_play); -inf where
+    # there is none.  Computed with best_hand_off_scan's expressions, so the doubles are
+    # the same.
+    double gain_play[64 * 6]
+    double best_gain_play[64]
+    double same_row_play[64 * 6]
+    double best_same_play[64]
+
+
+cdef Estimates ESTIMATES_3
+cdef Estimates ESTIMATES_2
+
+
+cdef inline const Estimates* estimates_for(View* v) noexcept nogil:
+    """The table set of the deal's table size (n_active: 4 players play as 3)."""
+    if v.n_active == 2:
+        return &ESTIMATES_2
+    return &ESTIMATES_3
 
 
 cdef inline uint32_t hand_off_candidates(uint32_t h) noexcept nogil:
@@ -152,16 +180,16 @@ cdef inline uint32_t hand_off_candidates(uint32_t h) noexcept nogil:
     return h & ~(marriage_cards(h) | aces | (h & TENS & (aces >> 1)))
 
 
-cdef inline double card_gain(int32_t pat, int32_t r) noexcept nogil:
+cdef inline double card_gain(const Estimates* t, int32_t pat, int32_t r) noexcept nogil:
     """The play estimate's change when the low card of rank r leaves the suit pattern
-    pat, less a tie-break that lets the card with fewer points go."""
-    return SUIT_VALUE_PLAY[pat & ~(1 << r)] - SUIT_VALUE_PLAY[pat] - 0.01 * RANK_POINTS_C[r]
+    pat, plus t.away_points per point of the card."""
+    return t.suit_play[pat & ~(1 << r)] - t.suit_play[pat] + t.away_points * RANK_POINTS_C[r]
 
 
-cdef inline double pair_gain(int32_t pat, int32_t r, int32_t q) noexcept nogil:
+cdef inline double pair_gain(const Estimates* t, int32_t pat, int32_t r, int32_t q) noexcept nogil:
     """card_gain for the two cards of ranks r and q of one suit leaving together."""
-    return (SUIT_VALUE_PLAY[pat & ~((1 << r) | (1 << q))] - SUIT_VALUE_PLAY[pat]
-            - 0.01 * (RANK_POINTS_C[r] + RANK_POINTS_C[q]))
+    return (t.suit_play[pat & ~((1 << r) | (1 << q))] - t.suit_play[pat]
+            + t.away_points * (RANK_POINTS_C[r] + RANK_POINTS_C[q]))
 
 
 cdef inline int32_t low_cards_of_suit(int32_t pat) noexcept nogil:
@@ -175,31 +203,45 @@ cdef inline int32_t low_cards_of_suit(int32_t pat) noexcept nogil:
     return pat & ~keep
 
 
-cdef void _init_hand_off_tables():
+cdef void _init_estimates(Estimates* t, double base_bid, double base_play, double* suit_bid,
+                          double* suit_play, double* marriage_bid, double* marriage_play,
+                          double talon_share, bint lays_away, double away_points):
     cdef int32_t pat, low, r, q
     cdef double e
+    t.base_bid = base_bid
+    t.base_play = base_play
+    t.suit_bid = suit_bid
+    t.suit_play = suit_play
+    t.marriage_bid = marriage_bid
+    t.marriage_play = marriage_play
+    t.talon_share = talon_share
+    t.lays_away = lays_away
+    t.away_points = away_points
     for pat in range(64):
         low = low_cards_of_suit(pat)
-        BEST_GAIN_PLAY[pat] = -INFINITY
-        BEST_SAME_PLAY[pat] = -INFINITY
+        t.best_gain_play[pat] = -INFINITY
+        t.best_same_play[pat] = -INFINITY
         for r in range(6):
-            GAIN_PLAY[6 * pat + r] = -INFINITY
-            SAME_ROW_PLAY[6 * pat + r] = -INFINITY
+            t.gain_play[6 * pat + r] = -INFINITY
+            t.same_row_play[6 * pat + r] = -INFINITY
             if not (low >> r & 1):
                 continue
-            GAIN_PLAY[6 * pat + r] = card_gain(pat, r)
-            if GAIN_PLAY[6 * pat + r] > BEST_GAIN_PLAY[pat]:
-                BEST_GAIN_PLAY[pat] = GAIN_PLAY[6 * pat + r]
+            t.gain_play[6 * pat + r] = card_gain(t, pat, r)
+            if t.gain_play[6 * pat + r] > t.best_gain_play[pat]:
+                t.best_gain_play[pat] = t.gain_play[6 * pat + r]
             for q in range(r + 1, 6):
                 if low >> q & 1:
-                    e = pair_gain(pat, r, q)
-                    if e > SAME_ROW_PLAY[6 * pat + r]:
-                        SAME_ROW_PLAY[6 * pat + r] = e
-                    if e > BEST_SAME_PLAY[pat]:
-                        BEST_SAME_PLAY[pat] = e
+                    e = pair_gain(t, pat, r, q)
+                    if e > t.same_row_play[6 * pat + r]:
+                        t.same_row_play[6 * pat + r] = e
+                    if e > t.best_same_play[pat]:
+                        t.best_same_play[pat] = e
 
 
-_init_hand_off_tables()
+_init_estimates(&ESTIMATES_3, BASE_BID, BASE_PLAY, SUIT_VALUE_BID, SUIT_VALUE_PLAY, MARRIAGE_BID,
+                MARRIAGE_PLAY, 3.0 / 17.0, False, -0.01)
+_init_estimates(&ESTIMATES_2, BASE_BID_2, BASE_PLAY_2, SUIT_VALUE_BID_2, SUIT_VALUE_PLAY_2, MARRIAGE_BID_2,
+                MARRIAGE_PLAY_2, 2.0 / 14.0, True, 1.0)
 
 
 cdef inline uint32_t below_mask(uint32_t u) noexcept nogil:
@@ -231,35 +273,52 @@ cdef inline int32_t bits_to_suits(uint32_t b) noexcept nogil:
     return <int32_t>((b & 1) | ((b >> 5) & 2) | ((b >> 10) & 4) | ((b >> 15) & 8))
 
 
-cdef inline double play_estimate(uint32_t h) noexcept nogil:
+cdef inline double play_estimate(const Estimates* t, uint32_t h) noexcept nogil:
     """Deal points a declarer expects to make playing the cards ``h`` (after the hand-off):
     what each suit's pattern brings (aces, guarded tens, length, the marriage suit as
     trumps) plus the marriages, the best one counted fully only when an ace can win the
-    lead to declare it."""
+    lead to declare it.  With 2 players, without the laid-away cards' points (see
+    kept_estimate)."""
     cdef int32_t idx = marriage_index(h)
-    cdef double e = (BASE_PLAY + SUIT_VALUE_PLAY[h & 0x3F] + SUIT_VALUE_PLAY[(h >> 6) & 0x3F]
-                     + SUIT_VALUE_PLAY[(h >> 12) & 0x3F] + SUIT_VALUE_PLAY[(h >> 18) & 0x3F])
+    cdef double e = (t.base_play + t.suit_play[h & 0x3F] + t.suit_play[(h >> 6) & 0x3F]
+                     + t.suit_play[(h >> 12) & 0x3F] + t.suit_play[(h >> 18) & 0x3F])
     if idx:
-        e += MARRIAGE_PLAY[0 if (h & ACES) else 1] * MARRIAGE_MAX[idx]
-        e += MARRIAGE_PLAY[2] * (MARRIAGE_SUM[idx] - MARRIAGE_MAX[idx])
+        e += t.marriage_play[0 if (h & ACES) else 1] * MARRIAGE_MAX[idx]
+        e += t.marriage_play[2] * (MARRIAGE_SUM[idx] - MARRIAGE_MAX[idx])
     return e
 
 
-cdef inline double bid_estimate(uint32_t h, double talon_weight) noexcept nogil:
-    """Deal points a declarer expects with the 7 cards ``h`` plus a talon of 3 of the 17
-    unseen cards: the suits and marriages as in play_estimate (fitted for 7 cards), the
-    half-marriages the talon may complete, and the talon's expected card points
-    (3/17 of the unseen points) times ``talon_weight``."""
+cdef inline double kept_estimate(const Estimates* t, uint32_t h, uint32_t gone) noexcept nogil:
+    """The declarer's play estimate with the cards ``h`` after handing off ``gone``: with
+    2 players the laid-away cards' points are his too."""
+    if t.lays_away:
+        return play_estimate(t, h) + card_points_c(gone)
+    return play_estimate(t, h)
+
+
+cdef inline uint32_t given_cards(View* v) noexcept nogil:
+    """The cards the declarer handed off (laid away with 2 players), 0 if unknown."""
+    if v.given[0] < 0 or v.given[1] < 0:
+        return 0
+    return (<uint32_t>1 << v.given[0]) | (<uint32_t>1 << v.given[1])
+
+
+cdef inline double bid_estimate(const Estimates* t, uint32_t h, double talon_weight) noexcept nogil:
+    """Deal points a declarer expects with the cards ``h`` (7; 10 with 2 players) plus
+    his talon (3 of the 17 unseen cards; 2 of 14): the suits and marriages as in
+    play_estimate (fitted for this hand size), the half-marriages the talon may complete,
+    and the talon's expected card points (its share of the unseen points) times
+    ``talon_weight``."""
     cdef int32_t idx = marriage_index(h)
     cdef int32_t half = bits_to_suits(((h >> 2) ^ (h >> 3)) & SUIT_BITS)
-    cdef double e = (BASE_BID + SUIT_VALUE_BID[h & 0x3F] + SUIT_VALUE_BID[(h >> 6) & 0x3F]
-                     + SUIT_VALUE_BID[(h >> 12) & 0x3F] + SUIT_VALUE_BID[(h >> 18) & 0x3F])
+    cdef double e = (t.base_bid + t.suit_bid[h & 0x3F] + t.suit_bid[(h >> 6) & 0x3F]
+                     + t.suit_bid[(h >> 12) & 0x3F] + t.suit_bid[(h >> 18) & 0x3F])
     if idx:
-        e += MARRIAGE_BID[0 if (h & ACES) else 1] * MARRIAGE_MAX[idx]
-        e += MARRIAGE_BID[2] * (MARRIAGE_SUM[idx] - MARRIAGE_MAX[idx])
+        e += t.marriage_bid[0 if (h & ACES) else 1] * MARRIAGE_MAX[idx]
+        e += t.marriage_bid[2] * (MARRIAGE_SUM[idx] - MARRIAGE_MAX[idx])
     if half:
-        e += MARRIAGE_BID[3] * MARRIAGE_SUM[half]
-    return e + talon_weight * (120 - card_points_c(h)) * (3.0 / 17.0)
+        e += t.marriage_bid[3] * MARRIAGE_SUM[half]
+    return e + talon_weight * (120 - card_points_c(h)) * t.talon_share
 
 
 cdef inline int32_t cheapest_card(uint32_t h, uint32_t cand) noexcept nogil:
@@ -285,14 +344,16 @@ cdef inline int32_t cheapest_card(uint32_t h, uint32_t cand) noexcept nogil:
     return best
 
 
-cdef void best_hand_off_scan(uint32_t h, int32_t* first, int32_t* second) noexcept nogil:
+cdef void best_hand_off_scan(const Estimates* t, uint32_t h, int32_t* first, int32_t* second) noexcept nogil:
     """best_hand_off by the plain scan over all pairs (the definition; best_hand_off
     uses it for hands of more than 12 low cards, and the tests compare with it).
 
-    The pair of cards whose loss leaves the best 8-card estimate (play_estimate), among
-    the low cards: marriage cards, aces and guarded tens stay unless fewer than two
-    others are left.  Makes voids and keeps winners because the fitted suit values say
-    so; on a tie, the cards with fewer points go."""
+    The pair of cards whose loss leaves the best estimate of the cards kept
+    (play_estimate, plus t.away_points per point that goes), among the low cards:
+    marriage cards, aces and guarded tens stay unless fewer than two others are left.
+    Makes voids and keeps winners because the fitted suit values say so; with 3
+    players, on a tie, the cards with fewer points go; with 2 (t.lays_away), the
+    laid-away points count as the declarer's."""
     cdef uint32_t low = hand_off_candidates(h)
     cdef uint32_t x, y
     cdef int32_t cards[12]
@@ -311,7 +372,9 @@ cdef void best_hand_off_scan(uint32_t h, int32_t* first, int32_t* second) noexce
             while y:
                 b = td_lowbit(y)
                 y &= y - 1
-                e = play_estimate(h & ~((<uint32_t>1 << a) | (<uint32_t>1 << b)))
+                e = play_estimate(t, h & ~((<uint32_t>1 << a) | (<uint32_t>1 << b)))
+                if t.lays_away:
+                    e += RANK_POINTS_C[a % 6] + RANK_POINTS_C[b % 6]
                 if first[0] < 0 or e > best:
                     best = e
                     first[0] = a
@@ -327,7 +390,7 @@ cdef void best_hand_off_scan(uint32_t h, int32_t* first, int32_t* second) noexce
         pat = (h >> (6 * sa)) & 0x3F
         cards[n] = a
         suit[n] = sa
-        gain[n] = card_gain(pat, a - 6 * sa)
+        gain[n] = card_gain(t, pat, a - 6 * sa)
         n += 1
     first[0] = cards[0]
     second[0] = cards[1]
@@ -338,14 +401,14 @@ cdef void best_hand_off_scan(uint32_t h, int32_t* first, int32_t* second) noexce
             else:
                 sa = suit[i]
                 pat = (h >> (6 * sa)) & 0x3F
-                e = pair_gain(pat, cards[i] - 6 * sa, cards[j] - 6 * sa)
+                e = pair_gain(t, pat, cards[i] - 6 * sa, cards[j] - 6 * sa)
             if e > best:
                 best = e
                 first[0] = cards[i]
                 second[0] = cards[j]
 
 
-cdef inline void best_hand_off(uint32_t h, int32_t* first, int32_t* second) noexcept nogil:
+cdef inline void best_hand_off(const Estimates* t, uint32_t h, int32_t* first, int32_t* second) noexcept nogil:
     """The pair best_hand_off_scan picks (the same pair, ties included), found without
     trying every pair.
 
@@ -363,18 +426,18 @@ cdef inline void best_hand_off(uint32_t h, int32_t* first, int32_t* second) noex
     cdef double best = -INFINITY, e, g
     cdef int32_t s, b = -1, r = 0, pat, bests = 0, besti = -1
     if not (low & (low - 1)) or td_popcount(low) > 12:
-        best_hand_off_scan(h, first, second)     # rare: the plain scan decides
+        best_hand_off_scan(t, h, first, second)     # rare: the plain scan decides
         return
     above[3] = -INFINITY
     for s in range(3, 0, -1):
-        g = BEST_GAIN_PLAY[(h >> (6 * s)) & 0x3F]
+        g = t.best_gain_play[(h >> (6 * s)) & 0x3F]
         above[s - 1] = g if g > above[s] else above[s]
     # the first suit holding the best row
     for s in range(4):
         pat = (h >> (6 * s)) & 0x3F
-        e = BEST_GAIN_PLAY[pat] + above[s]
-        if BEST_SAME_PLAY[pat] > e:
-            e = BEST_SAME_PLAY[pat]
+        e = t.best_gain_play[pat] + above[s]
+        if t.best_same_play[pat] > e:
+            e = t.best_same_play[pat]
         if e > best:
             best = e
             bests = s
@@ -385,9 +448,9 @@ cdef inline void best_hand_off(uint32_t h, int32_t* first, int32_t* second) noex
     while x:
         r = td_lowbit(x)
         x &= x - 1
-        e = GAIN_PLAY[6 * pat + r] + above[s]
-        if SAME_ROW_PLAY[6 * pat + r] > e:
-            e = SAME_ROW_PLAY[6 * pat + r]
+        e = t.gain_play[6 * pat + r] + above[s]
+        if t.same_row_play[6 * pat + r] > e:
+            e = t.same_row_play[6 * pat + r]
         if e == best:
             break
     besti = 6 * s + r
@@ -397,9 +460,9 @@ cdef inline void best_hand_off(uint32_t h, int32_t* first, int32_t* second) noex
         b = td_lowbit(x)
         x &= x - 1
         if SUIT_OF[b] == s:
-            e = pair_gain(pat, r, b - 6 * s)
+            e = pair_gain(t, pat, r, b - 6 * s)
         else:
-            e = GAIN_PLAY[6 * pat + r] + GAIN_PLAY[6 * ((h >> (6 * SUIT_OF[b])) & 0x3F) + b - 6 * SUIT_OF[b]]
+            e = t.gain_play[6 * pat + r] + t.gain_play[6 * ((h >> (6 * SUIT_OF[b])) & 0x3F) + b - 6 * SUIT_OF[b]]
         if e == best:
             break
     first[0] = besti
@@ -418,17 +481,20 @@ cdef inline int32_t sensible_blind(View* v, double* p) noexcept nogil:
 
 cdef inline int32_t sensible_redeal(View* v, double* p) noexcept nogil:
     cdef int32_t a = 0, b = 0
+    cdef const Estimates* t = estimates_for(v)
+    cdef uint32_t gone
     if v.redeal_kind == REDEAL_HAND:
-        return bid_estimate(v.hand, p[P_TALON]) < p[P_REDEAL]
+        return bid_estimate(t, v.hand, p[P_TALON]) < p[P_REDEAL]
     if v.redeal_kind == REDEAL_TALON:
-        # the declarer sees the talon: redeal when he expects to fail with the 8 cards
+        # the declarer sees the talon: redeal when he expects to fail with the cards
         # he would keep
-        best_hand_off(v.hand | v.talon, &a, &b)
-        return play_estimate((v.hand | v.talon) & ~((<uint32_t>1 << a) | (<uint32_t>1 << b))) < v.contract
+        best_hand_off(t, v.hand | v.talon, &a, &b)
+        gone = (<uint32_t>1 << a) | (<uint32_t>1 << b)
+        return kept_estimate(t, (v.hand | v.talon) & ~gone, gone) < v.contract
     # four nines after the hand-off: the declarer redeals when he expects to fail,
     # a defender always (his hand is hopeless)
     if v.seat == v.declarer:
-        return play_estimate(v.hand) < v.contract
+        return kept_estimate(t, v.hand, given_cards(v)) < v.contract
     return 1
 
 
@@ -444,7 +510,7 @@ cdef inline int32_t sensible_bid(View* v, double* p) noexcept nogil:
     cdef int32_t b
     if v.min_bid > v.max_bid:
         return 0
-    est = bid_estimate(v.hand, p[P_TALON])
+    est = bid_estimate(estimates_for(v), v.hand, p[P_TALON])
     if v.sitter == v.seat:
         # on the barrel only a made contract of BARREL_CONTRACT or more takes him off (a
         # smaller one scores nothing): bid it at once, on half the usual margin, since
@@ -459,7 +525,7 @@ cdef inline int32_t sensible_bid(View* v, double* p) noexcept nogil:
 
 
 cdef inline void sensible_hand_off(View* v, int32_t* first, int32_t* second) noexcept nogil:
-    best_hand_off(v.hand, first, second)
+    best_hand_off(estimates_for(v), v.hand, first, second)
 
 
 cdef inline double make_chance(double surplus, double spread) noexcept nogil:
@@ -472,14 +538,17 @@ cdef inline double make_chance(double surplus, double spread) noexcept nogil:
 
 
 cdef inline int32_t sensible_raise(View* v, double* p) noexcept nogil:
-    cdef double est = play_estimate(v.hand)
+    cdef double est = kept_estimate(estimates_for(v), v.hand, given_cards(v))
     cdef int32_t contract = v.min_bid
     cdef int32_t target
     cdef double pm, play_value, resign_value, opp
     if v.can_resign:
-        # relative score: the declarer's change minus the mean opponent's change
+        # relative score: the declarer's change minus the mean opponent's change (the
+        # card points he leaves them, shared by two, or all to the one of 2 players)
         pm = make_chance(est - contract, p[P_SPREAD])
-        opp = (120.0 - (est if est < 120.0 else 120.0)) / 2.0
+        opp = 120.0 - (est if est < 120.0 else 120.0)
+        if v.n_active != 2:
+            opp = opp / 2.0
         play_value = contract * (2.0 * pm - 1.0) - opp
         resign_value = -v.resign_cost - v.resign_gift
         if resign_value > play_value + p[P_RESIGN]:

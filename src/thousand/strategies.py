@@ -83,7 +83,7 @@ register_strategy(Strategy(
 _FAMILY_PARAMS: dict[str, tuple[int, str, float, float]] = {
     "margin": (0, "bid while the hand's estimate minus this margin reaches the bid (points)", -400, 400),
     "raise_margin": (1, "after the hand-off, raise the contract to the estimate minus this", -400, 400),
-    "talon": (2, "weight of the talon's expected card points (3/17 of the unseen points) in the bid estimate", 0, 10),
+    "talon": (2, "weight of the talon's expected card points (3/17 of the unseen points; 2/14 with 2 players) in the bid estimate", 0, 10),
     "redeal_below": (3, "demand a hand redeal (when the rules allow one) if the estimate is below this", -400, 400),
     "spread": (4, "points either side of the contract over which the make chance runs from 0 to 1", 1, 400),
     "resign_bias": (5, "relative points a resignation must save before the declarer resigns", -400, 400),
