@@ -1383,18 +1383,18 @@ def _die_with(owner: int) -> None:
     if owner is None or os.getpid() == owner or not sys.platform.startswith("linux"):
         return
     global _DEATH_SIGNAL_SET
-    if _DEATH_SIGNAL_SET == owner:
-        return
-    import ctypes
-    import signal
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        if os.getppid() == owner and libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0:
-            _DEATH_SIGNAL_SET = owner
-            if os.getppid() != owner:  # the owner died before the signal was armed
-                os._exit(1)
-    except (OSError, AttributeError):
-        pass
+    if _DEATH_SIGNAL_SET != owner:
+        import ctypes
+        import signal
+        try:
+            if ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0:
+                _DEATH_SIGNAL_SET = owner
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != owner:
+        # The owner died before this task started (or before the signal was armed):
+        # nobody will read the result.
+        os._exit(1)
 
 
 _DEATH_SIGNAL_SET: int | None = None
