@@ -72,7 +72,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from thousand.analysis.stats import Z95, mean_interval, wilson_interval
+from thousand.analysis.stats import Z95, wilson_interval
 from thousand.errors import ThousandError
 from thousand.rules import Rules, format_value, parse_rules_spec
 
@@ -1505,7 +1505,8 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     if max_units < n:
         raise ThousandError(f"the cap ({max_units}) is below the first round ({n})")
     if max_units > MAX_UNITS[mode]:
-        raise ThousandError(f"the --precision cap must be at most {MAX_UNITS[mode]:,} {mode} per rule set, got {max_units:,}")
+        raise ThousandError(f"the --precision cap must be at most {MAX_UNITS[mode]:,} {mode} per rule set, "
+                            f"got {max_units:,}")
     max_chunks = math.ceil(max_units / chunk_size)
     # A simulator that cannot start at a later chunk (the runner, see simulate_chunks)
     # recomputes the earlier ones each round; growing at least 2x per round bounds that waste.
