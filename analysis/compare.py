@@ -28,13 +28,17 @@ Methods (also in ``docs/compare.md`` and :data:`METHODS`):
   difference with Newcombe's hybrid score interval for paired data (his method 10,
   Wilson intervals combined with the phi correlation of the pairs) and McNemar's test
   (exact binomial when fewer than 100 pairs disagree);
-* a mean per game (deals, barrel entries, bolt penalties, score spread...): normal
-  interval ``mean +- z sd / sqrt(n)`` (t below 30 units); the paired difference as the
-  mean of the per-game differences with their standard error, two-sided z-test;
+* a mean per game (deals, barrel entries, bolt penalties, score spread...): Student t
+  interval ``mean +- t sd / sqrt(n)`` with ``n - 1`` degrees of freedom; the paired
+  difference as the mean of the per-game differences with their standard error, t
+  interval and paired t-test with ``n - 1`` degrees of freedom (t at every ``n``, so
+  that a handful of games gets honest, wide intervals; above 100,000 degrees of freedom
+  t and normal agree to 1e-5 and the normal is used);
 * a per-deal rate or mean inside games (declarer success, mean contract...): a ratio of
   sums over all deals, its standard error by the delta method clustered by game (deals
   of one game are not independent), the paired difference by the same linearisation on
-  the pairs; proportions among them get a Wilson interval at the effective sample size;
+  the pairs, t with ``n - 1`` degrees of freedom as for means; proportions among them
+  get a Wilson interval at the effective sample size;
 * the median and the 10th and 90th percentiles of deals per game: a distribution-free
   order-statistic interval; the difference with a paired bootstrap (percentile, 1000
   resamples); no p-value.
@@ -42,11 +46,17 @@ Methods (also in ``docs/compare.md`` and :data:`METHODS`):
 Multiple comparisons: Holm's step-down correction over every (metric, variant) p-value of
 the comparison.
 
+Memory: no per-unit array is kept.  Chunks are simulated a batch at a time, their
+unit tables folded chunk by chunk into running sums, means and cross-products
+(:class:`Moments`, :class:`UnitStats`) and dropped, so a comparison of a billion deals
+holds what one of a thousand does.
+
 >>> holm([0.01, 0.04, 0.03, 0.005])
 [0.03, 0.06, 0.06, 0.02]
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import math
@@ -54,6 +64,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from statistics import NormalDist
 from typing import Any
@@ -61,7 +72,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from thousand.analysis.stats import Z95, mean_interval, wilson_interval
+from thousand.analysis.stats import Z95, wilson_interval
 from thousand.errors import ThousandError
 from thousand.rules import Rules, format_value, parse_rules_spec
 
@@ -86,6 +97,14 @@ COMPARE_CHUNK_DEALS = 50_000
 # allows.
 DEAL_BLOCK = 64
 BOOTSTRAP_RESAMPLES = 1_000
+# Units per rule set simulated before they are folded into running summaries and
+# dropped (at most ~0.6 kB each in a games comparison, ~0.2 kB in a deals one): memory
+# stays flat however many units a comparison runs.
+BATCH_UNITS = 100_000
+# Sanity limits per rule set.  Memory no longer grows with the number of units; these
+# bound the time: every rule set is simulated, so 10**10 deals take days even on many
+# cores (a tenth of the runner's limits for simulate and games).
+MAX_UNITS = {"games": 10**9, "deals": 10**10}
 # Bootstrap draws come from their own stream, derived from the root seed, so the
 # comparison is reproducible and never touches the simulation's streams.
 _BOOTSTRAP_KEY = 0x0C0FFEE
@@ -105,13 +124,101 @@ def two_sided_p(z: float) -> float:
     return 2.0 * (1.0 - _NORMAL.cdf(abs(z)))
 
 
-def _z_test(diff: float, se: float) -> float:
-    """p of a z-test; a zero standard error means the difference is certain."""
-    if not math.isfinite(diff) or not math.isfinite(se):
+# Beyond this many degrees of freedom Student's t and the normal agree to better than
+# 1e-5 (relative, quantile and p-value alike) and the continued fraction below would
+# need thousands of terms: the normal is used there.
+T_NORMAL_DF = 100_000
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """Continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny, eps = 1e-300, 1e-15
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 20_000):
+        for aa in (m * (b - m) * x / ((a - 1.0 + 2 * m) * (a + 2 * m)),
+                   -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 1.0 + 2 * m))):
+            d = 1.0 + aa * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + aa / c
+            c = c if abs(c) > tiny else tiny
+            step = d * c
+            h *= step
+        if abs(step - 1.0) < eps:
+            break
+    return h
+
+
+def _betainc(a: float, b: float, x: float) -> float:
+    """Regularised incomplete beta function ``I_x(a, b)``."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
+
+
+def t_two_sided_p(t: float, df: float) -> float:
+    """Two-sided p-value of Student's t statistic with ``df`` degrees of freedom.
+
+    >>> round(t_two_sided_p(2.776445, 4), 5), round(t_two_sided_p(12.7062, 1), 5)
+    (0.05, 0.05)
+    """
+    if not math.isfinite(t):
+        return 0.0 if math.isinf(t) else math.nan
+    if df > T_NORMAL_DF:
+        return two_sided_p(t)
+    return min(1.0, _betainc(df / 2.0, 0.5, df / (df + t * t)))
+
+
+@lru_cache(maxsize=256)
+def t_quantile(confidence: float, df: float) -> float:
+    """Two-sided Student t quantile: ``P(|T| <= q) = confidence`` with ``df`` degrees of freedom.
+
+    >>> round(t_quantile(0.95, 2), 3), round(t_quantile(0.95, 29), 3), round(t_quantile(0.95, 10**9), 3)
+    (4.303, 2.045, 1.96)
+    """
+    z = _z(confidence)
+    if df > T_NORMAL_DF:
+        return z
+    alpha = 1.0 - confidence
+    log_norm = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
+    # Newton's method on the two-sided p (its slope is -2 x the density), from the
+    # Cornish-Fisher start; the p is convex in t, so the steps never overshoot far.
+    t = z * (1.0 + (z * z + 1.0) / (4.0 * df))
+    for _ in range(100):
+        density = math.exp(log_norm - (df + 1) / 2 * math.log1p(t * t / df))
+        step = (t_two_sided_p(t, df) - alpha) / (2.0 * density)
+        t = max(t + step, t / 2.0)
+        if abs(step) < 1e-13 * t:
+            break
+    return t
+
+
+def _t(confidence: float, n: int) -> float:
+    """The quantile of an interval from ``n`` units: Student t with ``n - 1`` degrees of freedom."""
+    return t_quantile(confidence, n - 1) if n > 1 else math.nan
+
+
+def _t_test(diff: float, se: float, df: float) -> float:
+    """p of a t-test; a zero standard error means the difference is certain."""
+    if not math.isfinite(diff) or not math.isfinite(se) or not df >= 1:
         return math.nan
     if se == 0.0:
         return 1.0 if diff == 0.0 else 0.0
-    return two_sided_p(diff / se)
+    return t_two_sided_p(diff / se, df)
+
+
+def _welch_df(var_a: float, var_b: float, n: int) -> float:
+    """Welch-Satterthwaite degrees of freedom of two samples of ``n`` each."""
+    denom = var_a * var_a + var_b * var_b
+    if not denom > 0:
+        return n - 1.0
+    return (var_a + var_b) ** 2 * (n - 1.0) / denom
 
 
 def holm(p_values: Sequence[float | None]) -> list[float | None]:
@@ -167,6 +274,55 @@ class Diff:
         return w_unpaired / self.width
 
 
+_NAN_DIFF = Diff(math.nan, math.nan, math.nan, None, math.nan, math.nan, math.nan)
+
+
+@dataclass
+class Moments:
+    """Count, sums, means and centred cross-products of the columns of a table of units.
+
+    Two blocks of units merge exactly as if their rows had been stacked (Chan, Golub and
+    LeVeque's pairwise update), so a comparison folds chunk after chunk into one of
+    these and never holds per-unit arrays: every mean, variance and covariance the
+    statistics below need comes from here.
+    """
+
+    n: int
+    sums: np.ndarray    # column sums (exact for whole-number data)
+    mean: np.ndarray
+    m2: np.ndarray      # sum over units of (x - mean)(x - mean)^T
+
+    @classmethod
+    def of(cls, x: np.ndarray) -> Moments:
+        """Moments of the rows of ``x`` (units x columns)."""
+        x = np.asarray(x, dtype=float)
+        if x.ndim == 1:
+            x = x[:, None]
+        n, d = x.shape
+        if n == 0:
+            return cls(0, np.zeros(d), np.zeros(d), np.zeros((d, d)))
+        mean = x.mean(axis=0)
+        centred = x - mean
+        return cls(n, x.sum(axis=0), mean, centred.T @ centred)
+
+    def merge(self, other: Moments) -> Moments:
+        if other.n == 0:
+            return self
+        if self.n == 0:
+            return other
+        n = self.n + other.n
+        delta = other.mean - self.mean
+        mean = self.mean + delta * (other.n / n)
+        m2 = self.m2 + other.m2 + np.outer(delta, delta) * (self.n * other.n / n)
+        return Moments(n, self.sums + other.sums, mean, m2)
+
+    def var(self, i: int) -> float:
+        return float(self.m2[i, i]) / (self.n - 1) if self.n > 1 else math.nan
+
+    def cov(self, i: int, j: int) -> float:
+        return float(self.m2[i, j]) / (self.n - 1) if self.n > 1 else math.nan
+
+
 def _var(x: np.ndarray) -> float:
     return float(np.var(x, ddof=1)) if len(x) > 1 else math.nan
 
@@ -178,27 +334,46 @@ def _variance_reduction(var_a: float, var_b: float, var_d: float) -> float:
     return 1.0 - var_d / total
 
 
+def _diff_variance(var_a: float, var_b: float, cov_ab: float, identical: bool) -> float:
+    """``var(b - a)`` from the moments; exactly 0 when every pair agrees."""
+    if identical:
+        return 0.0
+    return max(0.0, var_a + var_b - 2.0 * cov_ab)
+
+
+def _mean_diff_from(mom: Moments, a: int, b: int, identical: bool, confidence: float) -> Diff:
+    """Paired mean difference of columns ``b - a``: Student t with ``n - 1`` df, t-test."""
+    n = mom.n
+    if n < 2:
+        return _NAN_DIFF
+    diff = float(mom.sums[b] / n - mom.sums[a] / n)
+    var_a, var_b = mom.var(a), mom.var(b)
+    var_d = _diff_variance(var_a, var_b, mom.cov(a, b), identical)
+    se = math.sqrt(var_d / n)
+    half = _t(confidence, n) * se
+    # Unpaired (what the pairing is measured against): Welch's interval.
+    se_u = math.sqrt((var_a + var_b) / n)
+    half_u = t_quantile(confidence, _welch_df(var_a, var_b, n)) * se_u
+    return Diff(diff, diff - half, diff + half, _t_test(diff, se, n - 1), diff - half_u, diff + half_u,
+                _variance_reduction(var_a, var_b, var_d), identical=identical)
+
+
 def paired_mean_diff(base: np.ndarray, variant: np.ndarray, confidence: float = 0.95) -> Diff:
-    """Mean of the paired differences ``variant - base`` with a normal interval, z-test p.
+    """Mean of the paired differences ``variant - base``: Student t interval (``n - 1``
+    degrees of freedom) and paired t-test p-value.
 
     The unpaired interval (for comparison) is Welch's on the same numbers.
 
     >>> d = paired_mean_diff(np.array([0., 2, 4, 6]), np.array([1., 3, 6, 8]))
-    >>> round(d.diff, 3), round(d.high - d.low, 4), round(d.unpaired_high - d.unpaired_low, 4)
-    (1.5, 1.1316, 7.9211)
+    >>> round(d.diff, 3), round(d.high - d.low, 4), round(d.p_value, 5)
+    (1.5, 1.8374, 0.01385)
     """
     base = np.asarray(base, dtype=float)
     variant = np.asarray(variant, dtype=float)
-    n = len(base)
-    z = _z(confidence)
-    d = variant - base
-    diff = float(d.mean()) if n else math.nan
-    var_d, var_a, var_b = _var(d), _var(base), _var(variant)
-    se = math.sqrt(var_d / n) if n > 1 else math.nan
-    se_u = math.sqrt((var_a + var_b) / n) if n > 1 else math.nan
-    return Diff(diff, diff - z * se, diff + z * se, _z_test(diff, se),
-                diff - z * se_u, diff + z * se_u, _variance_reduction(var_a, var_b, var_d),
-                identical=bool(n) and not d.any())
+    if len(base) < 2:
+        return dataclasses.replace(_NAN_DIFF, diff=float(variant.mean() - base.mean()) if len(base) else math.nan)
+    identical = bool(np.array_equal(base, variant))
+    return _mean_diff_from(Moments.of(np.column_stack([base, variant])), 0, 1, identical, confidence)
 
 
 def mcnemar_p(b: int, c: int) -> float:
@@ -236,6 +411,32 @@ def _newcombe(p1: float, l1: float, u1: float, p2: float, l2: float, u2: float,
     return d - delta, d + eps
 
 
+def _proportion_diff_from(mom: Moments, a: int, b: int, confidence: float) -> Diff:
+    """Paired difference of the 0/1 columns ``b - a`` (Newcombe method 10, McNemar)."""
+    n = mom.n
+    if n == 0:
+        return _NAN_DIFF
+    z = _z(confidence)
+    k2, k1 = int(round(float(mom.sums[a]))), int(round(float(mom.sums[b])))  # base, variant
+    # Pairs where both are 1: sum(x y) = m2[a, b] + n mean_a mean_b (whole numbers).
+    both = int(round(float(mom.m2[a, b]) + n * float(mom.mean[a]) * float(mom.mean[b])))
+    only_y, only_x = k1 - both, k2 - both
+    neither = n - both - only_y - only_x
+    p1, p2 = k1 / n, k2 / n
+    l1, u1 = _wilson(k1, n, z)
+    l2, u2 = _wilson(k2, n, z)
+    # phi of the table (variant as rows, base as columns); 0 when a margin is empty.
+    denom = math.sqrt(float(k1) * (n - k1) * k2 * (n - k2))
+    phi = (both * neither - only_y * only_x) / denom if denom > 0 else 0.0
+    low, high = _newcombe(p1, l1, u1, p2, l2, u2, phi)
+    u_low, u_high = _newcombe(p1, l1, u1, p2, l2, u2, 0.0)
+    identical = only_x + only_y == 0
+    var_a, var_b = mom.var(a), mom.var(b)
+    var_d = _diff_variance(var_a, var_b, mom.cov(a, b), identical)
+    return Diff(p1 - p2, low, high, mcnemar_p(only_y, only_x), u_low, u_high,
+                _variance_reduction(var_a, var_b, var_d), identical=identical)
+
+
 def paired_proportion_diff(base: np.ndarray, variant: np.ndarray, confidence: float = 0.95) -> Diff:
     """Paired difference of proportions ``p(variant) - p(base)`` over 0/1 pairs.
 
@@ -248,29 +449,9 @@ def paired_proportion_diff(base: np.ndarray, variant: np.ndarray, confidence: fl
     >>> d.diff, d.p_value
     (0.0, 1.0)
     """
-    x = np.asarray(base).astype(bool)
-    y = np.asarray(variant).astype(bool)
-    n = len(x)
-    if n == 0:
-        nan = math.nan
-        return Diff(nan, nan, nan, None, nan, nan, nan)
-    z = _z(confidence)
-    both = int(np.sum(x & y))
-    only_y = int(np.sum(~x & y))
-    only_x = int(np.sum(x & ~y))
-    neither = n - both - only_y - only_x
-    k1, k2 = both + only_y, both + only_x  # successes of the variant, of the base
-    p1, p2 = k1 / n, k2 / n
-    l1, u1 = _wilson(k1, n, z)
-    l2, u2 = _wilson(k2, n, z)
-    # phi of the table (variant as rows, base as columns); 0 when a margin is empty.
-    denom = math.sqrt(float(k1) * (n - k1) * k2 * (n - k2))
-    phi = (both * neither - only_y * only_x) / denom if denom > 0 else 0.0
-    low, high = _newcombe(p1, l1, u1, p2, l2, u2, phi)
-    u_low, u_high = _newcombe(p1, l1, u1, p2, l2, u2, 0.0)
-    var_a, var_b, var_d = _var(x.astype(float)), _var(y.astype(float)), _var(y.astype(float) - x.astype(float))
-    return Diff(p1 - p2, low, high, mcnemar_p(only_y, only_x), u_low, u_high,
-                _variance_reduction(var_a, var_b, var_d), identical=only_x + only_y == 0)
+    x = np.asarray(base).astype(bool).astype(float)
+    y = np.asarray(variant).astype(bool).astype(float)
+    return _proportion_diff_from(Moments.of(np.column_stack([x, y])), 0, 1, confidence)
 
 
 @dataclass(frozen=True)
@@ -284,43 +465,70 @@ class Estimate:
     weight: float   # sum of denominators (deals counted by a per-deal metric)
 
 
-def _linearised(num: np.ndarray, den: np.ndarray) -> tuple[float, np.ndarray]:
-    """Ratio of sums and its influence values ``(num_i - R den_i) / mean(den)``."""
-    total = float(den.sum())
-    if total == 0:
-        return math.nan, np.full(len(num), math.nan)
-    r = float(num.sum()) / total
-    return r, (num - r * den) / (total / len(den))
+def _ratio_parts(mom: Moments, num: int, den: int) -> tuple[float, float, float]:
+    """Ratio ``sum(num) / sum(den)``, the variance of its influence values
+    ``(num_i - R den_i) / mean(den)``, and ``mean(den)``."""
+    total = float(mom.sums[den])
+    if total == 0 or mom.n == 0:
+        return math.nan, math.nan, math.nan
+    r = float(mom.sums[num]) / total
+    mean_den = total / mom.n
+    var_u = (mom.var(num) - 2.0 * r * mom.cov(num, den) + r * r * mom.var(den)) / mean_den ** 2
+    return r, max(0.0, var_u) if math.isfinite(var_u) else var_u, mean_den
+
+
+def _ratio_estimate_from(mom: Moments, num: int, den: int, proportion: bool, confidence: float) -> Estimate:
+    n = mom.n
+    weight = float(mom.sums[den]) if n else 0.0
+    r, var_u, _ = _ratio_parts(mom, num, den)
+    if not math.isfinite(r):
+        return Estimate(math.nan, math.nan, math.nan, n, weight)
+    se = math.sqrt(var_u / n) if n > 1 else math.nan
+    if proportion:
+        if se > 0 and 0 < r < 1:
+            n_eff = r * (1 - r) / se ** 2
+        else:
+            n_eff = weight
+        lo, hi = _wilson(r * n_eff, n_eff, _z(confidence))
+        return Estimate(r, lo, hi, n, weight)
+    half = _t(confidence, n) * se
+    return Estimate(r, r - half, r + half, n, weight)
 
 
 def ratio_estimate(num: np.ndarray, den: np.ndarray, proportion: bool = False,
                    confidence: float = 0.95) -> Estimate:
-    """Ratio ``sum(num) / sum(den)`` with a delta-method interval clustered by unit.
+    """Ratio ``sum(num) / sum(den)`` with a delta-method interval clustered by unit
+    (Student t, ``n - 1`` degrees of freedom).
 
     With ``proportion`` the interval is Wilson's at the effective sample size
     ``R (1 - R) / se**2`` (the design effect of the clustering), so it stays in [0, 1].
 
     >>> e = ratio_estimate(np.array([1., 2, 3]), np.array([2., 2, 2]))
     >>> round(e.value, 4), round(e.low, 4), round(e.high, 4)
-    (1.0, 0.4342, 1.5658)
+    (1.0, -0.2421, 2.2421)
     """
-    num = np.asarray(num, dtype=float)
-    den = np.asarray(den, dtype=float)
-    n = len(num)
-    z = _z(confidence)
-    r, u = _linearised(num, den)
-    weight = float(den.sum())
-    if not math.isfinite(r):
-        return Estimate(math.nan, math.nan, math.nan, n, weight)
-    se = math.sqrt(_var(u) / n) if n > 1 else math.nan
-    if proportion:
-        if se > 0 and 0 < r < 1:
-            n_eff = r * (1 - r) / se ** 2
-        else:
-            n_eff = weight
-        lo, hi = _wilson(r * n_eff, n_eff, z)
-        return Estimate(r, lo, hi, n, weight)
-    return Estimate(r, r - z * se, r + z * se, n, weight)
+    mom = Moments.of(np.column_stack([np.asarray(num, dtype=float), np.asarray(den, dtype=float)]))
+    return _ratio_estimate_from(mom, 0, 1, proportion, confidence)
+
+
+def _ratio_diff_from(mom: Moments, na: int, da: int, nb: int, db: int, identical: bool,
+                     confidence: float) -> Diff:
+    """``R_b - R_a`` on the same units: the paired influence-value differences, t with n - 1 df."""
+    n = mom.n
+    ra, var_a, mean_da = _ratio_parts(mom, na, da)
+    rb, var_b, mean_db = _ratio_parts(mom, nb, db)
+    if not (math.isfinite(ra) and math.isfinite(rb)) or n < 2:
+        return _NAN_DIFF
+    diff = rb - ra
+    cov_ab = (mom.cov(na, nb) - rb * mom.cov(na, db) - ra * mom.cov(da, nb)
+              + ra * rb * mom.cov(da, db)) / (mean_da * mean_db)
+    var_d = _diff_variance(var_a, var_b, cov_ab, identical)
+    se = math.sqrt(var_d / n)
+    half = _t(confidence, n) * se
+    se_u = math.sqrt((var_a + var_b) / n)
+    half_u = t_quantile(confidence, _welch_df(var_a, var_b, n)) * se_u
+    return Diff(diff, diff - half, diff + half, _t_test(diff, se, n - 1), diff - half_u,
+                diff + half_u, _variance_reduction(var_a, var_b, var_d), identical=identical)
 
 
 def paired_ratio_diff(num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: np.ndarray,
@@ -328,22 +536,32 @@ def paired_ratio_diff(num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, d
     """Difference ``R_b - R_a`` of two ratios measured on the same units, paired.
 
     The standard error is that of the mean of the paired influence-value differences
-    (delta method); z-test p-value.  Unpaired: the two variances added.
+    (delta method); Student t interval and t-test with ``n - 1`` degrees of freedom.
+    Unpaired: the two variances added (Welch).
     """
-    z = _z(confidence)
-    ra, ua = _linearised(np.asarray(num_a, float), np.asarray(den_a, float))
-    rb, ub = _linearised(np.asarray(num_b, float), np.asarray(den_b, float))
-    n = len(ua)
-    if not (math.isfinite(ra) and math.isfinite(rb)) or n < 2:
-        nan = math.nan
-        return Diff(nan, nan, nan, None, nan, nan, nan)
-    diff = rb - ra
-    var_a, var_b, var_d = _var(ua), _var(ub), _var(ub - ua)
-    se = math.sqrt(var_d / n)
-    se_u = math.sqrt((var_a + var_b) / n)
-    identical = bool(np.array_equal(num_a, num_b) and np.array_equal(den_a, den_b))
-    return Diff(diff, diff - z * se, diff + z * se, _z_test(diff, se), diff - z * se_u,
-                diff + z * se_u, _variance_reduction(var_a, var_b, var_d), identical=identical)
+    cols = [np.asarray(c, dtype=float) for c in (num_a, den_a, num_b, den_b)]
+    identical = bool(np.array_equal(cols[0], cols[2]) and np.array_equal(cols[1], cols[3]))
+    return _ratio_diff_from(Moments.of(np.column_stack(cols)), 0, 1, 2, 3, identical, confidence)
+
+
+def _element(values: np.ndarray, cumulative: np.ndarray, position: int) -> float:
+    """The element at 0-based ``position`` of the sorted sample given as a histogram."""
+    return float(values[int(np.searchsorted(cumulative, position, side="right"))])
+
+
+def _quantile_from_counts(values: np.ndarray, counts: np.ndarray, q: float,
+                          confidence: float = 0.95) -> tuple[float, float, float]:
+    """:func:`quantile_interval` of the sample holding ``counts[j]`` copies of ``values[j]``
+    (sorted, distinct)."""
+    n = int(np.sum(counts))
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    cumulative = np.cumsum(counts)
+    value = float(_weighted_quantiles(np.asarray(values, dtype=float), np.asarray(counts)[None, :], n, q)[0])
+    spread = _z(confidence) * math.sqrt(n * q * (1 - q))
+    lo_rank = max(1, math.floor(n * q - spread))
+    hi_rank = min(n, math.ceil(1 + n * q + spread))
+    return value, _element(values, cumulative, lo_rank - 1), _element(values, cumulative, hi_rank - 1)
 
 
 def quantile_interval(x: np.ndarray, q: float = 0.5, confidence: float = 0.95) -> tuple[float, float, float]:
@@ -355,15 +573,8 @@ def quantile_interval(x: np.ndarray, q: float = 0.5, confidence: float = 0.95) -
     >>> [round(v, 6) for v in quantile_interval(np.arange(1, 101), 0.9)]
     [90.1, 84.0, 97.0]
     """
-    x = np.sort(np.asarray(x, dtype=float))
-    n = len(x)
-    if n == 0:
-        return math.nan, math.nan, math.nan
-    z = _z(confidence)
-    spread = z * math.sqrt(n * q * (1 - q))
-    lo_rank = max(1, math.floor(n * q - spread))
-    hi_rank = min(n, math.ceil(1 + n * q + spread))
-    return float(np.quantile(x, q)), float(x[lo_rank - 1]), float(x[hi_rank - 1])
+    values, counts = np.unique(np.asarray(x, dtype=float), return_counts=True)
+    return _quantile_from_counts(values, counts, q, confidence)
 
 
 def median_interval(x: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float]:
@@ -387,6 +598,55 @@ def _weighted_quantiles(values: np.ndarray, weights: np.ndarray, n: int, q: floa
     return lower + frac * (upper - lower)
 
 
+def _paired_quantile_diff_from(pairs: np.ndarray, counts: np.ndarray, q: float, seed: int,
+                               resamples: int, confidence: float) -> Diff:
+    """:func:`paired_quantile_diff` of the sample holding ``counts[j]`` copies of the pair
+    ``pairs[j] = (base, variant)`` (distinct pairs in lexicographic order)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    n = int(counts.sum())
+    if n == 0:
+        return _NAN_DIFF
+
+    def marginal(col: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        vals, inverse = np.unique(col, return_inverse=True)
+        per_value = np.zeros((weights.shape[0], len(vals)))
+        np.add.at(per_value.T, inverse, weights.T)
+        return vals, per_value
+
+    xs, xc = marginal(pairs[:, 0], counts[None, :])
+    ys, yc = marginal(pairs[:, 1], counts[None, :])
+    diff = float(_weighted_quantiles(ys, yc, n, q)[0] - _weighted_quantiles(xs, xc, n, q)[0])
+    if n < 2:
+        return dataclasses.replace(_NAN_DIFF, diff=diff)
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, _BOOTSTRAP_KEY])))
+    w = rng.multinomial(n, counts / n, size=resamples)
+    boot = (_weighted_quantiles(*marginal(pairs[:, 1], w), n, q)
+            - _weighted_quantiles(*marginal(pairs[:, 0], w), n, q))
+    alpha = (1 - confidence) / 2
+    low, high = (float(v) for v in np.quantile(boot, [alpha, 1 - alpha]))
+    # Unpaired: each sample resampled on its own.
+    xc, yc = xc[0].astype(np.int64), yc[0].astype(np.int64)
+    bx = _weighted_quantiles(xs, rng.multinomial(n, xc / n, size=resamples), n, q)
+    by = _weighted_quantiles(ys, rng.multinomial(n, yc / n, size=resamples), n, q)
+    u_low, u_high = (float(v) for v in np.quantile(by - bx, [alpha, 1 - alpha]))
+    mom = _pair_moments(pairs, counts)
+    identical = bool(np.all(pairs[:, 0] == pairs[:, 1]))
+    var_a, var_b = mom.var(0), mom.var(1)
+    var_d = _diff_variance(var_a, var_b, mom.cov(0, 1), identical)
+    return Diff(diff, min(low, diff), max(high, diff), None, min(u_low, diff), max(u_high, diff),
+                _variance_reduction(var_a, var_b, var_d), identical=identical)
+
+
+def _pair_moments(pairs: np.ndarray, counts: np.ndarray) -> Moments:
+    """Moments of the sample holding ``counts[j]`` copies of ``pairs[j]`` (weighted, no expansion)."""
+    w = np.asarray(counts, dtype=float)
+    n = int(w.sum())
+    sums = (pairs * w[:, None]).sum(axis=0)
+    mean = sums / n
+    centred = pairs - mean
+    return Moments(n, sums, mean, (centred * w[:, None]).T @ centred)
+
+
 def paired_quantile_diff(base: np.ndarray, variant: np.ndarray, q: float = 0.5, seed: int = 0,
                          resamples: int = BOOTSTRAP_RESAMPLES, confidence: float = 0.95) -> Diff:
     """Difference of quantiles ``Q_q(variant) - Q_q(base)`` with a paired bootstrap.
@@ -397,32 +657,10 @@ def paired_quantile_diff(base: np.ndarray, variant: np.ndarray, q: float = 0.5, 
     """
     x = np.asarray(base, dtype=float)
     y = np.asarray(variant, dtype=float)
-    n = len(x)
-    diff = float(np.quantile(y, q) - np.quantile(x, q)) if n else math.nan
-    if n < 2:
-        nan = math.nan
-        return Diff(diff, nan, nan, None, nan, nan, nan)
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, _BOOTSTRAP_KEY])))
+    if len(x) == 0:
+        return _NAN_DIFF
     pairs, counts = np.unique(np.column_stack([x, y]), axis=0, return_counts=True)
-    w = rng.multinomial(n, counts / n, size=resamples)
-
-    def quantiles_of(col: np.ndarray, weights: np.ndarray) -> np.ndarray:
-        vals, inverse = np.unique(col, return_inverse=True)
-        per_value = np.zeros((weights.shape[0], len(vals)))
-        np.add.at(per_value.T, inverse, weights.T)
-        return _weighted_quantiles(vals, per_value, n, q)
-
-    boot = quantiles_of(pairs[:, 1], w) - quantiles_of(pairs[:, 0], w)
-    alpha = (1 - confidence) / 2
-    low, high = (float(v) for v in np.quantile(boot, [alpha, 1 - alpha]))
-    # Unpaired: each sample resampled on its own.
-    xs, xc = np.unique(x, return_counts=True)
-    ys, yc = np.unique(y, return_counts=True)
-    bx = _weighted_quantiles(xs, rng.multinomial(n, xc / n, size=resamples), n, q)
-    by = _weighted_quantiles(ys, rng.multinomial(n, yc / n, size=resamples), n, q)
-    u_low, u_high = (float(v) for v in np.quantile(by - bx, [alpha, 1 - alpha]))
-    return Diff(diff, min(low, diff), max(high, diff), None, min(u_low, diff), max(u_high, diff),
-                _variance_reduction(_var(x), _var(y), _var(y - x)), identical=bool(np.array_equal(x, y)))
+    return _paired_quantile_diff_from(pairs, counts, q, seed, resamples, confidence)
 
 
 def paired_median_diff(base: np.ndarray, variant: np.ndarray, seed: int = 0,
@@ -461,12 +699,12 @@ class Metric:
 METHODS: dict[str, tuple[str, str]] = {
     "proportion": ("Wilson score interval",
                    "paired: Newcombe hybrid score (method 10, with phi); McNemar test"),
-    "mean": ("mean +- z sd/sqrt(n) (t below 30 units)",
-             "paired: mean of per-unit differences +- z se; z-test"),
-    "ratio": ("ratio of sums, delta-method se clustered by unit",
-              "paired delta method (per-unit influence differences); z-test"),
+    "mean": ("mean +- t sd/sqrt(n), Student t with n-1 df",
+             "paired: mean of per-unit differences +- t se (n-1 df); paired t-test"),
+    "ratio": ("ratio of sums, delta-method se clustered by unit, t with n-1 df",
+              "paired delta method (per-unit influence differences), t with n-1 df; t-test"),
     "ratio_proportion": ("Wilson at the effective n of the clustered (delta-method) variance",
-                         "paired delta method (per-unit influence differences); z-test"),
+                         "paired delta method (per-unit influence differences), t with n-1 df; t-test"),
     "median": ("order-statistic (distribution-free) interval",
                "paired bootstrap, percentile, 1000 resamples; no p-value"),
     "quantile": ("order-statistic (distribution-free) interval",
@@ -659,6 +897,9 @@ def select_metrics(rule_sets: Sequence[Rules], mode: str, names: Iterable[str] |
 
 # =========================================================================== unit tables
 UNIT = "unit"
+# The chunk a unit was simulated in: a comparison folds its units into the summaries
+# chunk by chunk (see :class:`UnitStats`).
+CHUNK = "chunk"
 
 
 def _slot_units(deals: pl.LazyFrame) -> pl.LazyFrame:
@@ -675,7 +916,8 @@ def _slot_units(deals: pl.LazyFrame) -> pl.LazyFrame:
 
 def unit_table(games: pl.LazyFrame | pl.DataFrame | None, deals: pl.LazyFrame | pl.DataFrame | None,
                metrics: Sequence[Metric], players: int) -> pl.DataFrame:
-    """One row per unit with ``<metric>.num`` and ``<metric>.den`` for every metric.
+    """One row per unit with ``<metric>.num`` and ``<metric>.den`` for every metric (and
+    the unit's ``chunk``).
 
     With ``games`` the units are games (``game_id``) and deal rows are summed per game;
     without, the units are deal slots of a deal-only run (see :func:`_slot_units`).
@@ -686,6 +928,7 @@ def unit_table(games: pl.LazyFrame | pl.DataFrame | None, deals: pl.LazyFrame | 
     if games is not None:
         g = games.lazy().select(
             pl.col("game_id").cast(pl.Int64).alias(UNIT),
+            pl.col(CHUNK).cast(pl.Int64),
             *[e for m in game_metrics for e in (
                 m.num(players).cast(pl.Float64).alias(f"{m.name}.num"),
                 (m.den(players) if m.den else pl.lit(1.0)).cast(pl.Float64).alias(f"{m.name}.den"))],
@@ -699,6 +942,7 @@ def unit_table(games: pl.LazyFrame | pl.DataFrame | None, deals: pl.LazyFrame | 
         d = deals.lazy()
         d = d.with_columns(pl.col("game_id").cast(pl.Int64).alias(UNIT)) if games is not None else _slot_units(d)
         agg = d.group_by(UNIT).agg(
+            *([] if parts else [pl.col(CHUNK).first().cast(pl.Int64)]),
             *[e for m in deal_metrics for e in (
                 m.num(players).cast(pl.Float64).sum().alias(f"{m.name}.num"),
                 m.den(players).cast(pl.Float64).sum().alias(f"{m.name}.den"))],
@@ -760,35 +1004,6 @@ def _clean(v: Any) -> Any:
     return v
 
 
-def _estimate(metric: Metric, num: np.ndarray, den: np.ndarray, confidence: float) -> Estimate:
-    n = len(num)
-    z = _z(confidence)
-    if metric.kind == "proportion":
-        k = float(num.sum())
-        lo, hi = _wilson(k, n, z)
-        return Estimate(k / n if n else math.nan, lo, hi, n, float(n))
-    if metric.kind == "mean":
-        mean = float(num.mean()) if n else math.nan
-        sd = math.sqrt(_var(num)) if n > 1 else math.nan
-        lo, hi = mean_interval(mean, sd, n, z)
-        return Estimate(mean, float(lo), float(hi), n, float(n))
-    if metric.kind in ("median", "quantile"):
-        value, lo, hi = quantile_interval(num, metric.q, confidence)
-        return Estimate(value, lo, hi, n, float(n))
-    return ratio_estimate(num, den, proportion=metric.kind == "ratio_proportion", confidence=confidence)
-
-
-def _diff(metric: Metric, num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: np.ndarray,
-          seed: int, confidence: float) -> Diff:
-    if metric.kind == "proportion":
-        return paired_proportion_diff(num_a, num_b, confidence)
-    if metric.kind == "mean":
-        return paired_mean_diff(num_a, num_b, confidence)
-    if metric.kind in ("median", "quantile"):
-        return paired_quantile_diff(num_a, num_b, metric.q, seed=seed, confidence=confidence)
-    return paired_ratio_diff(num_a, den_a, num_b, den_b, confidence)
-
-
 def _aligned(tables: Sequence[pl.DataFrame]) -> list[pl.DataFrame]:
     """The unit tables restricted to the units all of them hold, in the same order."""
     common = tables[0].select(UNIT)
@@ -796,6 +1011,124 @@ def _aligned(tables: Sequence[pl.DataFrame]) -> list[pl.DataFrame]:
         common = common.join(t.select(UNIT), on=UNIT, how="inner")
     common = common.sort(UNIT)
     return [common.join(t, on=UNIT, how="left") for t in tables]
+
+
+class UnitStats:
+    """What a comparison keeps of its units: no per-unit rows, only running summaries.
+
+    For every metric and rule set the numerator and denominator columns go into one
+    :class:`Moments` (sums, means and every cross-product, so each paired difference
+    has its covariance with the baseline); per (metric, rule set) the number of units
+    that differ from the baseline; and, for the quantile metrics, the counts of each
+    distinct (baseline, variant) pair of values (deals per game: a few hundred at most).
+    Memory does not grow with the number of units, and summaries added block after
+    block give the same numbers whatever the blocks, up to rounding; a comparison adds
+    its chunks one by one in chunk order, so its result does not depend on batching.
+    """
+
+    def __init__(self, metrics: Sequence[Metric], n_rules: int) -> None:
+        self.metrics = list(metrics)
+        self.n_rules = n_rules
+        width = 2 * n_rules * len(self.metrics)
+        self.moments = Moments(0, np.zeros(width), np.zeros(width), np.zeros((width, width)))
+        self.differ = np.zeros((len(self.metrics), n_rules), dtype=np.int64)
+        self.pairs: dict[str, list[dict[tuple[float, float], int]]] = {
+            m.name: [{} for _ in range(n_rules)] for m in self.metrics if m.kind in ("median", "quantile")}
+
+    @property
+    def n(self) -> int:
+        return self.moments.n
+
+    def column(self, metric_index: int, rules_index: int, part: int) -> int:
+        """Column of the numerator (``part`` 0) or denominator (1) in :attr:`moments`."""
+        return (metric_index * self.n_rules + rules_index) * 2 + part
+
+    def add(self, tables: Sequence[pl.DataFrame]) -> None:
+        """Add units given as one unit table per rule set, already aligned (same units, same order)."""
+        columns = []
+        for mi, m in enumerate(self.metrics):
+            arrays = [(t[f"{m.name}.num"].to_numpy().astype(float), t[f"{m.name}.den"].to_numpy().astype(float))
+                      for t in tables]
+            num0, den0 = arrays[0]
+            for i, (num, den) in enumerate(arrays):
+                columns += [num, den]
+                self.differ[mi, i] += int(np.count_nonzero((num != num0) | (den != den0)))
+                if m.name in self.pairs and len(num):
+                    book = self.pairs[m.name][i]
+                    pairs, counts = np.unique(np.column_stack([num0, num]), axis=0, return_counts=True)
+                    for (x, y), c in zip(pairs.tolist(), counts.tolist()):
+                        book[(x, y)] = book.get((x, y), 0) + c
+        if columns:
+            self.moments = self.moments.merge(Moments.of(np.column_stack(columns)))
+
+    def pair_counts(self, metric: str, rules_index: int) -> tuple[np.ndarray, np.ndarray]:
+        """Distinct (baseline, rule set) value pairs in lexicographic order, and their counts."""
+        book = self.pairs[metric][rules_index]
+        keys = sorted(book)
+        return np.array(keys, dtype=float).reshape(-1, 2), np.array([book[k] for k in keys], dtype=np.int64)
+
+
+def _estimate(stats: UnitStats, mi: int, i: int, confidence: float) -> Estimate:
+    metric, mom = stats.metrics[mi], stats.moments
+    num, den = stats.column(mi, i, 0), stats.column(mi, i, 1)
+    n = mom.n
+    if metric.kind == "proportion":
+        k = float(round(float(mom.sums[num])))
+        lo, hi = _wilson(k, n, _z(confidence))
+        return Estimate(k / n if n else math.nan, lo, hi, n, float(n))
+    if metric.kind == "mean":
+        mean = float(mom.sums[num]) / n if n else math.nan
+        half = _t(confidence, n) * math.sqrt(mom.var(num) / n) if n > 1 else math.nan
+        return Estimate(mean, mean - half, mean + half, n, float(n))
+    if metric.kind in ("median", "quantile"):
+        pairs, counts = stats.pair_counts(metric.name, i)
+        values, inverse = np.unique(pairs[:, 1], return_inverse=True)
+        value, lo, hi = _quantile_from_counts(values, np.bincount(inverse, weights=counts).astype(np.int64),
+                                              metric.q, confidence)
+        return Estimate(value, lo, hi, n, float(n))
+    return _ratio_estimate_from(mom, num, den, metric.kind == "ratio_proportion", confidence)
+
+
+def _diff(stats: UnitStats, mi: int, i: int, seed: int, confidence: float) -> Diff:
+    metric, mom = stats.metrics[mi], stats.moments
+    na, da = stats.column(mi, 0, 0), stats.column(mi, 0, 1)
+    nb, db = stats.column(mi, i, 0), stats.column(mi, i, 1)
+    identical = bool(stats.differ[mi, i] == 0)
+    if metric.kind == "proportion":
+        return _proportion_diff_from(mom, na, nb, confidence)
+    if metric.kind == "mean":
+        return _mean_diff_from(mom, na, nb, identical, confidence)
+    if metric.kind in ("median", "quantile"):
+        pairs, counts = stats.pair_counts(metric.name, i)
+        return _paired_quantile_diff_from(pairs, counts, metric.q, seed, BOOTSTRAP_RESAMPLES, confidence)
+    return _ratio_diff_from(mom, na, da, nb, db, identical, confidence)
+
+
+def compare_stats(labels: Sequence[str], stats: UnitStats, seed: int = 0,
+                  confidence: float = 0.95) -> list[MetricRow]:
+    """Per-metric estimates and paired differences against the first rule set, from the
+    summaries of the units; Holm's correction over every (metric, variant) p-value."""
+    if len(labels) != stats.n_rules:
+        raise ValueError("one label per rule set")
+    rows: list[MetricRow] = []
+    for mi, metric in enumerate(stats.metrics):
+        method, diff_method = METHODS[metric.kind]
+        for i, label in enumerate(labels):
+            est = _estimate(stats, mi, i, confidence)
+            row = MetricRow(metric.name, label, i, metric.kind, metric.unit, metric.description,
+                            est.value, est.low, est.high, est.n, method=method, diff_method=diff_method)
+            if i > 0:
+                d = _diff(stats, mi, i, seed, confidence)
+                row.diff, row.diff_ci_low, row.diff_ci_high = d.diff, d.low, d.high
+                row.p_value = d.p_value
+                row.unpaired_ci_low, row.unpaired_ci_high = d.unpaired_low, d.unpaired_high
+                row.pairing_gain, row.variance_reduction = d.pairing_gain, d.variance_reduction
+                row.identical_pairs = d.identical
+            rows.append(row)
+    adjusted = holm([r.p_value if r.rules_index > 0 else None for r in rows])
+    for r, p in zip(rows, adjusted):
+        r.p_holm = p
+    return rows
 
 
 def compare_units(labels: Sequence[str], tables: Sequence[pl.DataFrame], metrics: Sequence[Metric],
@@ -808,28 +1141,21 @@ def compare_units(labels: Sequence[str], tables: Sequence[pl.DataFrame], metrics
     """
     if len(labels) != len(tables):
         raise ValueError("one label per table")
-    tables = _aligned(tables)
-    rows: list[MetricRow] = []
-    for metric in metrics:
-        arrays = [(t[f"{metric.name}.num"].to_numpy().astype(float),
-                   t[f"{metric.name}.den"].to_numpy().astype(float)) for t in tables]
-        method, diff_method = METHODS[metric.kind]
-        for i, (label, (num, den)) in enumerate(zip(labels, arrays)):
-            est = _estimate(metric, num, den, confidence)
-            row = MetricRow(metric.name, label, i, metric.kind, metric.unit, metric.description,
-                            est.value, est.low, est.high, est.n, method=method, diff_method=diff_method)
-            if i > 0:
-                d = _diff(metric, arrays[0][0], arrays[0][1], num, den, seed, confidence)
-                row.diff, row.diff_ci_low, row.diff_ci_high = d.diff, d.low, d.high
-                row.p_value = d.p_value
-                row.unpaired_ci_low, row.unpaired_ci_high = d.unpaired_low, d.unpaired_high
-                row.pairing_gain, row.variance_reduction = d.pairing_gain, d.variance_reduction
-                row.identical_pairs = d.identical
-            rows.append(row)
-    adjusted = holm([r.p_value if r.rules_index > 0 else None for r in rows])
-    for r, p in zip(rows, adjusted):
-        r.p_holm = p
-    return rows
+    stats = UnitStats(metrics, len(tables))
+    stats.add(_aligned(tables))
+    return compare_stats(labels, stats, seed=seed, confidence=confidence)
+
+
+def _add_by_chunk(stats: UnitStats, tables: Sequence[pl.DataFrame]) -> None:
+    """Add the units of several chunks to ``stats`` chunk by chunk, in chunk order."""
+    aligned = _aligned(tables)
+    if CHUNK not in aligned[0].columns or aligned[0].height == 0:
+        stats.add(aligned)
+        return
+    chunks = aligned[0][CHUNK].to_numpy()
+    bounds = [0, *(np.flatnonzero(np.diff(chunks)) + 1).tolist(), len(chunks)]
+    for start, stop in zip(bounds[:-1], bounds[1:]):
+        stats.add([t.slice(start, stop - start) for t in aligned])
 
 
 # =========================================================================== simulating
@@ -881,6 +1207,17 @@ def _worst_width(rows: Sequence[MetricRow], metrics: Sequence[Metric]) -> float:
     widths = [r.diff_width for r in rows if r.metric in watched and r.rules_index > 0]
     widths = [w for w in widths if w is not None and math.isfinite(w)]
     return max(widths) if widths else 0.0
+
+
+def _with_overrides(spec: str, overrides: Sequence[str] | None) -> str:
+    """``spec`` with the ``--set`` items added in the spec syntax.
+
+    >>> _with_overrides("classic", ["barrel_at=900"]), _with_overrides("classic:bolts=off", ["a=1", "b=2"])
+    ('classic:barrel_at=900', 'classic:bolts=off,a=1,b=2')
+    """
+    if not overrides:
+        return spec
+    return spec + ("," if ":" in spec else ":") + ",".join(overrides)
 
 
 def _labels(rule_sets: Sequence[Rules], specs: Sequence[str] | None) -> list[str]:
@@ -1016,16 +1353,56 @@ def play_paired(rules: Rules, mode: str, first_chunk: int, n_chunks: int, chunk_
     strategies = normalize_strategies(strategies, rules.players)
     joblib_backend = "threading" if backend == "threads" else "loky"
     play_chunk = _play_game_chunk if mode == "games" else _play_deal_chunk
-    calls = (delayed(play_chunk)(rules, strategies, seed, k, chunk_size, reduce)
+    owner = os.getpid() if joblib_backend == "loky" else None
+    calls = (delayed(_in_worker)(owner, play_chunk, rules, strategies, seed, k, chunk_size, reduce)
              for k in range(first_chunk, first_chunk + n_chunks))
     tables, hist = [], np.zeros(0, dtype=np.int64)
     # In order, so the tables (and so every statistic) do not depend on the workers.
-    for table, counts in Parallel(n_jobs=jobs, backend=joblib_backend, return_as="generator")(calls):
-        tables.append(table)
-        hist = _add_hist(hist, counts)
-        if on_chunk is not None:
-            on_chunk(chunk_size)
+    # closing(): whatever interrupts the loop (Ctrl-C, an error) closes the generator at
+    # once, and joblib then kills the workers instead of letting them finish the queue.
+    results = Parallel(n_jobs=jobs, backend=joblib_backend, return_as="generator")(calls)
+    with contextlib.closing(results):
+        for table, counts in results:
+            tables.append(table)
+            hist = _add_hist(hist, counts)
+            if on_chunk is not None:
+                on_chunk(chunk_size)
     return pl.concat(tables), hist
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with(owner: int) -> None:
+    """Have the kernel kill this worker process when ``owner`` (its parent) dies.
+
+    A compare process that is killed outright (SIGKILL, the OOM killer) cannot stop its
+    loky workers, which would otherwise go on computing, orphaned.  Linux only; a no-op
+    elsewhere, in the owner itself (threads) and in processes the owner did not start.
+    """
+    if owner is None or os.getpid() == owner or not sys.platform.startswith("linux"):
+        return
+    global _DEATH_SIGNAL_SET
+    if _DEATH_SIGNAL_SET != owner:
+        import ctypes
+        import signal
+        try:
+            if ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0:
+                _DEATH_SIGNAL_SET = owner
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != owner:
+        # The owner died before this task started (or before the signal was armed):
+        # nobody will read the result.
+        os._exit(1)
+
+
+_DEATH_SIGNAL_SET: int | None = None
+
+
+def _in_worker(owner: int | None, play_chunk: Callable[..., Any], *args: Any) -> Any:
+    _die_with(owner)
+    return play_chunk(*args)
 
 
 def _runner_continues() -> bool:
@@ -1098,6 +1475,8 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     n = n_games if n_games is not None else n_deals
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
         raise ThousandError(f"number of {mode} must be a whole number of at least 2, got {n!r}")
+    if n > MAX_UNITS[mode]:
+        raise ThousandError(f"number of {mode} must be at most {MAX_UNITS[mode]:,} per rule set, got {n:,}")
     if precision is not None and not (isinstance(precision, (int, float)) and precision > 0
                                       and math.isfinite(precision)):
         raise ThousandError(f"--precision must be a positive number, got {precision!r}")
@@ -1108,9 +1487,9 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     if len({r.players for r in rules}) > 1:
         raise ThousandError("all compared rule sets must have the same number of players")
     if labels is None:
-        labels = [s if s is not None else r.describe() for s, r in zip(specs, rules)]
-        if overrides:
-            labels = [f"{lab} +{','.join(overrides)}" for lab in labels]
+        # In the spec syntax a user types (classic:barrel_at=900); a Rules object's
+        # describe() already includes the overrides.
+        labels = [_with_overrides(s, overrides) if s is not None else r.describe() for s, r in zip(specs, rules)]
     labels = _labels(rules, labels)
     chosen = select_metrics(rules, mode, metrics)
     if precision is not None and not any(m.in_precision for m in chosen):
@@ -1122,9 +1501,12 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     chunk_size = math.ceil(n / math.ceil(n / chunk_size))
     simulate_fn = simulator or play_paired
     if max_units is None:
-        max_units = 32 * n
+        max_units = min(32 * n, MAX_UNITS[mode])
     if max_units < n:
         raise ThousandError(f"the cap ({max_units}) is below the first round ({n})")
+    if max_units > MAX_UNITS[mode]:
+        raise ThousandError(f"the --precision cap must be at most {MAX_UNITS[mode]:,} {mode} per rule set, "
+                            f"got {max_units:,}")
     max_chunks = math.ceil(max_units / chunk_size)
     # A simulator that cannot start at a later chunk (the runner, see simulate_chunks)
     # recomputes the earlier ones each round; growing at least 2x per round bounds that waste.
@@ -1138,8 +1520,12 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
             counts = np.bincount(n_deals)
         return table, counts
 
-    tables: list[list[pl.DataFrame]] = [[] for _ in rules]
+    stats = UnitStats(chosen, len(rules))
     hists: list[np.ndarray] = [np.zeros(0, dtype=np.int64) for _ in rules]
+    workers = jobs if jobs > 0 else (os.cpu_count() or 1)
+    # Chunks simulated (under every rule set) before their units are folded into the
+    # summaries and dropped: this bounds memory, whatever the number of units.
+    batch_chunks = max(math.ceil(BATCH_UNITS / chunk_size), 2 * workers)
     done_chunks = 0
     want_chunks = math.ceil(n / chunk_size)
     rounds = 0
@@ -1148,19 +1534,22 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     try:
         while True:
             rounds += 1
-            new = want_chunks - done_chunks
-            for i, r in enumerate(rules):
-                kw: dict[str, Any] = dict(backend=backend, reduce=reduce)
-                if simulator is None and bar is not None:
-                    kw["on_chunk"] = bar.update
-                table, counts = simulate_fn(r, mode, done_chunks, new, chunk_size, seed, strategies, jobs, **kw)
-                tables[i].append(table)
-                hists[i] = _add_hist(hists[i], counts)
-                if simulator is not None and bar is not None:
-                    bar.update(new * chunk_size)
+            for start in range(done_chunks, want_chunks, batch_chunks):
+                new = min(batch_chunks, want_chunks - start)
+                batch = []
+                for i, r in enumerate(rules):
+                    kw: dict[str, Any] = dict(backend=backend, reduce=reduce)
+                    if simulator is None and bar is not None:
+                        kw["on_chunk"] = bar.update
+                    table, counts = simulate_fn(r, mode, start, new, chunk_size, seed, strategies, jobs, **kw)
+                    batch.append(table)
+                    hists[i] = _add_hist(hists[i], counts)
+                    if simulator is not None and bar is not None:
+                        bar.update(new * chunk_size)
+                _add_by_chunk(stats, batch)
+                del batch
             done_chunks = want_chunks
-            merged = [pl.concat(t) for t in tables]
-            result_rows = compare_units(labels, merged, chosen, seed=seed, confidence=confidence)
+            result_rows = compare_stats(labels, stats, seed=seed, confidence=confidence)
             if precision is None:
                 break
             worst = _worst_width(result_rows, chosen)
@@ -1178,7 +1567,7 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     finally:
         if bar is not None:
             bar.close()
-    n_units = merged[0].height if merged else 0
+    n_units = stats.n
     met = None if precision is None else _worst_width(result_rows, chosen) < precision
     return ComparisonResult(
         labels=list(labels), rules=rules, mode=mode, n=n_units, seed=int(seed),
@@ -1207,15 +1596,32 @@ def _bar(progress: bool | None, total: int, unit: str) -> Any:
 
 
 # =========================================================================== output
-def _fmt(v: float | None, unit: str, signed: bool = False) -> str:
-    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+def _finite(v: float | None) -> bool:
+    return v is not None and not (isinstance(v, float) and not math.isfinite(v))
+
+
+def _digits(*values: float | None) -> int:
+    """Decimals for numbers shown together (a value and its interval): set by the largest."""
+    mag = max((abs(v) for v in values if _finite(v)), default=0.0)
+    return 1 if mag >= 100 else 2 if mag >= 1 else 3
+
+
+def _fmt(v: float | None, unit: str, signed: bool = False, digits: int | None = None) -> str:
+    if not _finite(v):
         return "-"
     if unit == _SHARE:
         text = f"{100 * v:+.2f}" if signed else f"{100 * v:.2f}"
         return text + ("pp" if signed else "%")
-    mag = abs(v)
-    digits = 1 if mag >= 100 else 2 if mag >= 1 else 3
+    if digits is None:
+        digits = _digits(v)
     return f"{v:+.{digits}f}" if signed else f"{v:.{digits}f}"
+
+
+def _fmt_interval(v: float | None, low: float | None, high: float | None, unit: str, signed: bool = False) -> str:
+    """``value [low, high]``, all three with the same number of decimals."""
+    digits = _digits(v, low, high)
+    return (f"{_fmt(v, unit, signed, digits)} [{_fmt(low, unit, signed, digits)}, "
+            f"{_fmt(high, unit, signed, digits)}]")
 
 
 def _fmt_p(p: float | None) -> str:
@@ -1240,18 +1646,20 @@ def _fmt_gain(r: MetricRow) -> str:
 def _table_rows(result: ComparisonResult) -> list[list[str]]:
     out = []
     for r in result.rows:
-        value = f"{_fmt(r.value, r.unit)} [{_fmt(r.ci_low, r.unit)}, {_fmt(r.ci_high, r.unit)}]"
+        value = _fmt_interval(r.value, r.ci_low, r.ci_high, r.unit)
         if r.rules_index == 0:
-            diff = p = gain = ""
+            diff = p = p_holm = gain = ""
         else:
-            diff = (f"{_fmt(r.diff, r.unit, True)} [{_fmt(r.diff_ci_low, r.unit, True)}, "
-                    f"{_fmt(r.diff_ci_high, r.unit, True)}]")
-            p, gain = _fmt_p(r.p_holm), _fmt_gain(r)
-        out.append([r.metric if r.rules_index == 0 else "", r.rules, value, diff, p, gain])
+            diff = _fmt_interval(r.diff, r.diff_ci_low, r.diff_ci_high, r.unit, signed=True)
+            p, p_holm, gain = _fmt_p(r.p_value), _fmt_p(r.p_holm), _fmt_gain(r)
+        out.append([r.metric if r.rules_index == 0 else "", r.rules, value, diff, p, p_holm, gain])
     return out
 
 
-_HEADER = ["metric", "rules", "value [95% CI]", "diff vs first [95% CI]", "p (Holm)", "pairing"]
+_HEADER = ["metric", "rules", "value [95% CI]", "diff vs first [95% CI]", "p", "p (Holm)", "pairing"]
+# Below this many units the t intervals are honest but wide, and the delta-method
+# (ratios) and bootstrap (quantiles) intervals only approximate: the output says so.
+FEW_UNITS = 30
 
 
 def _summary_lines(result: ComparisonResult) -> list[str]:
@@ -1259,6 +1667,10 @@ def _summary_lines(result: ComparisonResult) -> list[str]:
     strat = ", ".join(result.strategies) if result.strategies else "standard"
     lines = [f"{result.n:,} {unit} per rule set, same seeds for all (seed {result.seed}), "
              f"strategies: {strat}; baseline: {result.labels[0]}."]
+    if result.n < FEW_UNITS:
+        lines.append(f"Only {result.n} {unit} per rule set: intervals and tests use Student t with "
+                     f"{result.n - 1} degrees of freedom and are wide; ratio (delta-method) and quantile "
+                     f"(bootstrap) intervals are rough below {FEW_UNITS}.")
     if result.precision is not None:
         state = "met" if result.precision_met else "NOT met (cap reached)"
         lines.append(f"Precision target {result.precision:g} {state} after {result.rounds} round(s); "
@@ -1295,7 +1707,8 @@ def result_table(result: ComparisonResult) -> str:
                                                       ("p10", "p25", "median", "p75", "p90", "max")))
         lines.append("")
     lines += _summary_lines(result)
-    lines.append("Shares in %, differences in percentage points (pp); 'pairing' = unpaired / paired "
+    lines.append("Shares in %, differences in percentage points (pp); p = the difference's own p-value, "
+                 "p (Holm) = corrected over every comparison shown; 'pairing' = unpaired / paired "
                  "CI width; 'same' = every pair identical.")
     lines.append("Methods: " + "; ".join(f"{k}: {v[0]} / {v[1]}" for k, v in METHODS.items()
                                          if k in {r.kind for r in result.rows}) + "; Holm over all p-values.")
@@ -1352,9 +1765,9 @@ def result_markdown(result: ComparisonResult, figure: str | None = None, level: 
     for kind, (m_value, m_diff) in METHODS.items():
         if kind in used:
             lines.append(f"- {kind}: value {m_value}; difference {m_diff}.")
-    lines.append("- p-values are corrected for multiple comparisons with Holm's step-down method "
-                 "over every (metric, variant) pair; 'pairing' is the unpaired interval width "
-                 "divided by the paired one.")
+    lines.append("- p is each difference's own p-value; p (Holm) is corrected for multiple comparisons "
+                 "with Holm's step-down method over every (metric, variant) pair; 'pairing' is the "
+                 "unpaired interval width divided by the paired one.")
     lines.append("")
     return "\n".join(lines)
 

@@ -48,7 +48,7 @@ def test_json_output(capsys):
     data = json.loads(capsys.readouterr().out)
     assert [(o["metric"], o["rules"]) for o in data] == [
         (m, r) for m in ("bolt_penalties", "deals_mean", "declarer_success")
-        for r in ("classic +max_deals=120", "classic:bolts=off +max_deals=120")]
+        for r in ("classic:max_deals=120", "classic:bolts=off,max_deals=120")]
     for o in data:
         for key in ("value", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high", "p_value", "p_holm"):
             assert key in o

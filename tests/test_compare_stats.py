@@ -11,7 +11,7 @@ import pytest
 from thousand.analysis.compare import (
     _weighted_quantiles, holm, mcnemar_p, median_interval, paired_mean_diff, paired_median_diff,
     paired_proportion_diff, paired_quantile_diff, paired_ratio_diff, quantile_interval, ratio_estimate,
-    two_sided_p,
+    t_quantile, t_two_sided_p, two_sided_p,
 )
 from thousand.analysis.stats import Z95, proportion_diff_interval
 
@@ -41,19 +41,40 @@ def test_holm_is_never_below_raw_and_monotone_in_raw():
 
 
 # ----------------------------------------------------------------------------- means
+# Two-sided 97.5% Student t quantiles from a printed table.
+T975_TABLE = {1: 12.706205, 2: 4.302653, 3: 3.182446, 4: 2.776445, 10: 2.228139, 29: 2.045230,
+              30: 2.042272, 100: 1.983972, 1000: 1.962339}
+
+
+def t_two_sided_by_integration(t: float, df: int, steps: int = 20_000) -> float:
+    """Reference p-value: Simpson's rule on Student's t density, independent of the code tested."""
+    def pdf(x: float) -> float:
+        return (math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
+                * (1 + x * x / df) ** (-(df + 1) / 2))
+    h = t / steps
+    total = pdf(0.0) + pdf(t) + sum((4 if i % 2 else 2) * pdf(i * h) for i in range(1, steps))
+    return 1 - 2 * total * h / 3
+
+
 def test_paired_mean_diff_by_hand():
     x = np.array([0.0, 2, 4, 6])
     y = np.array([1.0, 3, 6, 8])
     d = paired_mean_diff(x, y)
     # Differences 1, 1, 2, 2: mean 1.5, sd sqrt(1/3); variances of x and y 20/3 and 29/3.
+    # Four pairs: Student t with 3 degrees of freedom, interval and paired t-test.
     se = math.sqrt(1 / 3) / 2
     assert d.diff == 1.5
-    assert (d.low, d.high) == pytest.approx((1.5 - Z95 * se, 1.5 + Z95 * se))
-    se_u = math.sqrt((20 / 3 + 29 / 3) / 4)
-    assert (d.unpaired_low, d.unpaired_high) == pytest.approx((1.5 - Z95 * se_u, 1.5 + Z95 * se_u))
-    assert d.pairing_gain == pytest.approx(se_u / se)
+    assert (d.low, d.high) == pytest.approx((1.5 - T975_TABLE[3] * se, 1.5 + T975_TABLE[3] * se))
+    assert d.p_value == pytest.approx(t_two_sided_by_integration(1.5 / se, 3), rel=1e-6)
+    assert d.p_value > 2 * two_sided_p(1.5 / se)       # the z-test would claim far more
+    # Unpaired: Welch's interval, with Welch-Satterthwaite degrees of freedom.
+    va, vb = 20 / 3, 29 / 3
+    se_u = math.sqrt((va + vb) / 4)
+    df_u = (va + vb) ** 2 * 3 / (va ** 2 + vb ** 2)
+    q_u = t_quantile(0.95, df_u)
+    assert T975_TABLE[10] < q_u < T975_TABLE[3]
+    assert (d.unpaired_low, d.unpaired_high) == pytest.approx((1.5 - q_u * se_u, 1.5 + q_u * se_u))
     assert d.variance_reduction == pytest.approx(1 - (1 / 3) / (49 / 3))
-    assert d.p_value == pytest.approx(two_sided_p(1.5 / se))
 
 
 def test_paired_interval_narrower_than_unpaired_under_positive_correlation():
@@ -143,10 +164,11 @@ def test_paired_proportion_coverage():
 # ----------------------------------------------------------------------------- ratios
 def test_ratio_estimate_by_hand():
     e = ratio_estimate(np.array([1.0, 2, 3]), np.array([2.0, 2, 2]))
-    # R = 1; influence values (num - den) / 2 = -0.5, 0, 0.5; se = sqrt(0.25 / 3).
+    # R = 1; influence values (num - den) / 2 = -0.5, 0, 0.5; se = sqrt(0.25 / 3); 3 units:
+    # t with 2 degrees of freedom.
     se = math.sqrt(0.25 / 3)
     assert e.value == 1.0
-    assert (e.low, e.high) == pytest.approx((1 - Z95 * se, 1 + Z95 * se))
+    assert (e.low, e.high) == pytest.approx((1 - T975_TABLE[2] * se, 1 + T975_TABLE[2] * se))
     empty = ratio_estimate(np.zeros(3), np.zeros(3))
     assert math.isnan(empty.value)
 
@@ -235,3 +257,47 @@ def test_paired_quantile_diff_shift():
     assert (d.diff, d.low, d.high) == (7.0, 7.0, 7.0)
     noisy = paired_quantile_diff(x, x + rng.integers(0, 15, 3000), 0.1, seed=2)
     assert noisy.low <= noisy.diff <= noisy.high and noisy.low > 0
+
+
+# ----------------------------------------------------------------------------- Student t
+def test_t_quantiles_match_the_table():
+    for df, q in T975_TABLE.items():
+        assert t_quantile(0.95, df) == pytest.approx(q, abs=2e-6), df
+    assert t_quantile(0.95, 10**9) == pytest.approx(Z95)
+    assert t_quantile(0.99, 5) == pytest.approx(4.032143, abs=2e-6)
+
+
+def test_t_p_values_match_numerical_integration():
+    for t, df in [(5.196152, 3), (2.0, 7), (1.0, 1), (3.5, 40), (0.3, 12), (2.5, 1000)]:
+        assert t_two_sided_p(t, df) == pytest.approx(t_two_sided_by_integration(t, df), rel=1e-7), (t, df)
+    for df, q in T975_TABLE.items():
+        assert t_two_sided_p(q, df) == pytest.approx(0.05, abs=1e-6)
+    assert t_two_sided_p(-2.0, 7) == t_two_sided_p(2.0, 7)
+
+
+def test_paired_mean_interval_coverage_with_four_pairs():
+    # With four pairs a z interval covers only ~86% (P(|T_3| < 1.96)); the t one 95%.
+    # The paired t-test rejects a true null 5% of the time (the z-test: ~14%).
+    rng = np.random.default_rng(22)
+    covered = rejected = 0
+    for _ in range(TRIALS):
+        shared = rng.normal(0, 5, 4)
+        x = shared + rng.normal(0, 1, 4)
+        y = shared + 0.5 + rng.normal(0, 1, 4)
+        d = paired_mean_diff(x, y)
+        covered += d.low <= 0.5 <= d.high
+        rejected += paired_mean_diff(x, x + rng.normal(0, 1, 4)).p_value < 0.05
+    assert abs(covered / TRIALS - 0.95) < COVER_TOL
+    assert abs(rejected / TRIALS - 0.05) < COVER_TOL
+
+
+def test_paired_ratio_diff_small_n_uses_t():
+    num_a, den = np.array([1.0, 2, 4]), np.array([2.0, 2, 2])
+    num_b = np.array([2.0, 2, 5])
+    d = paired_ratio_diff(num_a, den, num_b, den)
+    # Equal denominators: the ratio is the mean of num / 2, the differences (1, 0, 1) / 2.
+    diffs = (num_b - num_a) / 2
+    se = diffs.std(ddof=1) / math.sqrt(3)
+    assert d.diff == pytest.approx(diffs.mean())
+    assert (d.low, d.high) == pytest.approx((diffs.mean() - T975_TABLE[2] * se, diffs.mean() + T975_TABLE[2] * se))
+    assert d.p_value == pytest.approx(t_two_sided_by_integration(diffs.mean() / se, 2), rel=1e-6)

@@ -17,8 +17,9 @@ Every rule set plays the same seeds (common random numbers: game i starts from t
 shuffle under every rule set), and each variant is compared with the FIRST --rules game
 by game, so the differences come from the rules rather than from luck.  For each metric
 and rule set: the value with a 95% interval; for each variant: the paired difference
-with its 95% interval, the p-value and the Holm-corrected p-value, and how much the
-pairing narrowed the interval against an unpaired comparison.
+with its 95% interval, its p-value (column p) and the Holm-corrected p-value (p (Holm)),
+and how much the pairing narrowed the interval against an unpaired comparison.  --set
+applies to every rule set; the labels show it in the spec syntax (classic:barrel_at=900).
 
 Game metrics (--games): deals per game (mean, median), win rate by seat and by position
 from the first dealer, barrel entries and falls, bolt penalties, resignations, redeals,
@@ -28,9 +29,15 @@ declarer score change, deal points of declarer and defender, score by seat role.
 --list-metrics prints them all; --metric picks some.
 
 Methods: proportions Wilson (paired difference: Newcombe's method 10, McNemar p);
-means normal (paired: mean of differences, z-test); per-deal rates inside games are
-ratios with a delta-method error clustered by game; the median by order statistics
-(paired bootstrap for its difference, no p-value).  See docs/compare.md.
+means Student t with n-1 degrees of freedom (paired: mean of differences, paired
+t-test); per-deal rates inside games are ratios with a delta-method error clustered by
+game (t with n-1 df); the median by order statistics (paired bootstrap for its
+difference, no p-value).  Below 30 games (deals) the output warns that the intervals
+are wide and, for ratios and quantiles, rough.  See docs/compare.md.
+
+Size: at most 1,000,000,000 games or 10,000,000,000 deals per rule set (also for
+--max-games): every rule set is simulated, so that is already days of work.  Memory
+does not grow with the size: units are folded into running sums 100,000 at a time.
 
 --precision X keeps adding rounds of new games (continuing the same seed sequence, so
 earlier games are kept) until every difference interval is narrower than X, in each
@@ -46,15 +53,19 @@ examples:
 """
 
 DEFAULT_GAMES = 4_000
+# The limits compare_rules enforces (thousand.analysis.compare.MAX_UNITS), for --help
+# without importing the analysis stack.
+MAX_UNITS = {"games": 10**9, "deals": 10**10}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_rules_arguments(p, multiple=True)
     size = p.add_mutually_exclusive_group()
     size.add_argument("--games", "-g", type=int, default=None, metavar="N",
-                      help=f"whole games per rule set (default {DEFAULT_GAMES:,}); game and deal metrics")
+                      help=f"whole games per rule set, 2 to {MAX_UNITS['games']:,} (default {DEFAULT_GAMES:,}); "
+                           "game and deal metrics")
     size.add_argument("--deals", "-n", type=int, default=None, metavar="N",
-                      help="deals per rule set, outside games; deal metrics only")
+                      help=f"deals per rule set, outside games, 2 to {MAX_UNITS['deals']:,}; deal metrics only")
     p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
                    help="strategy for every seat (once) or for each seat (once per seat); default standard")
     add_seed_argument(p)
