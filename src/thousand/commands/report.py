@@ -20,6 +20,10 @@ intervals next to exact combinatorial probabilities, and how often the strategie
 redeal); marriage statistics for the first rule set; bidding thresholds from forced-
 declarer runs; and, with several --rules, the house-rule comparison over --games games.
 
+There is no --resume: run the same command again and it reuses the data in DIR/data made
+with the same settings, so an interrupted report (Ctrl-C) continues where it stopped; data
+an earlier report with other settings left there is replaced or removed.
+
 examples:
   thousand report --out report                         the default (1,000,000 deals a rule set)
   thousand report --deals 200000 --hands 300 --out quick
