@@ -663,6 +663,11 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
         blocks.append(Block("note", "Not computed: it plays forced-declarer deals, and the kernel is not available."))
         return blocks, tables, figs
     rules = cfg.rules[0]
+    if rules.players != 3:  # not a bad input: the rest of the report applies, this section does not
+        why = f"they cover the 3-player game, and {cfg.labels[0]} has {rules.players} players"
+        notes.append(f"bidding thresholds: {why}")
+        blocks.append(Block("note", f"Not computed: {why}."))
+        return blocks, tables, figs
     try:
         log(f"bidding thresholds: {cfg.hands:,} hands x 3 seats x {cfg.samples} completions ...")
         data = cfg.out / "data" / FORCED_DATA

@@ -270,3 +270,12 @@ def test_report_without_the_thresholds_module_says_so(tmp_path, monkeypatch):
     assert not (tmp_path / "tables" / "bid_thresholds.csv").exists()
     assert "bidding-threshold analysis is not available" in (tmp_path / "report.md").read_text()
     assert any("bidding thresholds" in n for n in r.notes)
+
+
+def test_a_four_player_report_says_why_the_thresholds_are_left_out(tmp_path):
+    r = build_report(ReportConfig(out=tmp_path, rules=[parse_rules_spec("classic:players=4")], labels=["four"],
+                                  deals=500, hands=4, samples=4, seed=2, jobs=1, presets=False, progress=False,
+                                  log=lambda s: None))
+    assert r.notes == ["bidding thresholds: they cover the 3-player game, and four has 4 players"]
+    assert "Not computed: they cover the 3-player game" in (tmp_path / "report.md").read_text()
+    assert not (tmp_path / "data" / "forced_hands.parquet").exists()
