@@ -83,7 +83,8 @@ class ReportConfig:
         whole("games", self.games, 2, " (the comparison's intervals need two)")
         whole("hands", self.hands, 2, " (the rule of thumb is scored on held-out hands)")
         whole("samples", self.samples, 2)
-        if isinstance(self.jobs, bool) or not isinstance(self.jobs, numbers.Integral) or self.jobs == 0 or self.jobs < -1:
+        if isinstance(self.jobs, bool) or not isinstance(self.jobs, numbers.Integral) \
+                or self.jobs == 0 or self.jobs < -1:
             raise ThousandError(f"--jobs must be a positive number of workers or -1 for all cores, got {self.jobs!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral) or self.seed < 0:
             raise ThousandError(f"--seed must be a whole number >= 0, got {self.seed!r}")

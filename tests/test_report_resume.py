@@ -188,7 +188,8 @@ def test_ctrl_c_in_the_forced_declarer_runs_keeps_their_finished_chunks(tmp_path
     assert main(_cli(cut)) == 0
     assert computed == [100]  # only the missing chunk was played
     assert not parts.exists()
-    assert (cut / "data" / "forced_hands.parquet").read_bytes() == (fresh / "data" / "forced_hands.parquet").read_bytes()
+    forced = "data/forced_hands.parquet"
+    assert (cut / forced).read_bytes() == (fresh / forced).read_bytes()
     assert _tables(cut) == _tables(fresh)
 
 
