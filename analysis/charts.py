@@ -175,7 +175,7 @@ def marriage_frequency_chart(table: pl.DataFrame, path: str | os.PathLike) -> Pa
     for j, s in enumerate(suits):
         for k, role in enumerate(roles):
             positions.append(j * 2.6 + k * 1.1)
-            labels.append(f"{s[:3]}\n{role[:4]}.")
+            labels.append(f"{s}\n{role}")
     positions = np.array(positions)
     bottoms = np.zeros(len(positions))
     for measure, colour in fates:
@@ -190,9 +190,9 @@ def marriage_frequency_chart(table: pl.DataFrame, path: str | os.PathLike) -> Pa
     for p, s_role in zip(positions, [(s, r) for s in suits for r in roles]):
         r = table.filter((pl.col("suit") == s_role[0]) & (pl.col("role") == s_role[1]) & (pl.col("measure") == "declared"))
         if r.height:
-            ax2.annotate(f"n={r['n'][0]:,}", (p, 101), ha="center", fontsize=6, rotation=90, va="bottom")
+            ax2.annotate(f"n={r['n'][0]:,}", (p, 101), ha="center", fontsize=7, va="bottom")
     ax2.set_xticks(positions, labels, fontsize=7)
-    ax2.set_ylim(0, 130)
+    ax2.set_ylim(0, 110)
     ax2.set_ylabel("share of held marriages (%)")
     ax2.set_xlabel("marriage and role")
     ax2.set_title("What becomes of a held marriage", fontsize=11)
@@ -276,7 +276,7 @@ def marriage_points_chart(points: pl.DataFrame, held: pl.DataFrame, path: str | 
         for k, (who, colour) in enumerate((("all", "#566573"), ("declarer", "#2e86c1"), ("defenders", "#cb4335"))):
             ax1.bar(x + (k - 1) * w, points[f"share_{who}"].to_numpy() * 100, w, color=colour,
                     label={"all": "all players", "declarer": "declarer", "defenders": "both defenders"}[who])
-        ax1.set_xticks(x, [str(p) for p in points["points"]], rotation=90, fontsize=7)
+        ax1.set_xticks(x, [str(p) for p in points["points"]], fontsize=8)
         ax1.set_yscale("log")
         ax1.legend(fontsize=8)
     ax1.set_xlabel("marriage points declared in the deal")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import html
 import json
+import numbers
 import os
 import re
 import shutil
@@ -61,7 +62,7 @@ class ReportConfig:
     hands: int = DEFAULT_HANDS
     samples: int = DEFAULT_SAMPLES
     seed: int = 1
-    jobs: int = 2
+    jobs: int = -1
     strategies: Sequence[str] | None = None
     presets: bool = True          # also simulate every preset for the redeal section
     progress: bool | None = None  # progress bars (default: when stderr is a terminal)
@@ -69,12 +70,31 @@ class ReportConfig:
 
     def __post_init__(self) -> None:
         self.out = Path(self.out)
-        if self.deals < 1:
-            raise ThousandError(f"--deals must be at least 1, got {self.deals}")
-        if self.games < 1:
-            raise ThousandError(f"--games must be at least 1, got {self.games}")
+        # Every limit a section would hit later is checked here, before any work, so that a
+        # bad value is one error line instead of a report with a section missing.
+        from thousand import simulate as runner
+
+        def whole(name: str, value: Any, least: int, why: str = "") -> None:
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < least:
+                raise ThousandError(f"--{name} must be at least {least}{why}, got {value!r}")
+        whole("deals", self.deals, 1)
+        if self.deals > runner.MAX_ITEMS["deals"]:
+            raise ThousandError(f"--deals must be at most {runner.MAX_ITEMS['deals']:,}, got {self.deals:,}")
+        whole("games", self.games, 2, " (the comparison's intervals need two)")
+        whole("hands", self.hands, 2, " (the rule of thumb is scored on held-out hands)")
+        whole("samples", self.samples, 2)
+        if isinstance(self.jobs, bool) or not isinstance(self.jobs, numbers.Integral) \
+                or self.jobs == 0 or self.jobs < -1:
+            raise ThousandError(f"--jobs must be a positive number of workers or -1 for all cores, got {self.jobs!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral) or self.seed < 0:
+            raise ThousandError(f"--seed must be a whole number >= 0, got {self.seed!r}")
         if not self.rules:
             raise ThousandError("the report needs at least one rule set")
+        if len({r.players for r in self.rules}) > 1:
+            raise ThousandError("all rule sets of a report must have the same number of players "
+                                "(the comparison plays them on the same deals)")
+        for r in self.rules:  # an unknown strategy, or the wrong number of them
+            runner.normalize_strategies(self.strategies, r.players)
         if self.labels is None:
             self.labels = [r.describe() for r in self.rules]
         if len(self.labels) != len(self.rules):
@@ -310,6 +330,11 @@ def _kernel_available() -> bool:
         return False
 
 
+#: How an interrupted report continues: ``report`` has no ``--resume``, as it always reuses
+#: the data a previous run with the same settings left in ``DIR/data`` (see build_report).
+RESUME_HINT = "run the same `thousand report` command again to continue from them"
+
+
 def _slug(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=-]+", "_", label).strip("_") or "rules"
 
@@ -345,7 +370,7 @@ def _simulate_deals(rules: Rules, label: str, cfg: ReportConfig, log: _Log) -> t
     """
     path = cfg.out / "data" / _slug(label)
     if _kernel_available():
-        from thousand.simulate import chunk_file, simulate
+        from thousand.simulate import chunk_file, run
 
         old = _reusable_run(path, rules, cfg) if path.exists() else None
         if old is None:
@@ -359,8 +384,8 @@ def _simulate_deals(rules: Rules, label: str, cfg: ReportConfig, log: _Log) -> t
             else:
                 log(f"continuing {path}: {written} of {old['n_chunks']} chunks written, "
                     f"simulating the rest of {cfg.deals:,} deals under {label} ...")
-        lf = simulate(cfg.deals, rules, strategies=cfg.strategies, seed=cfg.seed, jobs=cfg.jobs, out=path,
-                      resume=old is not None, progress=cfg.progress)
+        lf = run("deals", cfg.deals, rules, strategies=cfg.strategies, seed=cfg.seed, jobs=cfg.jobs, out=path,
+                 resume=old is not None, progress=cfg.progress, resume_hint=RESUME_HINT).frame()
         return lf, True, path
     if path.exists():
         shutil.rmtree(path)
@@ -581,8 +606,32 @@ def _threshold_display(table: pl.DataFrame) -> pl.DataFrame:
     return table.select(cols)
 
 
+def _rule_of_thumb_display(acc: pl.DataFrame) -> pl.DataFrame:
+    """The rule-of-thumb accuracy for reading: 3 decimals, and words instead of ``nan``
+    (a rule that never bids has no P(make) at its bids; R² needs targets that vary)."""
+    def show(row: dict[str, Any], col: str) -> str:
+        v = row[col]
+        if v is None or v != v:
+            return "never bids" if col == "p_make_at_rule_bid" and row.get("share_bidding") == 0 else "–"
+        return f"{v:.3f}"
+    floats = [c for c, t in acc.schema.items() if t.is_float()]
+    return acc.select(pl.col(c) if c not in floats else
+                      pl.struct(acc.columns).map_elements(lambda r, c=c: show(r, c), return_dtype=pl.String)
+                      .alias(RULE_OF_THUMB_HEADERS.get(c, c))
+                      for c in acc.columns)
+
+
+RULE_OF_THUMB_HEADERS = {
+    "mae_points": "mean error (points)", "rmse_points": "RMS error (points)", "r2": "R²",
+    "bid_exact": "exact bid", "bid_within_5": "bid within 5", "bid_within_10": "bid within 10",
+    "overbid": "overbids", "underbid": "underbids", "p_make_at_rule_bid": "P(make) at its bids",
+    "share_bidding": "share bidding",
+}
+
+
 FORCED_DATA = "forced_hands.parquet"
 FORCED_KEY = "forced_hands.json"
+FORCED_PARTS = "forced_hands.parts"  # chunks of an unfinished forced-declarer run
 
 
 def _forced_key(cfg: ReportConfig) -> dict[str, Any]:
@@ -615,6 +664,11 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
         blocks.append(Block("note", "Not computed: it plays forced-declarer deals, and the kernel is not available."))
         return blocks, tables, figs
     rules = cfg.rules[0]
+    if rules.players != 3:  # not a bad input: the rest of the report applies, this section does not
+        why = f"they cover the 3-player game, and {cfg.labels[0]} has {rules.players} players"
+        notes.append(f"bidding thresholds: {why}")
+        blocks.append(Block("note", f"Not computed: {why}."))
+        return blocks, tables, figs
     try:
         log(f"bidding thresholds: {cfg.hands:,} hands x 3 seats x {cfg.samples} completions ...")
         data = cfg.out / "data" / FORCED_DATA
@@ -622,13 +676,23 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
             log(f"reusing {data} ({cfg.hands:,} hands x {cfg.samples} completions)")
             hands = pl.read_parquet(data)
         else:
+            # The chunks go to FORCED_PARTS as they finish (its key first), so that an
+            # interrupted run keeps them; build_report removed any made with other settings.
+            parts = cfg.out / "data" / FORCED_PARTS
+            parts.mkdir(exist_ok=True)
+            (parts / FORCED_KEY).write_text(json.dumps(_forced_key(cfg), indent=1) + "\n")
+            kept = len(list(parts.glob("chunk-*.parquet")))
+            if kept:
+                log(f"continuing {parts}: {kept} chunks of hands already played")
             hands = th.simulate_forced_hands(rules, n_hands=cfg.hands, samples_per_hand=cfg.samples,
-                                             seed=cfg.seed, strategies=cfg.strategies, jobs=cfg.jobs)
+                                             seed=cfg.seed, strategies=cfg.strategies, jobs=cfg.jobs,
+                                             chunk_dir=parts)
             # The data first, then its key: a key on disk always describes a complete file.
             tmp = data.with_name(f".{data.name}.tmp")
             hands.write_parquet(tmp)
             os.replace(tmp, data)
             (cfg.out / "data" / FORCED_KEY).write_text(json.dumps(_forced_key(cfg), indent=1) + "\n")
+            shutil.rmtree(parts)
         table = th.threshold_table(hands, rules)
         table.write_csv(tables_dir / "bid_thresholds.csv")
         tables["bid_thresholds"] = tables_dir / "bid_thresholds.csv"
@@ -641,7 +705,10 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
             f"seat (forehand, middle, rear) and played {cfg.samples} times against random completions of the "
             "unseen cards. For each hand class, the highest bid made with probability 0.5, 0.7, 0.8, 0.9, "
             "with a bootstrap 95% interval over hands (`thousand.analysis.thresholds`); `pass` means even 100 "
-            "is made less often than that. Full table: `tables/bid_thresholds.csv`.")))
+            "is made less often than that. Hand classes: card points, the marriage held (its value; `none`; "
+            f"or `{th.TWO_OR_MORE_MARRIAGES}` for two or more, whatever they add up to), aces (3 = three or "
+            "four) and aces held with their ten (2 = two or more). "
+            "Full table: `tables/bid_thresholds.csv`.")))
         blocks.append(Block("table", frame=_threshold_display(table)))
         blocks.append(Block("img", "Bid made with probability 0.8 by points and marriage", path=heat))
         try:
@@ -652,8 +719,7 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
             blocks.append(Block("h", "Rule of thumb", level=3))
             blocks.append(Block("p", f"`{rule.formula()}`, fitted on {rule.n_train:,} and scored on "
                                      f"{rule.n_test:,} held-out (hand, seat) rows:"))
-            blocks.append(Block("table", frame=acc.with_columns(
-                pl.col(c).round(3) for c, t in acc.schema.items() if t.is_float())))
+            blocks.append(Block("table", frame=_rule_of_thumb_display(acc)))
             t, b = rule.test, rule.baseline
             # Most (hand, seat) rows should pass at this confidence, so the share of exact
             # bids flatters "always pass"; the points error is where the rule earns its keep.
@@ -729,6 +795,43 @@ def _redeal_rule_sets(cfg: ReportConfig) -> list[tuple[str, Rules]]:
     return out
 
 
+DATASETS_FILE = "datasets.json"  # in DIR/data: the dataset folders the report made there
+
+
+def _report_dataset(path: Path) -> bool:
+    """A folder holding what the report writes for a rule set (a runner dataset, or dealt cards)."""
+    from thousand.simulate import METADATA_FILE
+
+    return path.is_dir() and ((path / METADATA_FILE).is_file() or (path / "deals.parquet").is_file())
+
+
+def _remove_stale_datasets(out: Path, names: list[str], log: Callable[[str], None]) -> None:
+    """Make ``out/data`` hold the datasets of this report only: delete the folders an earlier
+    report made there (listed in DATASETS_FILE, or, for reports older than it, in report.json)
+    that this one does not use, then list this report's folders, before any is written (so
+    an interrupted run is cleaned up too).  Nothing else in ``data/`` is touched."""
+    data = out / "data"
+    earlier: set[str] = set()
+    try:
+        earlier.update(json.loads((data / DATASETS_FILE).read_text())["datasets"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    try:
+        for rel in json.loads((out / "report.json").read_text())["data"].values():
+            parts = Path(rel).parts
+            if len(parts) == 2 and parts[0] == "data":
+                earlier.add(parts[1])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        pass
+    for name in sorted(earlier - set(names)):
+        path = data / str(name)
+        # Only a plain child of data/ that still looks like a report dataset.
+        if Path(str(name)).name == name and name not in ("", ".", "..") and _report_dataset(path):
+            log(f"removing {path}: a dataset of an earlier report that this one does not use")
+            shutil.rmtree(path)
+    (data / DATASETS_FILE).write_text(json.dumps({"datasets": names}, indent=1) + "\n")
+
+
 def build_report(cfg: ReportConfig) -> ReportResult:
     """Simulate, analyse and write the report under ``cfg.out``; see the module docstring."""
     log = _Log(cfg.log)
@@ -755,6 +858,17 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     if not kept:
         forced.unlink(missing_ok=True)
         forced_key.unlink(missing_ok=True)
+    # The chunks of an interrupted forced-declarer run are continued only with the same key
+    # (and are not needed once the whole file is there).
+    parts = out / "data" / FORCED_PARTS
+    try:
+        parts_kept = not kept and json.loads((parts / FORCED_KEY).read_text()) == _forced_key(cfg)
+    except (OSError, ValueError):
+        parts_kept = False
+    if parts.exists() and not parts_kept:
+        shutil.rmtree(parts)
+    rule_sets = _redeal_rule_sets(cfg)
+    _remove_stale_datasets(out, [_slug(label) for label, _ in rule_sets], log)
     tables: dict[str, Path] = {}
     figs: dict[str, Path] = {}
     data: dict[str, Path] = {}
@@ -763,7 +877,6 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     # 1. Deal data for every rule set of the redeal section (the main one first).
     frames: dict[str, pl.LazyFrame] = {}
     played = True
-    rule_sets = _redeal_rule_sets(cfg)
     for label, rules in rule_sets:
         lf, was_played, path = _simulate_deals(rules, label, cfg, log)
         frames[label] = lf

@@ -26,7 +26,9 @@ class that cannot reach 100 with probability ``q`` shows ``null`` ("pass").
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -46,6 +48,12 @@ PROBABILITIES = (0.5, 0.7, 0.8, 0.9)
 CLASS_COLUMNS = ("points_band", "marriage_value", "aces", "aces_with_ten")
 #: Card-point bands of a 7-card hand (it holds 0 to 74).
 POINT_BANDS = (0, 20, 30, 40, 50)
+# Together two or more marriages of a 7-card hand (at most three) are worth from the two
+# smallest to the three largest values: a class of its own, not a value next to the single ones.
+_SEVERAL = (sum(sorted(MARRIAGE_VALUES)[:2]), sum(sorted(MARRIAGE_VALUES)[-3:]))
+TWO_OR_MORE_MARRIAGES = f"2+ ({_SEVERAL[0]}-{_SEVERAL[1]})"
+#: ``marriage_value`` classes, in order: no marriage, the value of the one held, or two or more.
+MARRIAGE_CLASSES = ("none", *(str(v) for v in sorted(MARRIAGE_VALUES)), TWO_OR_MORE_MARRIAGES)
 RULE_FEATURES = ("points", "marriage_points", "aces", "aces_with_ten")
 
 # The simulator the thresholds run on: (hand, role, bitgen, n) -> declarer points per completion.
@@ -96,9 +104,24 @@ def _simulate_chunk(seed_seq: np.random.SeedSequence, first_id: int, n_hands: in
     })
 
 
+def _stored_chunk(path: str | None, *task: Any) -> pl.DataFrame:
+    """:func:`_simulate_chunk`, kept in ``path``: read back when it is there, else computed
+    and written (whole or not at all), so that an interrupted run loses no finished chunk."""
+    if path is None:
+        return _simulate_chunk(*task)
+    if os.path.isfile(path):
+        return pl.read_parquet(path)
+    frame = _simulate_chunk(*task)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    frame.write_parquet(tmp)
+    os.replace(tmp, path)
+    return frame
+
+
 def simulate_forced_hands(rules: Rules = CLASSIC, n_hands: int = 2000, samples_per_hand: int = 200,
                           seed: int = 1, strategies: Any = None, roles: Sequence[str] = ROLES,
-                          jobs: int = 1, chunk_hands: int = 50, simulator: Simulator | None = None) -> pl.DataFrame:
+                          jobs: int = 1, chunk_hands: int = 50, simulator: Simulator | None = None,
+                          chunk_dir: str | os.PathLike | None = None) -> pl.DataFrame:
     """Random hands made declarer at every seat; one row per played completion.
 
     Parameters
@@ -112,6 +135,11 @@ def simulate_forced_hands(rules: Rules = CLASSIC, n_hands: int = 2000, samples_p
         children, so the frame is the same for any ``jobs``.
     simulator : callable, optional
         ``(hand, role, bitgen, n) -> points``; default the kernel's forced-declarer mode.
+    chunk_dir : path, optional
+        Keep each chunk there as ``chunk-K.parquet`` as soon as it is computed, and read the
+        chunks already there instead of computing them: an interrupted run called again
+        with the same arguments finishes where it stopped.  The caller makes sure the
+        directory holds chunks of these very arguments (the report keeps a key next to it).
 
     Returns
     -------
@@ -127,12 +155,17 @@ def simulate_forced_hands(rules: Rules = CLASSIC, n_hands: int = 2000, samples_p
     n_chunks = math.ceil(n_hands / chunk_hands)
     children = np.random.SeedSequence(seed).spawn(n_chunks)
     sizes = [min(chunk_hands, n_hands - k * chunk_hands) for k in range(n_chunks)]
-    tasks = [(children[k], k * chunk_hands, sizes[k], samples_per_hand, tuple(roles), sim) for k in range(n_chunks)]
+    paths: list[str | None] = [None] * n_chunks
+    if chunk_dir is not None:
+        Path(chunk_dir).mkdir(parents=True, exist_ok=True)
+        paths = [os.fspath(Path(chunk_dir) / f"chunk-{k:06d}.parquet") for k in range(n_chunks)]
+    tasks = [(paths[k], children[k], k * chunk_hands, sizes[k], samples_per_hand, tuple(roles), sim)
+             for k in range(n_chunks)]
     if jobs == 1 or n_chunks == 1:
-        frames = [_simulate_chunk(*t) for t in tasks]
+        frames = [_stored_chunk(*t) for t in tasks]
     else:
         from joblib import Parallel, delayed
-        frames = Parallel(n_jobs=jobs)(delayed(_simulate_chunk)(*t) for t in tasks)
+        frames = Parallel(n_jobs=jobs)(delayed(_stored_chunk)(*t) for t in tasks)
     return pl.concat(frames)
 
 
@@ -146,8 +179,10 @@ def add_hand_features(lf: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
 
     ``points``-named columns would clash with the per-completion points, so the hand's
     card points are ``hand_points``.  Class columns: ``points_band`` ("<20", "20-29", ...,
-    "50+"), ``marriage_value`` (0, 40, 60, 80, 100, or 120 for two or more marriages:
-    "120+"), ``aces`` (0..3, 3 meaning 3 or 4), ``aces_with_ten`` (0, 1, 2 meaning 2+).
+    "50+"), ``marriage_value`` ("none", the value of the one marriage held: "40", "60",
+    "80", "100", or "2+ (100-240)" for two or more marriages, whatever they add up to;
+    :data:`MARRIAGE_CLASSES`), ``aces`` (0..3, 3 meaning 3 or 4), ``aces_with_ten`` (0, 1,
+    2 meaning 2+).  The total is ``marriage_points``.
 
     >>> df = pl.DataFrame({"hand": [0b110000_001100_000000_000000]}, schema={"hand": pl.UInt32})
     >>> add_hand_features(df).collect().select("hand_points", "marriage_points", "aces", "aces_with_ten").row(0)
@@ -172,7 +207,9 @@ def add_hand_features(lf: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
     band = band.otherwise(pl.lit(f"{POINT_BANDS[-1]}+")).cast(pl.Enum(band_order()))  # sorts low to high
     return lf.with_columns(
         points_band=band,
-        marriage_value=pl.when(pl.col("marriages") >= 2).then(120).otherwise(pl.col("marriage_points")).cast(pl.Int32),
+        marriage_value=pl.when(pl.col("marriages") >= 2).then(pl.lit(TWO_OR_MORE_MARRIAGES))
+        .when(pl.col("marriages") == 0).then(pl.lit("none"))
+        .otherwise(pl.col("marriage_points").cast(pl.String)).cast(pl.Enum(MARRIAGE_CLASSES)),  # sorts in that order
         aces=pl.min_horizontal(pl.col("aces_held"), 3),
         aces_with_ten=pl.min_horizontal(pl.col("aces_with_ten_held"), 2),
     )
@@ -342,8 +379,14 @@ def plot_threshold_heatmap(df: pl.DataFrame, path: Any, probability: float = 0.8
 
     col = f"bid_{_tag(probability)}"
     level_col = f"level_{_tag(probability)}"
-    row_vals = [v for v in band_order() if v in set(df[rows])] if rows == "points_band" else sorted(set(df[rows]))
-    col_vals = [v for v in band_order() if v in set(df[cols])] if cols == "points_band" else sorted(set(df[cols]))
+    def ordered(name: str) -> list[Any]:
+        present = set(df[name])
+        dtype = df.schema[name]
+        if isinstance(dtype, pl.Enum):  # the classes' own order, not the alphabet's
+            return [v for v in dtype.categories.to_list() if v in present]
+        order = {"points_band": band_order(), "marriage_value": list(MARRIAGE_CLASSES)}.get(name)
+        return [v for v in order if v in present] if order else sorted(present)
+    row_vals, col_vals = ordered(rows), ordered(cols)
     grid = np.full((len(row_vals), len(col_vals)), np.nan)
     text = [["" for _ in col_vals] for _ in row_vals]
     shows_ci = False
@@ -361,7 +404,9 @@ def plot_threshold_heatmap(df: pl.DataFrame, path: Any, probability: float = 0.8
         if level_col in r:
             t += f"\nreaches {r[level_col]}"
         text[i][j] = t + f"\nn={r['hands']}"
-    label = {"points_band": "card points in hand", "marriage_value": "marriage value held (120 = two or more)",
+    label = {"points_band": "card points in hand",
+             "marriage_value": "marriage held: the value of the one held, or two or more (worth "
+                               f"{_SEVERAL[0]}-{_SEVERAL[1]} together)",
              "aces": "aces held (3 = 3 or 4)", "aces_with_ten": "aces held with their ten (2 = 2+)"}
     if not row_vals or not col_vals:
         # no class has enough hands (a very small run): say so instead of an empty axis
@@ -384,7 +429,7 @@ def plot_threshold_heatmap(df: pl.DataFrame, path: Any, probability: float = 0.8
             if text[i][j]:
                 ax.text(j, i, text[i][j], ha="center", va="center", fontsize=7,
                         color="white" if grid[i, j] < (vmin + vmax) / 2 else "black")
-    ax.set_xticks(range(len(col_vals)), [str(v) for v in col_vals])
+    ax.set_xticks(range(len(col_vals)), [str(v).replace(" (", "\n(") for v in col_vals])
     ax.set_yticks(range(len(row_vals)), [str(v) for v in row_vals])
     ax.set_xlabel(label.get(cols, cols))
     ax.set_ylabel(label.get(rows, rows))

@@ -33,12 +33,48 @@ def test_hand_features_and_classes():
     f = T.add_hand_features(df).collect()
     assert f["hand_points"].to_list() == [36, 41, 16, 64]
     assert f["marriage_points"].to_list() == [0, 100, 120, 0]
-    assert f["marriage_value"].to_list() == [0, 100, 120, 0]          # two marriages -> the "120+" class
+    # two marriages -> their own class, whatever they add up to (40 + 80 here)
+    assert f["marriage_value"].cast(pl.String).to_list() == ["none", "100", "2+ (100-240)", "none"]
     assert f["aces_held"].to_list() == [2, 2, 0, 4] and f["aces"].to_list() == [2, 2, 0, 3]
     assert f["aces_with_ten_held"].to_list() == [1, 1, 0, 2]
     assert f["points_band"].cast(pl.String).to_list() == ["30-39", "40-49", "<20", "50+"]
     for h, pts, m in zip(df["hand"], f["hand_points"], f["marriage_points"]):
         assert card_points(h) == pts and marriage_points(h) == m
+
+
+def test_two_marriages_worth_100_are_not_the_hearts_class():
+    # Spades + clubs (40 + 60 = 100) hold as much marriage value as hearts alone, but they
+    # are two marriages: the class says so, and is ordered after every single marriage.
+    spades_clubs = parse_hand("KS QS KC QC 9D JD 9H")
+    df = pl.DataFrame({"hand": [HEARTS, spades_clubs, TWO_MARRIAGES, NO_MARRIAGE]}, schema={"hand": pl.UInt32})
+    f = T.add_hand_features(df).collect()
+    assert f["marriage_points"].to_list() == [100, 100, 120, 0]
+    assert f["marriage_value"].cast(pl.String).to_list() == ["100", T.TWO_OR_MORE_MARRIAGES,
+                                                              T.TWO_OR_MORE_MARRIAGES, "none"]
+    assert f.sort("marriage_value")["marriage_value"].cast(pl.String).to_list() == [
+        "none", "100", T.TWO_OR_MORE_MARRIAGES, T.TWO_OR_MORE_MARRIAGES]
+    # 40 + 60 is the least two marriages are worth, 60 + 80 + 100 the most a 7-card hand holds
+    assert T.TWO_OR_MORE_MARRIAGES == "2+ (100-240)"
+    assert T.MARRIAGE_CLASSES == ("none", "40", "60", "80", "100", "2+ (100-240)")
+
+
+def test_heatmap_labels_the_classes_in_their_order(tmp_path, monkeypatch):
+    import matplotlib.axes
+
+    df = completions({(0, NO_MARRIAGE, "forehand"): [100] * 3, (1, HEARTS, "forehand"): [150] * 3,
+                      (2, TWO_MARRIAGES, "forehand"): [120] * 3})
+    t = T.threshold_table(df, by=("points_band", "marriage_value"), min_hands=1, n_boot=0)
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(matplotlib.axes.Axes, "set_xlabel", lambda ax, text, **k: seen.update(xlabel=text))
+    real_xticks = matplotlib.axes.Axes.set_xticks
+
+    def xticks(ax, ticks, labels=None, **k):
+        seen["xticks"] = list(labels)
+        return real_xticks(ax, ticks, labels, **k)
+    monkeypatch.setattr(matplotlib.axes.Axes, "set_xticks", xticks)
+    T.plot_threshold_heatmap(t, tmp_path / "heat.png")
+    assert seen["xticks"] == ["none", "100", "2+\n(100-240)"]
+    assert "two or more" in seen["xlabel"] and "120" not in seen["xlabel"]
 
 
 def test_hand_outcomes_thresholds_worked_by_hand():
@@ -70,13 +106,13 @@ def test_threshold_table_pools_hands_of_a_class():
     })
     t = T.threshold_table(df, min_hands=1, n_boot=0)
     assert t.height == 2
-    row = t.filter(pl.col("marriage_value") == 0).row(0, named=True)
+    row = t.filter(pl.col("marriage_value") == "none").row(0, named=True)
     assert row["hands"] == 2 and row["completions"] == 10
     # pooled: P(>=100)=8/10, P(>=101)=P(>=105)=5/10, P(>=110)=4/10
     assert (row["bid_50"], row["bid_70"], row["bid_80"], row["bid_90"]) == (105, 100, 100, None)
     assert row["p_at_bid_80"] == pytest.approx(0.8) and row["p_at_bid_50"] == pytest.approx(0.5)
     assert row["mean_points"] == pytest.approx((600 + 475) / 10)
-    hearts = t.filter(pl.col("marriage_value") == 100).row(0, named=True)
+    hearts = t.filter(pl.col("marriage_value") == "100").row(0, named=True)
     assert hearts["bid_90"] == 200                       # below the 220 cap
     # min_hands drops classes with fewer hands
     assert T.threshold_table(df, min_hands=2, n_boot=0).height == 1

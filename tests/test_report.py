@@ -129,11 +129,35 @@ def test_report_cli(tmp_path, capsys):
     (["report", "--deals", "0"], "--deals must be at least 1"),
     (["report", "--rules", "nosuch"], "unknown rule set"),
     (["report", "--rules", "classic", "--rules", "classic"], "given twice"),
+    # Limits a section would only meet after the simulations: checked before any work.
+    (["report", "--samples", "1"], "--samples must be at least 2, got 1"),
+    (["report", "--hands", "1"], "--hands must be at least 2"),
+    (["report", "--games", "1", "--rules", "classic", "--rules", "classic:bolts=off"], "--games must be at least 2"),
+    (["report", "--jobs", "0"], "--jobs must be a positive number of workers or -1"),
+    (["report", "--strategy", "nosuch"], "unknown strategy 'nosuch'"),
+    (["report", "--strategy", "standard", "--strategy", "greedy"], "give one for every seat or exactly 3"),
+    (["report", "--rules", "classic", "--rules", "classic:players=4"], "the same number of players"),
 ])
-def test_report_cli_errors_are_one_line(argv, msg, capsys, tmp_path):
-    rc = main(argv + ["--out", str(tmp_path / "x")])
-    err = capsys.readouterr().err
-    assert rc == 2 and msg in err and "Traceback" not in err
+def test_report_cli_errors_are_one_line_before_any_work(argv, msg, capsys, tmp_path, monkeypatch):
+    import thousand.analysis.report as report_mod
+
+    def no_work(*a, **k):
+        raise AssertionError("the report started simulating")
+    monkeypatch.setattr(report_mod, "_simulate_deals", no_work)
+    rc = main(argv + ["--deals", "500", "--no-progress", "--out", str(tmp_path / "x")] if "--deals" not in argv
+              else argv + ["--out", str(tmp_path / "x")])
+    captured = capsys.readouterr()
+    assert rc == 2 and msg in captured.err and "Traceback" not in captured.err
+    assert len(captured.err.strip().splitlines()) == 1 and captured.out == ""
+    assert not (tmp_path / "x").exists()  # nothing written, not even the folder
+
+
+def test_report_jobs_default_is_all_cores_like_the_other_commands():
+    from thousand.cli import build_parser
+
+    parser = build_parser()
+    for argv in (["simulate", "--deals", "1"], ["compare"], ["report"]):
+        assert parser.parse_args(argv).jobs == -1, argv
 
 
 def test_markdown_to_html_subset(tmp_path):
@@ -183,6 +207,40 @@ def test_a_second_report_in_the_same_place_leaves_nothing_stale(tmp_path):
     assert "House-rule comparison" not in (tmp_path / "report.md").read_text()
 
 
+def test_a_report_removes_the_datasets_of_an_earlier_report_it_does_not_use(tmp_path):
+    small = dict(deals=600, games=4, hands=4, samples=4, seed=2, jobs=1, presets=False, progress=False,
+                 log=lambda s: None)
+    build_report(ReportConfig(out=tmp_path, rules=[CLASSIC, parse_rules_spec("classic:bolts=off")],
+                              labels=["classic", "classic:bolts=off"], **small))
+    assert (tmp_path / "data" / "classic_bolts=off" / "metadata.json").is_file()
+    # Things of the user's in data/, even one that looks like a dataset: never touched.
+    (tmp_path / "data" / "mine").mkdir()
+    (tmp_path / "data" / "mine" / "notes.txt").write_text("keep me\n")
+    (tmp_path / "data" / "theirs").mkdir()
+    (tmp_path / "data" / "theirs" / "metadata.json").write_text("{}\n")
+    logs: list[str] = []
+    r = build_report(ReportConfig(out=tmp_path, **{**small, "log": logs.append}))
+    assert not (tmp_path / "data" / "classic_bolts=off").exists()
+    assert any("removing" in line and "classic_bolts=off" in line for line in logs), logs
+    assert (tmp_path / "data" / "mine" / "notes.txt").is_file() and (tmp_path / "data" / "theirs").is_dir()
+    meta = json.loads((tmp_path / "report.json").read_text())
+    assert set(meta["data"]) == {"classic", "forced_hands"} and set(r.data) == {"classic", "forced_hands"}
+    assert json.loads((tmp_path / "data" / "datasets.json").read_text()) == {"datasets": ["classic"]}
+
+
+def test_the_datasets_of_a_report_from_before_the_dataset_list_are_recognised(tmp_path):
+    # An older report listed its datasets only in report.json.
+    old = tmp_path / "data" / "russian"
+    build_report(ReportConfig(out=tmp_path, deals=600, hands=4, samples=4, seed=2, jobs=1, presets=True,
+                              progress=False, log=lambda s: None))
+    assert old.is_dir()
+    (tmp_path / "data" / "datasets.json").unlink()
+    build_report(ReportConfig(out=tmp_path, deals=600, hands=4, samples=4, seed=2, jobs=1, presets=False,
+                              progress=False, log=lambda s: None))
+    assert not old.exists() and not (tmp_path / "data" / "polish").exists()
+    assert (tmp_path / "data" / "classic").is_dir()
+
+
 def test_report_without_kernel_shows_only_dealt_card_statistics(tmp_path, monkeypatch):
     import thousand.analysis.report as report_mod
 
@@ -212,3 +270,12 @@ def test_report_without_the_thresholds_module_says_so(tmp_path, monkeypatch):
     assert not (tmp_path / "tables" / "bid_thresholds.csv").exists()
     assert "bidding-threshold analysis is not available" in (tmp_path / "report.md").read_text()
     assert any("bidding thresholds" in n for n in r.notes)
+
+
+def test_a_four_player_report_says_why_the_thresholds_are_left_out(tmp_path):
+    r = build_report(ReportConfig(out=tmp_path, rules=[parse_rules_spec("classic:players=4")], labels=["four"],
+                                  deals=500, hands=4, samples=4, seed=2, jobs=1, presets=False, progress=False,
+                                  log=lambda s: None))
+    assert r.notes == ["bidding thresholds: they cover the 3-player game, and four has 4 players"]
+    assert "Not computed: they cover the 3-player game" in (tmp_path / "report.md").read_text()
+    assert not (tmp_path / "data" / "forced_hands.parquet").exists()

@@ -3,6 +3,7 @@ already wrote in DIR/data/ (same settings), replaces data made with other settin
 writes the same tables either way."""
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from thousand import simulate as runner
@@ -123,3 +124,84 @@ def test_a_partly_written_dataset_computes_only_its_missing_chunks(tmp_path):
     assert chunk0.stat().st_mtime_ns == mtime0 and chunk1.is_file()
     assert any("continuing" in line and "1 of 2 chunks" in line for line in logs), logs
     assert _tables(tmp_path) == tables
+
+
+def _cli(out: Path, *extra: str) -> list[str]:
+    return ["report", "--deals", "2500", "--hands", "120", "--samples", "3",
+            "--seed", "3", "--jobs", "1", "--no-presets", "--no-progress", "--out", str(out), *extra]
+
+
+def _interrupt_after(calls: int, real):
+    """``real``, raising KeyboardInterrupt (as Ctrl-C does) on call number ``calls + 1``."""
+    done = []
+
+    def fake(*args, **kwargs):
+        if len(done) == calls:
+            raise KeyboardInterrupt
+        done.append(1)
+        return real(*args, **kwargs)
+    return fake
+
+
+def test_ctrl_c_in_the_deal_runner_says_how_to_continue_and_the_same_command_does(tmp_path, monkeypatch, capsys):
+    from thousand.cli import main
+
+    monkeypatch.setattr(runner, "DEFAULT_CHUNK_DEALS", 1000)  # 2,500 deals: three chunks
+    fresh = tmp_path / "fresh"
+    assert main(_cli(fresh)) == 0
+    cut = tmp_path / "cut"
+    with monkeypatch.context() as m:
+        m.setattr(runner, "run_chunk", _interrupt_after(1, runner.run_chunk))
+        assert main(_cli(cut)) == 130
+    err = capsys.readouterr().err
+    # The runner's count, and the way on that this command really has (report has no --resume).
+    assert f"interrupted: 1 of 3 chunks are written in {cut / 'data' / 'classic'}" in err
+    assert "--resume" not in err and "run the same command again to continue" in err
+    chunk0 = cut / "data" / "classic" / runner.chunk_file(0)
+    mtime0 = chunk0.stat().st_mtime_ns
+    assert main(_cli(cut)) == 0  # the same command, as the message says
+    err = capsys.readouterr().err
+    assert "continuing" in err and "1 of 3 chunks written" in err
+    assert chunk0.stat().st_mtime_ns == mtime0  # kept, not computed again
+    assert _tables(cut) == _tables(fresh)
+
+
+def test_ctrl_c_in_the_forced_declarer_runs_keeps_their_finished_chunks(tmp_path, monkeypatch, capsys):
+    from thousand.cli import main
+
+    fresh = tmp_path / "fresh"
+    assert main(_cli(fresh)) == 0
+    cut = tmp_path / "cut"
+    real = thresholds._simulate_chunk
+    with monkeypatch.context() as m:  # 120 hands are chunks of 50, 50, 20: stop in the third
+        m.setattr(thresholds, "_simulate_chunk", _interrupt_after(2, real))
+        assert main(_cli(cut)) == 130
+    assert "run the same command again to continue" in capsys.readouterr().err
+    parts = cut / "data" / "forced_hands.parts"
+    assert len(list(parts.glob("chunk-*.parquet"))) == 2 and not (cut / "data" / "forced_hands.parquet").exists()
+    computed = []
+
+    def counting(*args):
+        computed.append(args[1])  # the chunk's first hand id
+        return real(*args)
+    monkeypatch.setattr(thresholds, "_simulate_chunk", counting)
+    assert main(_cli(cut)) == 0
+    assert computed == [100]  # only the missing chunk was played
+    assert not parts.exists()
+    forced = "data/forced_hands.parquet"
+    assert (cut / forced).read_bytes() == (fresh / forced).read_bytes()
+    assert _tables(cut) == _tables(fresh)
+
+
+def test_forced_declarer_chunks_of_other_settings_are_not_continued(tmp_path, monkeypatch, capsys):
+    from thousand.cli import main
+
+    cut = tmp_path / "cut"
+    with monkeypatch.context() as m:
+        m.setattr(thresholds, "_simulate_chunk", _interrupt_after(2, thresholds._simulate_chunk))
+        assert main(_cli(cut)) == 130
+    assert main(_cli(cut, "--samples", "4")) == 0
+    # The 3-sample chunks were dropped, not mixed in: every hand was played 4 times at each seat.
+    assert "continuing" not in capsys.readouterr().err
+    hands = pl.read_parquet(cut / "data" / "forced_hands.parquet")
+    assert hands.height == 120 * 3 * 4 and hands.group_by("hand_id", "role").len()["len"].unique().to_list() == [4]

@@ -565,12 +565,13 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
         backend: str = "loky", scheduler: str | None = None, out: str | os.PathLike | None = None,
         chunk_size: int | None = None, resume: bool = False, progress: bool | None = None,
         deals_out: str | os.PathLike | None = None, compression: str = PARQUET_COMPRESSION,
-        first_chunk: int = 0) -> RunResult:
+        first_chunk: int = 0, resume_hint: str = "run the same command with --resume to finish") -> RunResult:
     """Simulate ``n`` deals or games and write them; see :func:`simulate` for the arguments.
 
     ``first_chunk`` computes only chunks ``first_chunk ..`` of the ``n``-item run: the
     continuation of an experiment whose earlier chunks were already used (a sequential
-    comparison adding rounds).  Returns a :class:`RunResult` (path, counts, timing);
+    comparison adding rounds).  ``resume_hint`` ends the message of an interrupted run: how
+    the caller's command continues it.  Returns a :class:`RunResult` (path, counts, timing);
     :func:`simulate` and :func:`simulate_games` wrap this and return the LazyFrame.
     """
     kernel_module = _KERNEL_MODULE
@@ -656,14 +657,14 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
             bar = None
         left = sum(1 for k in wanted if not (out_path / chunk_file(k)).exists())
         print(f"interrupted: {len(wanted) - left} of {len(wanted)} chunks are written in {out_path}; "
-              f"run the same command with --resume to finish", file=sys.stderr)
+              f"{resume_hint}", file=sys.stderr)
         raise
     except BrokenExecutor as e:
         # A worker process died (killed, out of memory): what was written is kept.
         left = sum(1 for k in wanted if not (out_path / chunk_file(k)).exists())
         raise ThousandError(
             f"a worker process died ({type(e).__name__}); {len(wanted) - left} of {len(wanted)} chunks "
-            f"are written in {out_path}: run the same command with --resume to finish") from None
+            f"are written in {out_path}: {resume_hint}") from None
     finally:
         if bar is not None:
             bar.close()

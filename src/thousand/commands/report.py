@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from thousand.commands.common import add_seed_argument
 from thousand.errors import ThousandError
@@ -18,6 +19,10 @@ Sections: redeal frequencies for the given rule sets and every preset (observed 
 intervals next to exact combinatorial probabilities, and how often the strategies call a
 redeal); marriage statistics for the first rule set; bidding thresholds from forced-
 declarer runs; and, with several --rules, the house-rule comparison over --games games.
+
+There is no --resume: run the same command again and it reuses the data in DIR/data made
+with the same settings, so an interrupted report (Ctrl-C) continues where it stopped; data
+an earlier report with other settings left there is replaced or removed.
 
 examples:
   thousand report --out report                         the default (1,000,000 deals a rule set)
@@ -51,8 +56,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
                    help="strategy for every seat (once) or for each seat; default standard")
     add_seed_argument(p)
-    p.add_argument("--jobs", "-j", type=int, default=2, metavar="J",
-                   help="parallel workers (default 2); never changes the result")
+    p.add_argument("--jobs", "-j", type=int, default=-1, metavar="J",
+                   help="parallel workers, -1 for all cores (default -1); never changes the result")
     p.add_argument("--no-presets", action="store_true",
                    help="redeal section: only the given rule sets, not every preset as well")
     p.add_argument("--out", "-o", default="report", metavar="DIR", help="output directory (default report)")
@@ -73,8 +78,6 @@ def run(args: argparse.Namespace) -> int:
 
     specs = args.rules or ["classic"]
     rules = [parse_rules_spec(s, args.overrides) for s in specs]
-    if args.hands < 1 or args.samples < 1:
-        raise ThousandError("--hands and --samples must be at least 1")
     labels = list(specs)
     if args.overrides:
         labels = [r.describe() for r in rules]
@@ -84,7 +87,14 @@ def run(args: argparse.Namespace) -> int:
                        hands=args.hands, samples=args.samples, seed=args.seed, jobs=args.jobs,
                        strategies=args.strategy, presets=not args.no_presets,
                        progress=False if args.no_progress else None)
-    result = build_report(cfg)
+    try:
+        result = build_report(cfg)
+    except KeyboardInterrupt:
+        # Said here rather than by the CLI's generic line: the report has no --resume, the
+        # same command continues (build_report reuses the data written with these settings).
+        print(f"thousand report: interrupted; the data computed so far is kept in {cfg.out / 'data'}: "
+              "run the same command again to continue from it", file=sys.stderr)
+        return 130
     print(f"report: {result.html}")
     print(f"        {result.markdown}; {len(result.tables)} tables in {result.out / 'tables'}; "
           f"{len(result.charts)} charts in {result.out / 'charts'}")
