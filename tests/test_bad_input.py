@@ -206,3 +206,17 @@ def test_rules_toml_always_names_the_hash(capsys):
 
 def test_players_random_and_strategy_together_are_refused(capsys):
     assert "give one or the other" in cli_error(capsys, "explain", "--players-random", "--strategy", "greedy")
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("explain", "--replay", ""), "--replay is an empty name"),
+    (("bid", "AH TH KH QH AD 9S JC", "--plot", ""), "--plot is an empty name"),
+])
+def test_empty_file_names_are_refused(capsys, args, needle):
+    assert needle in cli_error(capsys, *args)
+
+
+def test_a_json_file_that_is_no_trace_is_named_so(tmp_path, capsys):
+    other = tmp_path / "compare.json"
+    other.write_text('[{"metric": "deals_mean"}]')
+    assert "is not a deal or game trace" in cli_error(capsys, "explain", "--replay", str(other))

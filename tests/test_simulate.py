@@ -229,6 +229,28 @@ def test_resume_recomputes_a_chunk_file_that_holds_another_chunk(tmp_path, capsy
     assert files_of(cut) == files_of(full)
 
 
+def test_resume_recomputes_a_chunk_file_of_another_run(tmp_path, capsys):
+    full, cut, other = tmp_path / "full", tmp_path / "cut", tmp_path / "other"
+    sim.simulate(4_000, seed=8, chunk_size=1_000, out=full)
+    sim.simulate(4_000, seed=8, chunk_size=1_000, out=cut)
+    sim.simulate(4_000, seed=9, chunk_size=1_000, out=other)
+    # same name, same chunk column, complete and readable: only its rows tell
+    (cut / sim.chunk_file(3)).write_bytes((other / sim.chunk_file(3)).read_bytes())
+    result = sim.run("deals", 4_000, seed=8, chunk_size=1_000, out=cut, resume=True)
+    assert result.computed == 1_000 and "chunk 3 holds rows of another run" in capsys.readouterr().err
+    assert files_of(cut) == files_of(full)
+
+
+def test_games_resume_recomputes_deal_rows_of_another_run(tmp_path):
+    kw = dict(chunk_size=100, out=tmp_path / "g", deals_out=tmp_path / "d")
+    sim.simulate_games(300, seed=4, **kw)
+    sim.simulate_games(300, seed=5, chunk_size=100, out=tmp_path / "g5", deals_out=tmp_path / "d5")
+    before = files_of(tmp_path / "d")
+    (tmp_path / "d" / sim.chunk_file(1)).write_bytes((tmp_path / "d5" / sim.chunk_file(1)).read_bytes())
+    result = sim.run("games", 300, seed=4, resume=True, **kw)
+    assert result.computed == 100 and files_of(tmp_path / "d") == before
+
+
 def test_a_refused_deals_out_leaves_no_empty_out_behind(tmp_path):
     (tmp_path / "taken").mkdir()
     (tmp_path / "taken" / "x").write_text("not a run")

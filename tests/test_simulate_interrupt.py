@@ -58,3 +58,37 @@ def test_sigint_mid_run_then_resume_gives_the_full_dataset(tmp_path, backend):
     assert all(written[name] == resumed[name] for name in written)
     assert all((cut / name).stat().st_mtime_ns == stamp for name, stamp in stamps.items())  # kept, not redone
     assert not list(cut.glob(".*.tmp"))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_killed_run_takes_its_workers_along(tmp_path):
+    # SIGKILL (what the out-of-memory killer sends) gives the run no chance to stop its
+    # loky workers; they must not go on writing chunks, orphaned.
+    from test_compare_limits import _gone, _loky_workers
+    proc = thousand("simulate", "--deals", "50000000", "--jobs", "2", "--out", str(tmp_path / "r"))
+    try:
+        deadline = time.monotonic() + 60
+        workers: set[int] = set()
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.3)
+            workers = _loky_workers(proc.pid)
+        assert len(workers) == 2, "the workers never started"
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        assert _gone(workers), f"orphaned workers {workers}"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+
+
+def test_a_pool_broken_by_ctrl_c_counts_as_the_interrupt():
+    from concurrent.futures.process import BrokenProcessPool
+    crash = BrokenProcessPool("A worker process managed by the executor was unexpectedly terminated. "
+                              "The exit codes of the workers are {SIGKILL(-9)}")
+    by_ctrl_c = BrokenProcessPool("... The exit codes of the workers are {SIGINT(-2)}")
+    caught = BrokenProcessPool("a task failed")
+    caught.__cause__ = KeyboardInterrupt()
+    assert not sim.killed_by_interrupt(crash)
+    assert sim.killed_by_interrupt(by_ctrl_c) and sim.killed_by_interrupt(caught)

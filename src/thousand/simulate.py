@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import dataclasses
 import ctypes
 import functools
 import importlib
@@ -123,6 +124,7 @@ class ChunkTask:
     deals_out: str | None
     compression: str
     kernel_module: str
+    owner: int | None = None   # pid of the process that started the run (loky workers only)
 
 
 def _kernel(module: str) -> Any:
@@ -211,30 +213,96 @@ def run_chunk(task: ChunkTask) -> tuple[int, int, int]:
     Runs in a worker; the written file is the only result that matters, the return value
     only feeds the progress bar and the summary.
     """
+    die_with_owner(task.owner)
     keep_freed_memory()
+    frame, deal_frame = chunk_frames(task)
+    if deal_frame is not None:
+        # The deals file goes first: a chunk counts as done when its games file exists.
+        _write_atomic(deal_frame, Path(task.deals_out) / chunk_file(task.index), task.compression)
+    _write_atomic(frame, Path(task.out) / chunk_file(task.index), task.compression)
+    return task.index, task.size, frame.height
+
+
+_PR_SET_PDEATHSIG = 1
+_DEATH_SIGNAL_ARMED: int | None = None
+
+
+def die_with_owner(owner: int | None) -> None:
+    """In a worker process: have Linux kill it when ``owner``, the run's process, dies.
+
+    A run killed outright (SIGKILL, the out-of-memory killer) cannot stop its loky
+    workers, which would otherwise go on computing chunks nobody reads.  A no-op in the
+    owner itself (threads), off Linux, and without an owner (Dask workers are the
+    cluster's); a worker whose owner is already gone exits instead of starting a chunk.
+    """
+    global _DEATH_SIGNAL_ARMED
+    if owner is None or os.getpid() == owner or not sys.platform.startswith("linux"):
+        return
+    if _DEATH_SIGNAL_ARMED != owner:
+        import signal
+        try:
+            if ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0:
+                _DEATH_SIGNAL_ARMED = owner
+        except (OSError, AttributeError):  # no C library, or one without prctl
+            pass
+    if os.getppid() != owner:
+        os._exit(1)
+
+
+def killed_by_interrupt(error: BaseException) -> bool:
+    """Whether a broken worker pool is the work of Ctrl-C (SIGINT) rather than a crash.
+
+    loky names the workers' exit codes (``{SIGINT(-2)}``) in its error; a worker that
+    caught the interrupt as an exception passes it on as the error's cause.
+    """
+    seen = error
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt) or "SIGINT" in str(seen) or "KeyboardInterrupt" in str(seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def chunk_frames(task: ChunkTask) -> tuple[pl.DataFrame, pl.DataFrame | None]:
+    """The rows of chunk ``task.index`` as written: the main file's, and a games run's deal rows."""
     kernel = _kernel(task.kernel_module)
     bitgen = np.random.PCG64(chunk_seed(task.seed, task.index))
     chunk_col = np.int32(task.index)
     if task.kind == "deals":
         cols = kernel.play_deals(bitgen, task.rules, list(task.strategies), n_deals=task.size)
         cols["chunk"] = np.full(len(cols["deal_id"]), chunk_col, dtype=np.int32)
-        frame = _frame(cols, schema.deal_columns(task.players))
-        _write_atomic(frame, Path(task.out) / chunk_file(task.index), task.compression)
-        return task.index, task.size, frame.height
+        return _frame(cols, schema.deal_columns(task.players)), None
     games, deals = kernel.play_games(bitgen, task.rules, list(task.strategies), n_games=task.size,
                                      deal_rows=task.deals_out is not None)
     # Game ids are run-wide: chunk k holds games start .. start+size-1.
     games["game_id"] = games["game_id"].astype(np.int64) + task.start
     games["chunk"] = np.full(task.size, chunk_col, dtype=np.int32)
+    deal_frame = None
     if task.deals_out is not None:
         deals["game_id"] = deals["game_id"].astype(np.int64) + task.start
         deals["chunk"] = np.full(len(deals["deal_id"]), chunk_col, dtype=np.int32)
-        # The deals file goes first: a chunk counts as done when its games file exists.
-        _write_atomic(_frame(deals, schema.deal_columns(task.players), extras=True),
-                      Path(task.deals_out) / chunk_file(task.index), task.compression)
-    frame = _frame(games, schema.game_columns(task.players))
-    _write_atomic(frame, Path(task.out) / chunk_file(task.index), task.compression)
-    return task.index, task.size, frame.height
+        deal_frame = _frame(deals, schema.deal_columns(task.players), extras=True)
+    return _frame(games, schema.game_columns(task.players)), deal_frame
+
+
+def _written_by_this_run(task: ChunkTask) -> bool:
+    """Whether chunk ``task.index``'s files begin with the rows this run would write.
+
+    The first deal (or game) of a chunk depends only on the run's seed, rules and
+    strategies, so replaying one item tells a file of this run from one of another run
+    copied in (the metadata says which run a folder holds, not each file).
+    """
+    first = dataclasses.replace(task, size=1)
+    frame, deal_frame = chunk_frames(first)
+    pairs = [(Path(task.out), frame)] + ([(Path(task.deals_out), deal_frame)] if deal_frame is not None else [])
+    for folder, expected in pairs:
+        try:
+            got = pl.read_parquet(folder / chunk_file(task.index), n_rows=1)
+        except Exception:  # unreadable here means not this run's file
+            return False
+        if got.schema != expected.schema or not got.equals(expected.head(1)):
+            return False
+    return True
 
 
 # --------------------------------------------------------------------------- strategies
@@ -632,12 +700,19 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
     bounds = chunk_bounds(n, chunk_size)
     wanted = _chunk_range(meta)
     rules_array = rules.to_kernel()
-    tasks = [
-        ChunkTask(kind, k, bounds[k][0], bounds[k][1], seed, rules_array, rules.players, strategies,
-                  os.fspath(out_path), os.fspath(deals_path) if deals_path else None, compression,
-                  kernel_module)
-        for k in wanted if k not in done
-    ]
+    all_tasks = {
+        k: ChunkTask(kind, k, bounds[k][0], bounds[k][1], seed, rules_array, rules.players, strategies,
+                     os.fspath(out_path), os.fspath(deals_path) if deals_path else None, compression,
+                     kernel_module)
+        for k in wanted
+    }
+    for k in sorted(done):
+        if not _written_by_this_run(all_tasks[k]):
+            print(f"chunk {k} holds rows of another run (other seed, rules or strategies); "
+                  "computing it again", file=sys.stderr)
+            done.discard(k)
+    owner = os.getpid() if backend == "loky" else None
+    tasks = [dataclasses.replace(all_tasks[k], owner=owner) for k in wanted if k not in done]
     total = sum(bounds[k][1] for k in wanted)
     already = sum(bounds[k][1] for k in done)
     bar = _progress_bar(total, already, kind, progress)
@@ -651,17 +726,18 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
                 rows += nrows
                 if bar is not None:
                     bar.update(size)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, BrokenExecutor) as e:
         if bar is not None:
             bar.close()
             bar = None
         left = sum(1 for k in wanted if not (out_path / chunk_file(k)).exists())
-        print(f"interrupted: {len(wanted) - left} of {len(wanted)} chunks are written in {out_path}; "
-              f"{resume_hint}", file=sys.stderr)
-        raise
-    except BrokenExecutor as e:
+        if isinstance(e, KeyboardInterrupt) or killed_by_interrupt(e):
+            # Ctrl-C reaches the workers too; one still starting up dies of it before
+            # this process sees its own KeyboardInterrupt, so its death is the interrupt.
+            print(f"interrupted: {len(wanted) - left} of {len(wanted)} chunks are written in {out_path}; "
+                  f"{resume_hint}", file=sys.stderr)
+            raise KeyboardInterrupt from None
         # A worker process died (killed, out of memory): what was written is kept.
-        left = sum(1 for k in wanted if not (out_path / chunk_file(k)).exists())
         raise ThousandError(
             f"a worker process died ({type(e).__name__}); {len(wanted) - left} of {len(wanted)} chunks "
             f"are written in {out_path}: {resume_hint}") from None

@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         from thousand.strategies import parse_strategy
         for spec in args.strategy:
             parse_strategy(spec)   # a bad name or parameter: one line, before any work
-    if args.plot:
+    if args.plot is not None:
         _check_plot_path(args.plot)
     est = bids.estimate_bid(hand, rules, role=args.position, strategies=args.strategy,
                             samples=args.samples, exact=args.exact, seed=args.seed,
@@ -97,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
 def _check_plot_path(path: str) -> None:
     import os
 
+    if not path.strip():
+        raise ThousandError("--plot is an empty name: give a .png, .svg or .pdf file")
     ext = os.path.splitext(path)[1].lower()
     if ext not in (".png", ".svg", ".pdf"):
         raise ThousandError(f"--plot {path!r}: use a .png, .svg or .pdf file name")

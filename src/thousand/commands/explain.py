@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
     rules = rules_from_args(args)
     n = rules.players
-    if args.replay:
+    if args.replay is not None:
         return _replay(args, rules)
 
     if args.players_random and args.strategy:
@@ -107,6 +107,8 @@ def _replay(args: argparse.Namespace, rules) -> int:
     if chosen:
         raise ThousandError(f"--replay takes the deal, the dealer and every decision from the trace; "
                             f"drop {', '.join(chosen)}")
+    if not args.replay.strip():
+        raise ThousandError("--replay is an empty name: give the trace file written by --json")
     try:
         with open(args.replay, encoding="utf-8") as fh:
             data = json.load(fh)
@@ -128,6 +130,9 @@ def _replay(args: argparse.Namespace, rules) -> int:
             print(deal.trace.to_json(indent=1) if args.json
                   else format_deal(deal, title=f"--- replayed deal {args.replay} (rules {rules.describe()})"))
     except (ValueError, KeyError, TypeError, AttributeError) as e:
+        if not isinstance(data, dict) or not ({"events", "deals", "hands"} & set(data)):
+            raise ThousandError(f"{args.replay!r} is not a deal or game trace "
+                                "(write one with thousand explain --json)") from None
         raise ThousandError(f"trace {args.replay!r} is malformed: {e}") from None
     return 0
 
