@@ -38,7 +38,8 @@ Methods (also in ``docs/compare.md`` and :data:`METHODS`):
   sums over all deals, its standard error by the delta method clustered by game (deals
   of one game are not independent), the paired difference by the same linearisation on
   the pairs, t with ``n - 1`` degrees of freedom as for means; proportions among them
-  get a Wilson interval at the effective sample size;
+  get Wilson's form of that interval (t quantile, effective sample size
+  ``R (1 - R) / se**2`` capped at the deals counted), so it stays in [0, 1];
 * the median and the 10th and 90th percentiles of deals per game: a distribution-free
   order-statistic interval; the difference with a paired bootstrap (percentile, 1000
   resamples); no p-value.
@@ -121,7 +122,9 @@ def two_sided_p(z: float) -> float:
     >>> round(two_sided_p(1.959963984540054), 4)
     0.05
     """
-    return 2.0 * (1.0 - _NORMAL.cdf(abs(z)))
+    # erfc, not 1 - cdf: the subtraction cancels to 0.0 beyond |z| ~ 8.3, and a
+    # million-unit comparison reaches that easily; erfc keeps the tail exact to ~1e-308.
+    return math.erfc(abs(z) / math.sqrt(2.0))
 
 
 # Beyond this many degrees of freedom Student's t and the normal agree to better than
@@ -225,7 +228,8 @@ def holm(p_values: Sequence[float | None]) -> list[float | None]:
     """Holm's step-down adjusted p-values (``None`` and NaN entries stay ``None``).
 
     The smallest of ``m`` p-values is multiplied by ``m``, the next by ``m - 1``, and so
-    on; each adjusted value is at least the one before it (monotone) and at most 1.
+    on; each adjusted value is at least the one before it (monotone) and at most 1, and
+    never below its raw p-value (no rounding: a tiny p must not become 0.0).
 
     >>> holm([0.01, 0.04, 0.03, 0.005])
     [0.03, 0.06, 0.06, 0.02]
@@ -239,7 +243,7 @@ def holm(p_values: Sequence[float | None]) -> list[float | None]:
     for rank, i in enumerate(sorted(idx, key=lambda j: p_values[j])):
         adj = min(1.0, (m - rank) * float(p_values[i]))
         running = max(running, adj)
-        out[i] = round(running, 15)
+        out[i] = running
     return out
 
 
@@ -485,11 +489,17 @@ def _ratio_estimate_from(mom: Moments, num: int, den: int, proportion: bool, con
         return Estimate(math.nan, math.nan, math.nan, n, weight)
     se = math.sqrt(var_u / n) if n > 1 else math.nan
     if proportion:
+        if n < 2:
+            return Estimate(r, math.nan, math.nan, n, weight)
+        # Wilson's form, so the interval stays in [0, 1], but with what the difference
+        # interval uses: the clustered se (through the effective n, R (1 - R) / se**2)
+        # and t with n - 1 df, since the units (games) are what is sampled.  The
+        # effective n never exceeds the deals counted: a few games whose rates happen
+        # to agree must not pass for thousands of independent deals.
+        n_eff = weight
         if se > 0 and 0 < r < 1:
-            n_eff = r * (1 - r) / se ** 2
-        else:
-            n_eff = weight
-        lo, hi = _wilson(r * n_eff, n_eff, _z(confidence))
+            n_eff = min(weight, r * (1 - r) / se ** 2)
+        lo, hi = _wilson(r * n_eff, n_eff, _t(confidence, n))
         return Estimate(r, lo, hi, n, weight)
     half = _t(confidence, n) * se
     return Estimate(r, r - half, r + half, n, weight)
@@ -501,7 +511,9 @@ def ratio_estimate(num: np.ndarray, den: np.ndarray, proportion: bool = False,
     (Student t, ``n - 1`` degrees of freedom).
 
     With ``proportion`` the interval is Wilson's at the effective sample size
-    ``R (1 - R) / se**2`` (the design effect of the clustering), so it stays in [0, 1].
+    ``R (1 - R) / se**2`` (the design effect of the clustering), capped at the sum of the
+    denominators, with the Student t quantile (``n - 1`` df) in place of z: about
+    ``R +- t se`` as for the difference, but inside [0, 1].
 
     >>> e = ratio_estimate(np.array([1., 2, 3]), np.array([2., 2, 2]))
     >>> round(e.value, 4), round(e.low, 4), round(e.high, 4)
@@ -703,7 +715,8 @@ METHODS: dict[str, tuple[str, str]] = {
              "paired: mean of per-unit differences +- t se (n-1 df); paired t-test"),
     "ratio": ("ratio of sums, delta-method se clustered by unit, t with n-1 df",
               "paired delta method (per-unit influence differences), t with n-1 df; t-test"),
-    "ratio_proportion": ("Wilson at the effective n of the clustered (delta-method) variance",
+    "ratio_proportion": ("Wilson with t (n-1 df) at the effective n of the clustered (delta-method) "
+                         "variance, at most the deals counted",
                          "paired delta method (per-unit influence differences), t with n-1 df; t-test"),
     "median": ("order-statistic (distribution-free) interval",
                "paired bootstrap, percentile, 1000 resamples; no p-value"),

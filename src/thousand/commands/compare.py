@@ -31,8 +31,9 @@ declarer score change, deal points of declarer and defender, score by seat role.
 Methods: proportions Wilson (paired difference: Newcombe's method 10, McNemar p);
 means Student t with n-1 degrees of freedom (paired: mean of differences, paired
 t-test); per-deal rates inside games are ratios with a delta-method error clustered by
-game (t with n-1 df); the median by order statistics (paired bootstrap for its
-difference, no p-value).  Below 30 games (deals) the output warns that the intervals
+game (t with n-1 df, n games; shares among them in Wilson's form with that t, at an
+effective n of at most the deals counted); the median by order statistics (paired
+bootstrap for its difference, no p-value).  Below 30 games (deals) the output warns that the intervals
 are wide and, for ratios and quantiles, rough.  See docs/compare.md.
 
 Size: at most 1,000,000,000 games or 10,000,000,000 deals per rule set (also for
@@ -105,6 +106,9 @@ def run(args: argparse.Namespace) -> int:
         raise ThousandError(f"--jobs must be a positive number of workers or -1 for all cores, got {args.jobs}")
     if args.max_games is not None and args.precision is None:
         raise ThousandError("--max-games caps a --precision run; give --precision too")
+    if args.out is not None and not args.out.strip():
+        # Path("") is the current folder: an empty name is a slip, not a choice
+        raise ThousandError("--out is an empty name: give the directory to write to")
     n_games, n_deals = args.games, args.deals
     if n_games is None and n_deals is None:
         n_games = DEFAULT_GAMES
