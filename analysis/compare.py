@@ -75,7 +75,7 @@ import polars as pl
 
 from thousand.analysis.stats import Z95, wilson_interval
 from thousand.errors import ThousandError
-from thousand.rules import Rules, format_value, parse_rules_spec
+from thousand.rules import Rules, format_value, parse_overrides, parse_rules_spec
 
 __all__ = [
     "Metric", "METRICS", "METHODS", "metric_names", "select_metrics", "unit_table",
@@ -1215,22 +1215,35 @@ class ComparisonResult:
         return [by_name[n] for n in self.metrics]
 
 
-def _worst_width(rows: Sequence[MetricRow], metrics: Sequence[Metric]) -> float:
+def _widest_row(rows: Sequence[MetricRow], metrics: Sequence[Metric]) -> MetricRow | None:
+    """The variant row with the widest difference interval among the watched metrics."""
     watched = {m.name for m in metrics if m.in_precision}
-    widths = [r.diff_width for r in rows if r.metric in watched and r.rules_index > 0]
-    widths = [w for w in widths if w is not None and math.isfinite(w)]
-    return max(widths) if widths else 0.0
+    candidates = [r for r in rows if r.metric in watched and r.rules_index > 0
+                  and r.diff_width is not None and math.isfinite(r.diff_width)]
+    return max(candidates, key=lambda r: r.diff_width) if candidates else None
+
+
+def _worst_width(rows: Sequence[MetricRow], metrics: Sequence[Metric]) -> float:
+    widest = _widest_row(rows, metrics)
+    return widest.diff_width if widest is not None else 0.0
 
 
 def _with_overrides(spec: str, overrides: Sequence[str] | None) -> str:
-    """``spec`` with the ``--set`` items added in the spec syntax.
+    """``spec`` with the ``--set`` items merged in the spec syntax, as finally applied: an
+    item the spec already sets takes the ``--set`` value in place, others are appended.
 
-    >>> _with_overrides("classic", ["barrel_at=900"]), _with_overrides("classic:bolts=off", ["a=1", "b=2"])
-    ('classic:barrel_at=900', 'classic:bolts=off,a=1,b=2')
+    >>> _with_overrides("classic", ["barrel_at=900"])
+    'classic:barrel_at=900'
+    >>> _with_overrides("classic:bolts=off,barrel_at=900", ["barrel_at=none", "target=500"])
+    'classic:bolts=off,barrel_at=none,target=500'
     """
     if not overrides:
         return spec
-    return spec + ("," if ":" in spec else ":") + ",".join(overrides)
+    base, _, extra = spec.strip().partition(":")
+    merged = parse_overrides(extra) if extra else {}
+    for item in overrides:
+        merged.update(parse_overrides(item))
+    return base + ":" + ",".join(f"{k}={v}" for k, v in merged.items()) if merged else base
 
 
 def _labels(rule_sets: Sequence[Rules], specs: Sequence[str] | None) -> list[str]:
@@ -1448,7 +1461,8 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
         Two or more rule sets (:class:`Rules` or specs); the first is the baseline.
     n_games, n_deals
         Whole games (game and deal metrics), or deals only (deal metrics); exactly one.
-        Cut into equal chunks of at most ``chunk_size`` (rounded up to fill the last).
+        Exactly that many: cut into near-equal chunks of at most ``chunk_size``, the
+        last one shorter when they do not divide evenly.
     seed
         Root seed shared by every rule set (the common random numbers).
     strategies
@@ -1459,7 +1473,8 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
         Keep adding rounds of new chunks until every watched difference interval is
         narrower than this (in each metric's own unit), or ``max_units`` is reached.
     max_units
-        Cap on games (deals) per rule set in precision mode (default 32 x the first round).
+        Cap on games (deals) per rule set in precision mode (default 32 x the first
+        round); never exceeded (the last round is cut short at it).
     metrics
         Metric names (default: every metric that applies to one of the rule sets).
     labels
@@ -1520,7 +1535,6 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     if max_units > MAX_UNITS[mode]:
         raise ThousandError(f"the --precision cap must be at most {MAX_UNITS[mode]:,} {mode} per rule set, "
                             f"got {max_units:,}")
-    max_chunks = math.ceil(max_units / chunk_size)
     # A simulator that cannot start at a later chunk (the runner, see simulate_chunks)
     # recomputes the earlier ones each round; growing at least 2x per round bounds that waste.
     min_growth = 1.0 if simulator is not simulate_chunks or _runner_continues() else 2.0
@@ -1539,43 +1553,57 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     # Chunks simulated (under every rule set) before their units are folded into the
     # summaries and dropped: this bounds memory, whatever the number of units.
     batch_chunks = max(math.ceil(BATCH_UNITS / chunk_size), 2 * workers)
-    done_chunks = 0
-    want_chunks = math.ceil(n / chunk_size)
+    # Exactly the units asked for: whole chunks, then (when the count is not a multiple
+    # of the chunk size) one shorter last chunk with the next index.  Every chunk is
+    # fixed by (seed, index, size), so --jobs never changes the result; a later
+    # --precision round continues with the next chunk index.
+    done_chunks = done_units = 0
+    want_units = n
     rounds = 0
-    bar = _bar(progress, total=want_chunks * chunk_size * len(rules), unit=mode[:-1])
+    bar = _bar(progress, total=want_units * len(rules), unit=mode[:-1])
     result_rows: list[MetricRow] = []
+
+    def run_chunks(start: int, count: int, size: int) -> None:
+        batch = []
+        for i, r in enumerate(rules):
+            kw: dict[str, Any] = dict(backend=backend, reduce=reduce)
+            if simulator is None and bar is not None:
+                kw["on_chunk"] = bar.update
+            table, counts = simulate_fn(r, mode, start, count, size, seed, strategies, jobs, **kw)
+            batch.append(table)
+            hists[i] = _add_hist(hists[i], counts)
+            if simulator is not None and bar is not None:
+                bar.update(count * size)
+        # One call's tables at a time: unit ids are unique within a call (a short
+        # chunk numbers its games by its own size).
+        _add_by_chunk(stats, batch)
+
     try:
         while True:
             rounds += 1
-            for start in range(done_chunks, want_chunks, batch_chunks):
-                new = min(batch_chunks, want_chunks - start)
-                batch = []
-                for i, r in enumerate(rules):
-                    kw: dict[str, Any] = dict(backend=backend, reduce=reduce)
-                    if simulator is None and bar is not None:
-                        kw["on_chunk"] = bar.update
-                    table, counts = simulate_fn(r, mode, start, new, chunk_size, seed, strategies, jobs, **kw)
-                    batch.append(table)
-                    hists[i] = _add_hist(hists[i], counts)
-                    if simulator is not None and bar is not None:
-                        bar.update(new * chunk_size)
-                _add_by_chunk(stats, batch)
-                del batch
-            done_chunks = want_chunks
+            whole, rest = divmod(want_units - done_units, chunk_size)
+            for start in range(done_chunks, done_chunks + whole, batch_chunks):
+                run_chunks(start, min(batch_chunks, done_chunks + whole - start), chunk_size)
+            done_chunks += whole
+            if rest:
+                run_chunks(done_chunks, 1, rest)
+                done_chunks += 1
+            done_units = want_units
             result_rows = compare_stats(labels, stats, seed=seed, confidence=confidence)
             if precision is None:
                 break
             worst = _worst_width(result_rows, chosen)
             if bar is not None:
                 bar.set_postfix_str(f"widest diff CI {worst:.4g} (target {precision:g})")
-            if worst < precision or done_chunks >= max_chunks:
+            if worst < precision or done_units >= max_units:
                 break
             # Interval widths shrink like 1/sqrt(n): aim for the n that meets the target,
-            # at least one more chunk, at most 4x per round, never over the cap.
+            # at least one more chunk, at most 4x per round, whole chunks, never over the cap.
             factor = min(4.0, max(min_growth, (worst / precision) ** 2 * 1.1))
-            want_chunks = min(max_chunks, max(done_chunks + 1, math.ceil(done_chunks * factor)))
+            more = max(chunk_size, math.ceil(done_units * factor) - done_units)
+            want_units = min(max_units, done_units + math.ceil(more / chunk_size) * chunk_size)
             if bar is not None:
-                bar.total = want_chunks * chunk_size * len(rules)
+                bar.total = want_units * len(rules)
                 bar.refresh()
     finally:
         if bar is not None:
@@ -1686,8 +1714,18 @@ def _summary_lines(result: ComparisonResult) -> list[str]:
                      f"(bootstrap) intervals are rough below {FEW_UNITS}.")
     if result.precision is not None:
         state = "met" if result.precision_met else "NOT met (cap reached)"
+        widest = _widest_row(result.rows, result.metrics_obj())
+        if widest is None:
+            where = ""
+        elif widest.unit == _SHARE:
+            # X is compared with a share's interval as a fraction: say both ways.
+            where = f" ({widest.metric}, a share: {100 * widest.diff_width:.4g} percentage points)"
+        else:
+            where = f" ({widest.metric}, in {widest.unit})"
         lines.append(f"Precision target {result.precision:g} {state} after {result.rounds} round(s); "
-                     f"widest watched difference interval {result.worst_width():.4g}.")
+                     f"widest watched difference interval {result.worst_width():.4g}{where}. "
+                     f"The target is in each metric's own unit; shares as fractions "
+                     f"({result.precision:g} = {100 * result.precision:g} percentage points).")
     gains = [r.pairing_gain for r in result.rows if r.rules_index > 0 and not r.identical_pairs
              and r.pairing_gain is not None and math.isfinite(r.pairing_gain) and (r.diff_width or 0) > 0]
     exact = sum(1 for r in result.rows if r.rules_index > 0 and r.identical_pairs)

@@ -19,7 +19,8 @@ by game, so the differences come from the rules rather than from luck.  For each
 and rule set: the value with a 95% interval; for each variant: the paired difference
 with its 95% interval, its p-value (column p) and the Holm-corrected p-value (p (Holm)),
 and how much the pairing narrowed the interval against an unpaired comparison.  --set
-applies to every rule set; the labels show it in the spec syntax (classic:barrel_at=900).
+applies to every rule set; the labels show the rule sets as finally applied, in the spec
+syntax (classic:bolts=off --set barrel_at=900: classic:bolts=off,barrel_at=900).
 
 Game metrics (--games): deals per game (mean, median), win rate by seat and by position
 from the first dealer, barrel entries and falls, bolt penalties, resignations, redeals,
@@ -40,15 +41,19 @@ Size: at most 1,000,000,000 games or 10,000,000,000 deals per rule set (also for
 --max-games): every rule set is simulated, so that is already days of work.  Memory
 does not grow with the size: units are folded into running sums 100,000 at a time.
 
---precision X keeps adding rounds of new games (continuing the same seed sequence, so
-earlier games are kept) until every difference interval is narrower than X, in each
-metric's own unit (shares as fractions: 0.01 = 1 percentage point), or --max-games is
-reached.  Pick the metrics it watches with --metric.
+--games N runs exactly N games per rule set (chunks of at most 250, the last one shorter
+when they do not divide N; --deals: chunks of 50,000).  --precision X keeps adding
+rounds of new games (continuing the same seed sequence, so earlier games are kept)
+until every difference interval is narrower than X, or --max-games is reached (never
+passed: the last round stops at it).  X is in each metric's own unit: shares as
+fractions (0.01 = 1 percentage point), means in their unit (0.5 = half a deal for
+deals_mean): pick metrics of one kind with --metric.
 
 examples:
   thousand compare --rules classic --rules classic:bolts=off --games 20000
   thousand compare --rules classic --rules classic:barrel_at=none --rules russian --games 10000 --out cmp
-  thousand compare --rules classic --rules classic:target=500,barrel_at=none --metric deals_mean,win_first_dealer --precision 0.5
+  thousand compare --rules classic --rules classic:target=500,barrel_at=none --metric deals_mean --precision 0.5
+  thousand compare --rules classic --rules classic:bolts=off --metric declarer_success,win_first_dealer --precision 0.02
   thousand compare --rules classic --rules classic:must_beat=on --deals 500000 --json
   thousand compare --rules classic --rules classic:resign=sixty --set barrel_at=900 --games 5000
 """
@@ -75,9 +80,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--metric", "-m", action="append", default=None, metavar="NAME[,NAME...]",
                    help="compare only these metrics (repeatable; see --list-metrics)")
     p.add_argument("--precision", type=float, default=None, metavar="X",
-                   help="simulate in rounds until every difference interval is narrower than X")
+                   help="simulate in rounds until every difference interval is narrower than X, in each "
+                        "metric's unit (shares as fractions: 0.01 = 1 percentage point)")
     p.add_argument("--max-games", type=int, default=None, metavar="N",
-                   help="cap per rule set for --precision (default 32 x the first round)")
+                   help="cap per rule set for --precision, never exceeded (default 32 x the first round)")
     p.add_argument("--out", "-o", default=None, metavar="DIR",
                    help="write compare.md, compare.csv, compare.json and compare_forest.png there")
     p.add_argument("--json", action="store_true",
