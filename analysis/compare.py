@@ -38,7 +38,8 @@ Methods (also in ``docs/compare.md`` and :data:`METHODS`):
   sums over all deals, its standard error by the delta method clustered by game (deals
   of one game are not independent), the paired difference by the same linearisation on
   the pairs, t with ``n - 1`` degrees of freedom as for means; proportions among them
-  get a Wilson interval at the effective sample size;
+  get Wilson's form of that interval (t quantile, effective sample size
+  ``R (1 - R) / se**2`` capped at the deals counted), so it stays in [0, 1];
 * the median and the 10th and 90th percentiles of deals per game: a distribution-free
   order-statistic interval; the difference with a paired bootstrap (percentile, 1000
   resamples); no p-value.
@@ -74,7 +75,7 @@ import polars as pl
 
 from thousand.analysis.stats import Z95, wilson_interval
 from thousand.errors import ThousandError
-from thousand.rules import Rules, format_value, parse_rules_spec
+from thousand.rules import Rules, format_value, parse_overrides, parse_rules_spec
 
 __all__ = [
     "Metric", "METRICS", "METHODS", "metric_names", "select_metrics", "unit_table",
@@ -121,7 +122,9 @@ def two_sided_p(z: float) -> float:
     >>> round(two_sided_p(1.959963984540054), 4)
     0.05
     """
-    return 2.0 * (1.0 - _NORMAL.cdf(abs(z)))
+    # erfc, not 1 - cdf: the subtraction cancels to 0.0 beyond |z| ~ 8.3, and a
+    # million-unit comparison reaches that easily; erfc keeps the tail exact to ~1e-308.
+    return math.erfc(abs(z) / math.sqrt(2.0))
 
 
 # Beyond this many degrees of freedom Student's t and the normal agree to better than
@@ -225,7 +228,8 @@ def holm(p_values: Sequence[float | None]) -> list[float | None]:
     """Holm's step-down adjusted p-values (``None`` and NaN entries stay ``None``).
 
     The smallest of ``m`` p-values is multiplied by ``m``, the next by ``m - 1``, and so
-    on; each adjusted value is at least the one before it (monotone) and at most 1.
+    on; each adjusted value is at least the one before it (monotone) and at most 1, and
+    never below its raw p-value (no rounding: a tiny p must not become 0.0).
 
     >>> holm([0.01, 0.04, 0.03, 0.005])
     [0.03, 0.06, 0.06, 0.02]
@@ -239,7 +243,7 @@ def holm(p_values: Sequence[float | None]) -> list[float | None]:
     for rank, i in enumerate(sorted(idx, key=lambda j: p_values[j])):
         adj = min(1.0, (m - rank) * float(p_values[i]))
         running = max(running, adj)
-        out[i] = round(running, 15)
+        out[i] = running
     return out
 
 
@@ -485,11 +489,17 @@ def _ratio_estimate_from(mom: Moments, num: int, den: int, proportion: bool, con
         return Estimate(math.nan, math.nan, math.nan, n, weight)
     se = math.sqrt(var_u / n) if n > 1 else math.nan
     if proportion:
+        if n < 2:
+            return Estimate(r, math.nan, math.nan, n, weight)
+        # Wilson's form, so the interval stays in [0, 1], but with what the difference
+        # interval uses: the clustered se (through the effective n, R (1 - R) / se**2)
+        # and t with n - 1 df, since the units (games) are what is sampled.  The
+        # effective n never exceeds the deals counted: a few games whose rates happen
+        # to agree must not pass for thousands of independent deals.
+        n_eff = weight
         if se > 0 and 0 < r < 1:
-            n_eff = r * (1 - r) / se ** 2
-        else:
-            n_eff = weight
-        lo, hi = _wilson(r * n_eff, n_eff, _z(confidence))
+            n_eff = min(weight, r * (1 - r) / se ** 2)
+        lo, hi = _wilson(r * n_eff, n_eff, _t(confidence, n))
         return Estimate(r, lo, hi, n, weight)
     half = _t(confidence, n) * se
     return Estimate(r, r - half, r + half, n, weight)
@@ -501,7 +511,9 @@ def ratio_estimate(num: np.ndarray, den: np.ndarray, proportion: bool = False,
     (Student t, ``n - 1`` degrees of freedom).
 
     With ``proportion`` the interval is Wilson's at the effective sample size
-    ``R (1 - R) / se**2`` (the design effect of the clustering), so it stays in [0, 1].
+    ``R (1 - R) / se**2`` (the design effect of the clustering), capped at the sum of the
+    denominators, with the Student t quantile (``n - 1`` df) in place of z: about
+    ``R +- t se`` as for the difference, but inside [0, 1].
 
     >>> e = ratio_estimate(np.array([1., 2, 3]), np.array([2., 2, 2]))
     >>> round(e.value, 4), round(e.low, 4), round(e.high, 4)
@@ -703,7 +715,8 @@ METHODS: dict[str, tuple[str, str]] = {
              "paired: mean of per-unit differences +- t se (n-1 df); paired t-test"),
     "ratio": ("ratio of sums, delta-method se clustered by unit, t with n-1 df",
               "paired delta method (per-unit influence differences), t with n-1 df; t-test"),
-    "ratio_proportion": ("Wilson at the effective n of the clustered (delta-method) variance",
+    "ratio_proportion": ("Wilson with t (n-1 df) at the effective n of the clustered (delta-method) "
+                         "variance, at most the deals counted",
                          "paired delta method (per-unit influence differences), t with n-1 df; t-test"),
     "median": ("order-statistic (distribution-free) interval",
                "paired bootstrap, percentile, 1000 resamples; no p-value"),
@@ -1202,22 +1215,35 @@ class ComparisonResult:
         return [by_name[n] for n in self.metrics]
 
 
-def _worst_width(rows: Sequence[MetricRow], metrics: Sequence[Metric]) -> float:
+def _widest_row(rows: Sequence[MetricRow], metrics: Sequence[Metric]) -> MetricRow | None:
+    """The variant row with the widest difference interval among the watched metrics."""
     watched = {m.name for m in metrics if m.in_precision}
-    widths = [r.diff_width for r in rows if r.metric in watched and r.rules_index > 0]
-    widths = [w for w in widths if w is not None and math.isfinite(w)]
-    return max(widths) if widths else 0.0
+    candidates = [r for r in rows if r.metric in watched and r.rules_index > 0
+                  and r.diff_width is not None and math.isfinite(r.diff_width)]
+    return max(candidates, key=lambda r: r.diff_width) if candidates else None
+
+
+def _worst_width(rows: Sequence[MetricRow], metrics: Sequence[Metric]) -> float:
+    widest = _widest_row(rows, metrics)
+    return widest.diff_width if widest is not None else 0.0
 
 
 def _with_overrides(spec: str, overrides: Sequence[str] | None) -> str:
-    """``spec`` with the ``--set`` items added in the spec syntax.
+    """``spec`` with the ``--set`` items merged in the spec syntax, as finally applied: an
+    item the spec already sets takes the ``--set`` value in place, others are appended.
 
-    >>> _with_overrides("classic", ["barrel_at=900"]), _with_overrides("classic:bolts=off", ["a=1", "b=2"])
-    ('classic:barrel_at=900', 'classic:bolts=off,a=1,b=2')
+    >>> _with_overrides("classic", ["barrel_at=900"])
+    'classic:barrel_at=900'
+    >>> _with_overrides("classic:bolts=off,barrel_at=900", ["barrel_at=none", "target=500"])
+    'classic:bolts=off,barrel_at=none,target=500'
     """
     if not overrides:
         return spec
-    return spec + ("," if ":" in spec else ":") + ",".join(overrides)
+    base, _, extra = spec.strip().partition(":")
+    merged = parse_overrides(extra) if extra else {}
+    for item in overrides:
+        merged.update(parse_overrides(item))
+    return base + ":" + ",".join(f"{k}={v}" for k, v in merged.items()) if merged else base
 
 
 def _labels(rule_sets: Sequence[Rules], specs: Sequence[str] | None) -> list[str]:
@@ -1435,7 +1461,8 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
         Two or more rule sets (:class:`Rules` or specs); the first is the baseline.
     n_games, n_deals
         Whole games (game and deal metrics), or deals only (deal metrics); exactly one.
-        Cut into equal chunks of at most ``chunk_size`` (rounded up to fill the last).
+        Exactly that many: cut into near-equal chunks of at most ``chunk_size``, the
+        last one shorter when they do not divide evenly.
     seed
         Root seed shared by every rule set (the common random numbers).
     strategies
@@ -1446,7 +1473,8 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
         Keep adding rounds of new chunks until every watched difference interval is
         narrower than this (in each metric's own unit), or ``max_units`` is reached.
     max_units
-        Cap on games (deals) per rule set in precision mode (default 32 x the first round).
+        Cap on games (deals) per rule set in precision mode (default 32 x the first
+        round); never exceeded (the last round is cut short at it).
     metrics
         Metric names (default: every metric that applies to one of the rule sets).
     labels
@@ -1507,7 +1535,6 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     if max_units > MAX_UNITS[mode]:
         raise ThousandError(f"the --precision cap must be at most {MAX_UNITS[mode]:,} {mode} per rule set, "
                             f"got {max_units:,}")
-    max_chunks = math.ceil(max_units / chunk_size)
     # A simulator that cannot start at a later chunk (the runner, see simulate_chunks)
     # recomputes the earlier ones each round; growing at least 2x per round bounds that waste.
     min_growth = 1.0 if simulator is not simulate_chunks or _runner_continues() else 2.0
@@ -1526,43 +1553,57 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     # Chunks simulated (under every rule set) before their units are folded into the
     # summaries and dropped: this bounds memory, whatever the number of units.
     batch_chunks = max(math.ceil(BATCH_UNITS / chunk_size), 2 * workers)
-    done_chunks = 0
-    want_chunks = math.ceil(n / chunk_size)
+    # Exactly the units asked for: whole chunks, then (when the count is not a multiple
+    # of the chunk size) one shorter last chunk with the next index.  Every chunk is
+    # fixed by (seed, index, size), so --jobs never changes the result; a later
+    # --precision round continues with the next chunk index.
+    done_chunks = done_units = 0
+    want_units = n
     rounds = 0
-    bar = _bar(progress, total=want_chunks * chunk_size * len(rules), unit=mode[:-1])
+    bar = _bar(progress, total=want_units * len(rules), unit=mode[:-1])
     result_rows: list[MetricRow] = []
+
+    def run_chunks(start: int, count: int, size: int) -> None:
+        batch = []
+        for i, r in enumerate(rules):
+            kw: dict[str, Any] = dict(backend=backend, reduce=reduce)
+            if simulator is None and bar is not None:
+                kw["on_chunk"] = bar.update
+            table, counts = simulate_fn(r, mode, start, count, size, seed, strategies, jobs, **kw)
+            batch.append(table)
+            hists[i] = _add_hist(hists[i], counts)
+            if simulator is not None and bar is not None:
+                bar.update(count * size)
+        # One call's tables at a time: unit ids are unique within a call (a short
+        # chunk numbers its games by its own size).
+        _add_by_chunk(stats, batch)
+
     try:
         while True:
             rounds += 1
-            for start in range(done_chunks, want_chunks, batch_chunks):
-                new = min(batch_chunks, want_chunks - start)
-                batch = []
-                for i, r in enumerate(rules):
-                    kw: dict[str, Any] = dict(backend=backend, reduce=reduce)
-                    if simulator is None and bar is not None:
-                        kw["on_chunk"] = bar.update
-                    table, counts = simulate_fn(r, mode, start, new, chunk_size, seed, strategies, jobs, **kw)
-                    batch.append(table)
-                    hists[i] = _add_hist(hists[i], counts)
-                    if simulator is not None and bar is not None:
-                        bar.update(new * chunk_size)
-                _add_by_chunk(stats, batch)
-                del batch
-            done_chunks = want_chunks
+            whole, rest = divmod(want_units - done_units, chunk_size)
+            for start in range(done_chunks, done_chunks + whole, batch_chunks):
+                run_chunks(start, min(batch_chunks, done_chunks + whole - start), chunk_size)
+            done_chunks += whole
+            if rest:
+                run_chunks(done_chunks, 1, rest)
+                done_chunks += 1
+            done_units = want_units
             result_rows = compare_stats(labels, stats, seed=seed, confidence=confidence)
             if precision is None:
                 break
             worst = _worst_width(result_rows, chosen)
             if bar is not None:
                 bar.set_postfix_str(f"widest diff CI {worst:.4g} (target {precision:g})")
-            if worst < precision or done_chunks >= max_chunks:
+            if worst < precision or done_units >= max_units:
                 break
             # Interval widths shrink like 1/sqrt(n): aim for the n that meets the target,
-            # at least one more chunk, at most 4x per round, never over the cap.
+            # at least one more chunk, at most 4x per round, whole chunks, never over the cap.
             factor = min(4.0, max(min_growth, (worst / precision) ** 2 * 1.1))
-            want_chunks = min(max_chunks, max(done_chunks + 1, math.ceil(done_chunks * factor)))
+            more = max(chunk_size, math.ceil(done_units * factor) - done_units)
+            want_units = min(max_units, done_units + math.ceil(more / chunk_size) * chunk_size)
             if bar is not None:
-                bar.total = want_chunks * chunk_size * len(rules)
+                bar.total = want_units * len(rules)
                 bar.refresh()
     finally:
         if bar is not None:
@@ -1673,8 +1714,18 @@ def _summary_lines(result: ComparisonResult) -> list[str]:
                      f"(bootstrap) intervals are rough below {FEW_UNITS}.")
     if result.precision is not None:
         state = "met" if result.precision_met else "NOT met (cap reached)"
+        widest = _widest_row(result.rows, result.metrics_obj())
+        if widest is None:
+            where = ""
+        elif widest.unit == _SHARE:
+            # X is compared with a share's interval as a fraction: say both ways.
+            where = f" ({widest.metric}, a share: {100 * widest.diff_width:.4g} percentage points)"
+        else:
+            where = f" ({widest.metric}, in {widest.unit})"
         lines.append(f"Precision target {result.precision:g} {state} after {result.rounds} round(s); "
-                     f"widest watched difference interval {result.worst_width():.4g}.")
+                     f"widest watched difference interval {result.worst_width():.4g}{where}. "
+                     f"The target is in each metric's own unit; shares as fractions "
+                     f"({result.precision:g} = {100 * result.precision:g} percentage points).")
     gains = [r.pairing_gain for r in result.rows if r.rules_index > 0 and not r.identical_pairs
              and r.pairing_gain is not None and math.isfinite(r.pairing_gain) and (r.diff_width or 0) > 0]
     exact = sum(1 for r in result.rows if r.rules_index > 0 and r.identical_pairs)

@@ -30,6 +30,8 @@ def one_line_error(capsys, argv, needle):
     (["compare", "--rules", "classic", "--rules", "russian", "--games", "0"], "at least 2"),
     (["compare", "--rules", "classic", "--rules", "russian", "--max-games", "100"], "give --precision too"),
     (["compare", "--rules", "classic", "--rules", "russian", "--strategy", "nobody"], "nobody"),
+    (["compare", "--rules", "classic", "--rules", "russian", "--out", ""], "--out is an empty name"),
+    (["compare", "--rules", "classic", "--rules", "russian", "--out", "  "], "--out is an empty name"),
 ])
 def test_bad_input_is_one_line(capsys, argv, needle):
     one_line_error(capsys, argv, needle)

@@ -301,3 +301,66 @@ def test_paired_ratio_diff_small_n_uses_t():
     assert d.diff == pytest.approx(diffs.mean())
     assert (d.low, d.high) == pytest.approx((diffs.mean() - T975_TABLE[2] * se, diffs.mean() + T975_TABLE[2] * se))
     assert d.p_value == pytest.approx(t_two_sided_by_integration(diffs.mean() / se, 2), rel=1e-6)
+
+
+# ----------------------------------------------------------------- tails and small samples
+def test_holm_keeps_tiny_p_values_positive():
+    # Rounding to 15 decimals once turned 2.37e-39 into 0.0, below its raw p-value.
+    raw = [2.37e-39, 1e-300, 0.04]
+    adj = holm(raw)
+    assert adj == [2 * 2.37e-39, 3e-300, 0.04]
+    assert all(a >= r > 0 for a, r in zip(adj, raw))
+
+
+def test_normal_and_t_tails_stay_positive_far_out():
+    # 2 (1 - cdf(z)) cancels to 0.0 past z ~ 8.3; the tail itself is ~2.26e-19 at z = 9.
+    assert two_sided_p(9.0) == pytest.approx(math.erfc(9.0 / math.sqrt(2)), rel=1e-12)
+    assert two_sided_p(9.0) == pytest.approx(2.2571768119076845e-19, rel=1e-9)
+    assert two_sided_p(-30.0) > 0
+    # Above T_NORMAL_DF the t tail is the normal one, so the same holds there.
+    assert t_two_sided_p(9.0, 10**6) == pytest.approx(two_sided_p(9.0), rel=1e-12)
+    # Below it the incomplete beta has no cancellation either: t = 20, df = 30 is ~1e-18.
+    p = t_two_sided_p(20.0, 30)
+    assert 0 < p < 1e-15
+
+
+def _wilson_with(q, k, n):
+    p = k / n
+    centre = (p + q * q / (2 * n)) / (1 + q * q / n)
+    half = q * math.sqrt(p * (1 - p) / n + q * q / (4 * n * n)) / (1 + q * q / n)
+    return centre - half, centre + half
+
+
+def test_ratio_proportion_interval_by_hand_uses_t_and_the_games():
+    # R = 6/12 = 0.5; influence values (num - R den) / mean(den) = -0.25, 0, 0.25;
+    # se^2 = 0.0625 / 3, effective n = 0.25 / se^2 = 12 (= the deals): Wilson at 6 of 12
+    # with t on 2 df, not z.
+    e = ratio_estimate(np.array([1.0, 2, 3]), np.array([4.0, 4, 4]), proportion=True)
+    assert (e.low, e.high) == pytest.approx(_wilson_with(T975_TABLE[2], 6, 12))
+    # Games that agree exactly (se = 0) count as at most their deals: 30 of 60, t on 2 df.
+    e = ratio_estimate(np.array([10.0, 10, 10]), np.array([20.0, 20, 20]), proportion=True)
+    assert (e.low, e.high) == pytest.approx(_wilson_with(T975_TABLE[2], 30, 60))
+
+
+def test_ratio_proportion_effective_n_never_exceeds_the_deals():
+    # Three games whose rates barely differ: the clustered se is tiny, but the interval
+    # must be at least as wide as 109 independent deals would give (t on 2 df).
+    num, den = np.array([25.0, 26, 26]), np.array([36.0, 37, 36])
+    e = ratio_estimate(num, den, proportion=True)
+    low, high = _wilson_with(T975_TABLE[2], 77, 109)
+    assert (e.low, e.high) == pytest.approx((low, high))
+    assert e.high - e.low > 0.3
+
+
+@pytest.mark.parametrize("games", [3, 10])
+def test_ratio_proportion_coverage_with_few_games(games):
+    # Few games of ~35 deals with a game effect: the interval must cover at least 95%.
+    trials = 1000
+    rng = np.random.default_rng(60 + games)
+    covered = 0
+    for _ in range(trials):
+        size = rng.integers(25, 45, games)
+        rate = np.clip(0.7 + rng.normal(0, 0.1, games), 0, 1)   # symmetric: truth 0.7
+        e = ratio_estimate(rng.binomial(size, rate).astype(float), size.astype(float), proportion=True)
+        covered += e.low <= 0.7 <= e.high
+    assert covered / trials > 0.95 - 4 * math.sqrt(0.95 * 0.05 / trials)

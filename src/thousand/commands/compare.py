@@ -19,7 +19,8 @@ by game, so the differences come from the rules rather than from luck.  For each
 and rule set: the value with a 95% interval; for each variant: the paired difference
 with its 95% interval, its p-value (column p) and the Holm-corrected p-value (p (Holm)),
 and how much the pairing narrowed the interval against an unpaired comparison.  --set
-applies to every rule set; the labels show it in the spec syntax (classic:barrel_at=900).
+applies to every rule set; the labels show the rule sets as finally applied, in the spec
+syntax (classic:bolts=off --set barrel_at=900: classic:bolts=off,barrel_at=900).
 
 Game metrics (--games): deals per game (mean, median), win rate by seat and by position
 from the first dealer, barrel entries and falls, bolt penalties, resignations, redeals,
@@ -31,23 +32,28 @@ declarer score change, deal points of declarer and defender, score by seat role.
 Methods: proportions Wilson (paired difference: Newcombe's method 10, McNemar p);
 means Student t with n-1 degrees of freedom (paired: mean of differences, paired
 t-test); per-deal rates inside games are ratios with a delta-method error clustered by
-game (t with n-1 df); the median by order statistics (paired bootstrap for its
-difference, no p-value).  Below 30 games (deals) the output warns that the intervals
+game (t with n-1 df, n games; shares among them in Wilson's form with that t, at an
+effective n of at most the deals counted); the median by order statistics (paired
+bootstrap for its difference, no p-value).  Below 30 games (deals) the output warns that the intervals
 are wide and, for ratios and quantiles, rough.  See docs/compare.md.
 
 Size: at most 1,000,000,000 games or 10,000,000,000 deals per rule set (also for
 --max-games): every rule set is simulated, so that is already days of work.  Memory
 does not grow with the size: units are folded into running sums 100,000 at a time.
 
---precision X keeps adding rounds of new games (continuing the same seed sequence, so
-earlier games are kept) until every difference interval is narrower than X, in each
-metric's own unit (shares as fractions: 0.01 = 1 percentage point), or --max-games is
-reached.  Pick the metrics it watches with --metric.
+--games N runs exactly N games per rule set (chunks of at most 250, the last one shorter
+when they do not divide N; --deals: chunks of 50,000).  --precision X keeps adding
+rounds of new games (continuing the same seed sequence, so earlier games are kept)
+until every difference interval is narrower than X, or --max-games is reached (never
+passed: the last round stops at it).  X is in each metric's own unit: shares as
+fractions (0.01 = 1 percentage point), means in their unit (0.5 = half a deal for
+deals_mean): pick metrics of one kind with --metric.
 
 examples:
   thousand compare --rules classic --rules classic:bolts=off --games 20000
   thousand compare --rules classic --rules classic:barrel_at=none --rules russian --games 10000 --out cmp
-  thousand compare --rules classic --rules classic:target=500,barrel_at=none --metric deals_mean,win_first_dealer --precision 0.5
+  thousand compare --rules classic --rules classic:target=500,barrel_at=none --metric deals_mean --precision 0.5
+  thousand compare --rules classic --rules classic:bolts=off --metric declarer_success,win_first_dealer --precision 0.02
   thousand compare --rules classic --rules classic:must_beat=on --deals 500000 --json
   thousand compare --rules classic --rules classic:resign=sixty --set barrel_at=900 --games 5000
 """
@@ -74,9 +80,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--metric", "-m", action="append", default=None, metavar="NAME[,NAME...]",
                    help="compare only these metrics (repeatable; see --list-metrics)")
     p.add_argument("--precision", type=float, default=None, metavar="X",
-                   help="simulate in rounds until every difference interval is narrower than X")
+                   help="simulate in rounds until every difference interval is narrower than X, in each "
+                        "metric's unit (shares as fractions: 0.01 = 1 percentage point)")
     p.add_argument("--max-games", type=int, default=None, metavar="N",
-                   help="cap per rule set for --precision (default 32 x the first round)")
+                   help="cap per rule set for --precision, never exceeded (default 32 x the first round)")
     p.add_argument("--out", "-o", default=None, metavar="DIR",
                    help="write compare.md, compare.csv, compare.json and compare_forest.png there")
     p.add_argument("--json", action="store_true",
@@ -105,6 +112,9 @@ def run(args: argparse.Namespace) -> int:
         raise ThousandError(f"--jobs must be a positive number of workers or -1 for all cores, got {args.jobs}")
     if args.max_games is not None and args.precision is None:
         raise ThousandError("--max-games caps a --precision run; give --precision too")
+    if args.out is not None and not args.out.strip():
+        # Path("") is the current folder: an empty name is a slip, not a choice
+        raise ThousandError("--out is an empty name: give the directory to write to")
     n_games, n_deals = args.games, args.deals
     if n_games is None and n_deals is None:
         n_games = DEFAULT_GAMES
