@@ -1396,38 +1396,10 @@ def play_paired(rules: Rules, mode: str, first_chunk: int, n_chunks: int, chunk_
     return pl.concat(tables), hist
 
 
-_PR_SET_PDEATHSIG = 1
-
-
-def _die_with(owner: int) -> None:
-    """Have the kernel kill this worker process when ``owner`` (its parent) dies.
-
-    A compare process that is killed outright (SIGKILL, the OOM killer) cannot stop its
-    loky workers, which would otherwise go on computing, orphaned.  Linux only; a no-op
-    elsewhere, in the owner itself (threads) and in processes the owner did not start.
-    """
-    if owner is None or os.getpid() == owner or not sys.platform.startswith("linux"):
-        return
-    global _DEATH_SIGNAL_SET
-    if _DEATH_SIGNAL_SET != owner:
-        import ctypes
-        import signal
-        try:
-            if ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0:
-                _DEATH_SIGNAL_SET = owner
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != owner:
-        # The owner died before this task started (or before the signal was armed):
-        # nobody will read the result.
-        os._exit(1)
-
-
-_DEATH_SIGNAL_SET: int | None = None
-
-
 def _in_worker(owner: int | None, play_chunk: Callable[..., Any], *args: Any) -> Any:
-    _die_with(owner)
+    # the runner's guard: Linux kills this worker if the comparing process is killed
+    from thousand.simulate import die_with_owner
+    die_with_owner(owner)
     return play_chunk(*args)
 
 
