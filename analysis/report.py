@@ -690,7 +690,10 @@ def _stop_if_fatal(section: str, e: BaseException) -> None:
         if isinstance(c, BrokenExecutor):
             if "SIGINT" in str(c):  # the workers got the Ctrl-C first
                 raise KeyboardInterrupt from e
-            raise ReportStopped(f"{section} stopped: a worker process died ({' '.join(str(c).split())}); "
+            # loky's message is a paragraph; its exit codes are the informative part.
+            codes = re.search(r"exit codes of the workers are (\{[^}]*\})", str(c))
+            why = f"exit codes {codes.group(1)}" if codes else " ".join(str(c).split()) or type(c).__name__
+            raise ReportStopped(f"{section} stopped: a worker process died ({why}); "
                                 f"the data computed so far is kept, {RESUME_HINT}") from None
         if isinstance(c, MemoryError):
             raise ReportStopped(f"{section} stopped: out of memory ({' '.join(str(c).split()) or 'MemoryError'}); "
