@@ -942,7 +942,8 @@ def _claim_outputs(cfg: ReportConfig, names: list[str]) -> None:
     forced, key, parts = data / FORCED_DATA, data / FORCED_KEY, data / FORCED_PARTS
     if key.exists() and not key.is_file():
         refuse(key, "the report keeps the key of its forced-declarer data there")
-    if forced.exists() and not (forced.is_file() and (key.is_file() or "forced_hands" in _earlier_report(out).get("data", {}))):
+    made_forced = key.is_file() or FORCED_DATA in _recorded(_earlier_report(out), "data", "data")
+    if forced.exists() and not (forced.is_file() and made_forced):
         refuse(forced, "it is not forced-declarer data an earlier report made")
     if parts.exists() and not _own_parts(parts):
         refuse(parts, "it holds files an unfinished forced-declarer run does not write")
@@ -984,7 +985,7 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     # make; anything else in these folders is the user's and stays.
     stale = [tables_dir / n for n in {*OWN_TABLES, *_recorded(earlier, "tables", "tables")}]
     stale += [charts_dir / n for n in {*OWN_CHARTS, *_recorded(earlier, "charts", "charts")}]
-    if "compare_csv" in earlier.get("tables", {}):  # compare.md comes with the comparison's tables
+    if "compare.csv" in _recorded(earlier, "tables", "tables"):  # compare.md comes with the comparison's tables
         stale.append(out / "compare.md")
     for path in stale:
         if path.is_file():
@@ -1072,8 +1073,8 @@ def build_report(cfg: ReportConfig) -> ReportResult:
         for name, frame in mt.items():
             frame.write_csv(tables_dir / f"{name}.csv")
             tables[name] = tables_dir / f"{name}.csv"
-        figs["marriage_frequencies"] = charts.marriage_frequency_chart(mt["marriages"], charts_dir / "marriage_frequencies.png",
-                                                                         main_rules)
+        figs["marriage_frequencies"] = charts.marriage_frequency_chart(
+            mt["marriages"], charts_dir / "marriage_frequencies.png", main_rules)
         figs["marriage_value"] = charts.marriage_value_chart(mt["marriage_value"], charts_dir / "marriage_value.png")
         figs["marriage_points"] = charts.marriage_points_chart(mt["marriage_points"], mt["marriage_points_held"],
                                                                charts_dir / "marriage_points.png")
