@@ -17,6 +17,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
+from thousand.rules import Rules
+
 __all__ = [
     "redeal_frequency_chart", "redeal_calls_chart", "marriage_frequency_chart", "marriage_value_chart",
     "marriage_points_chart", "save",
@@ -131,16 +133,20 @@ def redeal_calls_chart(calls: pl.DataFrame, path: str | os.PathLike) -> Path:
     return save(fig, path)
 
 
-def marriage_frequency_chart(table: pl.DataFrame, path: str | os.PathLike) -> Path:
+def marriage_frequency_chart(table: pl.DataFrame, path: str | os.PathLike, rules: Rules | None = None) -> Path:
     """Left: how often each marriage is held (dealt hand by role; declarer with talon).
-    Right: what becomes of held marriages, by role (declared / lost and why)."""
+    Right: what becomes of held marriages, by role (declared / lost and why).  The legend
+    names the hand sizes of ``rules`` (default: the 3-player table)."""
+    from thousand.analysis.redeals import table_shape
+
+    hand, _, talon = table_shape(rules) if rules is not None else (7, 3, 3)
     suits = [s for s in dict.fromkeys(table["suit"].to_list()) if s != "any"]
     fig = _figure(figsize=(13, 4.8))
     ax1, ax2 = fig.subplots(1, 2)
-    series = [("all", "held in dealt hand", "any seat, dealt 7 cards"),
-              ("declarer", "held in dealt hand", "declarer, dealt 7 cards"),
-              ("declarer", "held with talon", "declarer, with talon (10 cards)"),
-              ("defender", "held in dealt hand", "defender, dealt 7 cards")]
+    series = [("all", "held in dealt hand", f"any seat, dealt {hand} cards"),
+              ("declarer", "held in dealt hand", f"declarer, dealt {hand} cards"),
+              ("declarer", "held with talon", f"declarer, with talon ({hand + talon} cards)"),
+              ("defender", "held in dealt hand", f"defender, dealt {hand} cards")]
     width = 0.8 / len(series)
     x = np.arange(len(suits))
     colours = ["#95a5a6", "#85c1e9", "#2e86c1", "#cb4335"]
@@ -159,7 +165,7 @@ def marriage_frequency_chart(table: pl.DataFrame, path: str | os.PathLike) -> Pa
                          & pl.col("suit").is_in(suits))
     if exact.height:
         ax1.hlines(exact["exact"].to_numpy() * 100, x - 0.45, x + 0.45, colors="black", linestyles=":",
-                   label="exact, random 7-card hand")
+                   label=f"exact, random {hand}-card hand")
     ax1.set_xticks(x, [f"{s}\n({v})" for s, v in zip(suits, _values(table, suits))])
     ax1.set_ylabel("hands holding the marriage (%)")
     ax1.set_xlabel("marriage (value in points)")

@@ -44,8 +44,8 @@ VALUE_COLUMNS = ["suit", "value", "role", "metric", "n_with", "with_marriage", "
 
 # measure -> (what it counts, its denominator)
 MEASURES = {
-    "held in dealt hand": "hands of the role that hold it in the 7 dealt cards / hands of the role",
-    "held with talon": "declarers holding it in hand + talon (10 cards) / declarers",
+    "held in dealt hand": "hands of the role holding it in the dealt cards (7; 10 with 2 players) / hands of the role",
+    "held with talon": "declarers holding it in hand + talon (10 cards; 12 with 2 players) / declarers",
     "completed from talon": "held with the talon but not in the dealt hand / hands",
     "declared": "declared / held (declarer: with talon; defender: dealt or after the hand-off)",
     "lost": "held but never declared / held",

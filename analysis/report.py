@@ -50,6 +50,14 @@ DEFAULT_HANDS = 2_000
 DEFAULT_SAMPLES = 100
 
 
+# The bidding thresholds play every hand at each seat ``samples`` times and keep every
+# completion in memory: measured peak about 220 bytes per completion (simulation, the
+# tables with their bootstrap, the rule of thumb).  The cap keeps that near 11 GB.
+FORCED_ROLES = ("forehand", "middle", "rear")
+BYTES_PER_COMPLETION = 220
+MAX_FORCED_COMPLETIONS = 50_000_000
+
+
 @dataclass
 class ReportConfig:
     """What the report runs.  ``rules[0]`` is the main rule set (marriages, thresholds)."""
@@ -69,6 +77,9 @@ class ReportConfig:
     log: Callable[[str], None] | None = None
 
     def __post_init__(self) -> None:
+        # Path("") is ".": an empty --out would write into the current directory.
+        if not os.fspath(self.out).strip():
+            raise ThousandError("--out is an empty name: give the directory to write to")
         self.out = Path(self.out)
         # Every limit a section would hit later is checked here, before any work, so that a
         # bad value is one error line instead of a report with a section missing.
@@ -83,6 +94,16 @@ class ReportConfig:
         whole("games", self.games, 2, " (the comparison's intervals need two)")
         whole("hands", self.hands, 2, " (the rule of thumb is scored on held-out hands)")
         whole("samples", self.samples, 2)
+        from thousand.analysis.compare import MAX_UNITS as COMPARE_MAX_UNITS
+        if self.games > COMPARE_MAX_UNITS["games"]:
+            raise ThousandError(f"--games must be at most {COMPARE_MAX_UNITS['games']:,} (the house-rule "
+                                f"comparison's limit), got {self.games:,}")
+        completions = self.hands * len(FORCED_ROLES) * self.samples
+        if completions > MAX_FORCED_COMPLETIONS:
+            raise ThousandError(
+                f"--hands x --samples must be at most {MAX_FORCED_COMPLETIONS // len(FORCED_ROLES):,} (the "
+                f"bidding thresholds hold every completion in memory, about {BYTES_PER_COMPLETION} bytes each), "
+                f"got {self.hands:,} x {self.samples:,}")
         if isinstance(self.jobs, bool) or not isinstance(self.jobs, numbers.Integral) \
                 or self.jobs == 0 or self.jobs < -1:
             raise ThousandError(f"--jobs must be a positive number of workers or -1 for all cores, got {self.jobs!r}")
@@ -647,6 +668,38 @@ def _forced_key(cfg: ReportConfig) -> dict[str, Any]:
             "version": __version__, "kernel_version": kernel_version}
 
 
+class ReportStopped(ThousandError):
+    """A section stopped in a way that must end the whole report (not "not shown")."""
+
+
+def _stop_if_fatal(section: str, e: BaseException) -> None:
+    """Raise what must end the whole report instead of leaving one section out: Ctrl-C
+    (which also kills the worker processes, so it may surface as their death), a worker
+    process that died, or memory running out.  The data written so far stays on disk and
+    the same command continues from it."""
+    chain: list[BaseException] = []
+    x: BaseException | None = e
+    while x is not None and not any(x is c for c in chain):
+        chain.append(x)
+        x = x.__cause__ or x.__context__
+    from concurrent.futures import BrokenExecutor
+
+    if any(isinstance(c, KeyboardInterrupt) for c in chain):
+        raise KeyboardInterrupt from e
+    for c in chain:
+        if isinstance(c, BrokenExecutor):
+            if "SIGINT" in str(c):  # the workers got the Ctrl-C first
+                raise KeyboardInterrupt from e
+            # loky's message is a paragraph; its exit codes are the informative part.
+            codes = re.search(r"exit codes of the workers are (\{[^}]*\})", str(c))
+            why = f"exit codes {codes.group(1)}" if codes else " ".join(str(c).split()) or type(c).__name__
+            raise ReportStopped(f"{section} stopped: a worker process died ({why}); "
+                                f"the data computed so far is kept, {RESUME_HINT}") from None
+        if isinstance(c, MemoryError):
+            raise ReportStopped(f"{section} stopped: out of memory ({' '.join(str(c).split()) or 'MemoryError'}); "
+                                "use smaller settings") from None
+
+
 def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_dir: Path,
                        notes: list[str]) -> tuple[list[Block], dict[str, Path], dict[str, Path]]:
     """Bidding thresholds through :mod:`thousand.analysis.thresholds` (its public API)."""
@@ -730,13 +783,18 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
                 f"really reaches: mean error {t['mae_points']:.1f} points against {b['mae_points']:.1f} for the "
                 f"median (R² {t['r2']:.2f}).")))
         except Exception as e:  # the thresholds table stands on its own
+            _stop_if_fatal("the rule of thumb", e)
             notes.append(f"rule of thumb failed: {e}")
             blocks.append(Block("note", f"The rule of thumb could not be fitted: {e}"))
+    except ReportStopped:
+        raise
     except ThousandError as e:  # the analysis does not cover these rules: say so, no traceback
+        _stop_if_fatal("bidding thresholds", e)
         notes.append(f"bidding thresholds: {e}")
         log(f"bidding thresholds not computed: {e}")
         blocks.append(Block("note", f"Not computed: {e}."))
     except Exception as e:
+        _stop_if_fatal("bidding thresholds", e)
         notes.append(f"bidding thresholds failed: {e}")
         log(f"bidding thresholds failed: {e}")
         traceback.print_exc(file=sys.stderr)
@@ -772,10 +830,12 @@ def _compare_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_dir:
             figs["compare_forest"] = charts_dir / "compare_forest.png"
         return [Block("md", md, path=cfg.out)], tables, figs
     except ThousandError as e:
+        _stop_if_fatal("house-rule comparison", e)
         notes.append(f"house-rule comparison: {e}")
         log(f"house-rule comparison not computed: {e}")
         return [title, Block("note", f"Not computed: {e}.")], tables, figs
     except Exception as e:
+        _stop_if_fatal("house-rule comparison", e)
         notes.append(f"house-rule comparison failed: {e}")
         log(f"house-rule comparison failed: {e}")
         traceback.print_exc(file=sys.stderr)
@@ -805,24 +865,97 @@ def _report_dataset(path: Path) -> bool:
     return path.is_dir() and ((path / METADATA_FILE).is_file() or (path / "deals.parquet").is_file())
 
 
+# Every table and chart this version of the report can write (compare's come from
+# analysis/compare.py's write_outputs): only these names, and those an earlier report
+# recorded in its report.json, are ever removed from tables/ and charts/.
+OWN_TABLES = ("redeal_frequencies.csv", "redeal_calls.csv", "overview.csv", "marriages.csv",
+              "marriage_value.csv", "marriage_points.csv", "marriage_points_held.csv", "marriage_checks.csv",
+              "bid_thresholds.csv", "rule_of_thumb.csv", "compare.csv", "compare.json")
+OWN_CHARTS = ("redeal_frequencies.png", "redeal_calls.png", "marriage_frequencies.png", "marriage_value.png",
+              "marriage_points.png", "bid_threshold_heatmap.png", "compare_forest.png")
+
+
+def _earlier_report(out: Path) -> dict[str, Any]:
+    """The report.json an earlier report left in ``out`` (empty when there is none)."""
+    try:
+        meta = json.loads((out / "report.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def _recorded(meta: dict[str, Any], key: str, folder: str) -> set[str]:
+    """Names of the plain children of ``folder`` that report.json lists under ``key``."""
+    names: set[str] = set()
+    entries = meta.get(key)
+    for rel in (entries.values() if isinstance(entries, dict) else ()):
+        parts = Path(str(rel)).parts
+        if len(parts) == 2 and parts[0] == folder and parts[1] not in ("", ".", ".."):
+            names.add(parts[1])
+    return names
+
+
+def _earlier_datasets(out: Path) -> set[str]:
+    """The dataset folders an earlier report made in ``out/data`` (DATASETS_FILE, or, for
+    reports older than it, report.json)."""
+    earlier = _recorded(_earlier_report(out), "data", "data")
+    try:
+        listed = json.loads((out / "data" / DATASETS_FILE).read_text())["datasets"]
+        earlier.update(str(n) for n in listed if Path(str(n)).name == str(n) and str(n) not in ("", ".", ".."))
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return earlier
+
+
+def _own_parts(parts: Path) -> bool:
+    """``parts`` holds only what an unfinished forced-declarer run writes there."""
+    return parts.is_dir() and all(
+        p.is_file() and (p.name == FORCED_KEY or re.fullmatch(r"chunk-\d+\.parquet(\.\d+\.tmp)?", p.name))
+        for p in parts.iterdir())
+
+
+def _claim_outputs(cfg: ReportConfig, names: list[str]) -> None:
+    """Refuse, before any work, when something the report would have to replace in
+    ``cfg.out`` is not provably its own: a dataset folder it did not make (not listed by an
+    earlier report, or no longer a report dataset), or forced-declarer files of unknown
+    origin.  The report only ever deletes what passes this check."""
+    out = cfg.out
+    if out.exists() and not out.is_dir():
+        raise ThousandError(f"--out {os.fspath(out)!r} is a file, not a directory")
+    data = out / "data"
+    if not data.is_dir():
+        return
+    earlier = _earlier_datasets(out)
+
+    def refuse(path: Path, what: str) -> None:
+        raise ThousandError(f"{os.fspath(path)!r} is in the way: {what}; move it or give another --out")
+    for name in names:
+        path = data / name
+        if not path.exists() and not path.is_symlink():
+            continue
+        if path.is_symlink() or not path.is_dir():
+            refuse(path, "the report keeps a dataset folder there")
+        if not any(path.iterdir()):
+            continue  # an empty folder: nothing to lose, the dataset is written into it
+        if name not in earlier or not _report_dataset(path):
+            refuse(path, "it is not a dataset an earlier report made there")
+    forced, key, parts = data / FORCED_DATA, data / FORCED_KEY, data / FORCED_PARTS
+    if key.exists() and not key.is_file():
+        refuse(key, "the report keeps the key of its forced-declarer data there")
+    made_forced = key.is_file() or FORCED_DATA in _recorded(_earlier_report(out), "data", "data")
+    if forced.exists() and not (forced.is_file() and made_forced):
+        refuse(forced, "it is not forced-declarer data an earlier report made")
+    if parts.exists() and not _own_parts(parts):
+        refuse(parts, "it holds files an unfinished forced-declarer run does not write")
+
+
 def _remove_stale_datasets(out: Path, names: list[str], log: Callable[[str], None]) -> None:
     """Make ``out/data`` hold the datasets of this report only: delete the folders an earlier
     report made there (listed in DATASETS_FILE, or, for reports older than it, in report.json)
     that this one does not use, then list this report's folders, before any is written (so
     an interrupted run is cleaned up too).  Nothing else in ``data/`` is touched."""
     data = out / "data"
-    earlier: set[str] = set()
-    try:
-        earlier.update(json.loads((data / DATASETS_FILE).read_text())["datasets"])
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
-    try:
-        for rel in json.loads((out / "report.json").read_text())["data"].values():
-            parts = Path(rel).parts
-            if len(parts) == 2 and parts[0] == "data":
-                earlier.add(parts[1])
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        pass
+    earlier = _earlier_datasets(out)
     for name in sorted(earlier - set(names)):
         path = data / str(name)
         # Only a plain child of data/ that still looks like a report dataset.
@@ -837,6 +970,9 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     log = _Log(cfg.log)
     t0 = time.perf_counter()
     out = cfg.out
+    rule_sets = _redeal_rule_sets(cfg)
+    _claim_outputs(cfg, [_slug(label) for label, _ in rule_sets])
+    earlier = _earlier_report(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
         (out / "tables").mkdir(exist_ok=True)
@@ -845,10 +981,15 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     except OSError as e:
         raise ThousandError(f"cannot create output directory {os.fspath(out)!r}: {e.strerror}") from None
     tables_dir, charts_dir = out / "tables", out / "charts"
-    # A previous report in the same place must not leave tables or charts this run did not make.
-    for stale in [*tables_dir.glob("*.csv"), *tables_dir.glob("*.json"), *charts_dir.glob("*.png"),
-                  out / "compare.md"]:
-        stale.unlink(missing_ok=True)
+    # A previous report in the same place must not leave tables or charts this run did not
+    # make; anything else in these folders is the user's and stays.
+    stale = [tables_dir / n for n in {*OWN_TABLES, *_recorded(earlier, "tables", "tables")}]
+    stale += [charts_dir / n for n in {*OWN_CHARTS, *_recorded(earlier, "charts", "charts")}]
+    if "compare.csv" in _recorded(earlier, "tables", "tables"):  # compare.md comes with the comparison's tables
+        stale.append(out / "compare.md")
+    for path in stale:
+        if path.is_file():
+            path.unlink()
     # The forced-declarer data is kept only when it was made with this run's settings.
     forced, forced_key = out / "data" / FORCED_DATA, out / "data" / FORCED_KEY
     try:
@@ -867,7 +1008,6 @@ def build_report(cfg: ReportConfig) -> ReportResult:
         parts_kept = False
     if parts.exists() and not parts_kept:
         shutil.rmtree(parts)
-    rule_sets = _redeal_rule_sets(cfg)
     _remove_stale_datasets(out, [_slug(label) for label, _ in rule_sets], log)
     tables: dict[str, Path] = {}
     figs: dict[str, Path] = {}
@@ -933,7 +1073,8 @@ def build_report(cfg: ReportConfig) -> ReportResult:
         for name, frame in mt.items():
             frame.write_csv(tables_dir / f"{name}.csv")
             tables[name] = tables_dir / f"{name}.csv"
-        figs["marriage_frequencies"] = charts.marriage_frequency_chart(mt["marriages"], charts_dir / "marriage_frequencies.png")
+        figs["marriage_frequencies"] = charts.marriage_frequency_chart(
+            mt["marriages"], charts_dir / "marriage_frequencies.png", main_rules)
         figs["marriage_value"] = charts.marriage_value_chart(mt["marriage_value"], charts_dir / "marriage_value.png")
         figs["marriage_points"] = charts.marriage_points_chart(mt["marriage_points"], mt["marriage_points_held"],
                                                                charts_dir / "marriage_points.png")

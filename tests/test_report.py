@@ -199,6 +199,8 @@ def test_a_second_report_in_the_same_place_leaves_nothing_stale(tmp_path):
     (tmp_path / "tables" / "compare.csv").write_text("metric,rules\nx,y\n")
     (tmp_path / "charts" / "compare_forest.png").write_bytes(b"\x89PNG old")
     (tmp_path / "compare.md").write_text("## House-rule comparison\n")
+    (tmp_path / "report.json").write_text(json.dumps({  # the record that makes compare.md the report's
+        "tables": {"compare_csv": "tables/compare.csv"}, "charts": {"compare_forest": "charts/compare_forest.png"}}))
     build_report(ReportConfig(out=tmp_path, deals=600, hands=4, samples=4, seed=2, jobs=1, presets=False,
                               progress=False, log=lambda s: None))
     assert not (tmp_path / "tables" / "compare.csv").exists()

@@ -22,7 +22,9 @@ declarer runs; and, with several --rules, the house-rule comparison over --games
 
 There is no --resume: run the same command again and it reuses the data in DIR/data made
 with the same settings, so an interrupted report (Ctrl-C) continues where it stopped; data
-an earlier report with other settings left there is replaced or removed.
+an earlier report with other settings left there is replaced or removed. The report deletes
+only what it wrote itself: a folder of yours where it must write makes it stop before any
+work, and your own files in DIR/tables and DIR/charts stay.
 
 examples:
   thousand report --out report                         the default (1,000,000 deals a rule set)
