@@ -684,12 +684,12 @@ def _stop_if_fatal(section: str, e: BaseException) -> None:
         x = x.__cause__ or x.__context__
     from concurrent.futures import BrokenExecutor
 
-    if any(isinstance(c, KeyboardInterrupt) for c in chain):
+    from thousand.simulate import killed_by_interrupt
+
+    if killed_by_interrupt(e):  # also when the workers got the Ctrl-C first and died of it
         raise KeyboardInterrupt from e
     for c in chain:
         if isinstance(c, BrokenExecutor):
-            if "SIGINT" in str(c):  # the workers got the Ctrl-C first
-                raise KeyboardInterrupt from e
             # loky's message is a paragraph; its exit codes are the informative part.
             codes = re.search(r"exit codes of the workers are (\{[^}]*\})", str(c))
             why = f"exit codes {codes.group(1)}" if codes else " ".join(str(c).split()) or type(c).__name__
