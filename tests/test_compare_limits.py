@@ -2,7 +2,6 @@
 size, few units (Student t), interrupted and killed runs, and how the output reads."""
 import json
 import os
-import signal
 import subprocess
 import sys
 import textwrap
@@ -13,6 +12,7 @@ import numpy as np
 import pytest
 
 import thousand.analysis.compare as C
+from _processes import gone, loky_workers, sigkill_once_working
 from test_compare_pipeline import toy_compare, toy_simulator
 from thousand.cli import main
 from thousand.rules import parse_rules_spec
@@ -158,37 +158,6 @@ def test_value_and_interval_share_one_precision(values, signed, text):
 
 
 # ----------------------------------------------------------------------------- workers
-def _loky_workers(pid: int) -> set[int]:
-    """Live loky worker processes among the children of ``pid``."""
-    out = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        for child in (task / "children").read_text().split():
-            try:
-                cmd = Path(f"/proc/{child}/cmdline").read_bytes()
-                state = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[0]
-            except OSError:
-                continue
-            if b"popen_loky_posix" in cmd and state != "Z":
-                out.add(int(child))
-    return out
-
-
-def _gone(pids: set[int], timeout: float = 15.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        alive = set()
-        for p in pids:
-            try:
-                if Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
-                    alive.add(p)
-            except OSError:
-                pass
-        if not alive:
-            return True
-        time.sleep(0.2)
-    return False
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.filterwarnings("ignore:.*tasks which were still being processed")
 def test_interrupted_compare_leaves_no_workers():
@@ -196,14 +165,14 @@ def test_interrupted_compare_leaves_no_workers():
     seen = set()
 
     def interrupt(_):
-        seen.update(_loky_workers(os.getpid()))
+        seen.update(loky_workers(os.getpid()))
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         C.play_paired(rules, "deals", 0, 40, 2000, 1, "greedy", 2,
                       reduce=lambda g, d: (C.pl.DataFrame({"unit": [0]}), np.zeros(0, np.int64)),
                       on_chunk=interrupt)
-    assert seen and _gone(seen), seen
+    assert seen and gone(seen), seen
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
@@ -219,16 +188,8 @@ def test_killed_compare_takes_its_workers_along():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")]))
     proc = subprocess.Popen([sys.executable, "-c", script], env=env, cwd=REPO)
     try:
-        deadline = time.monotonic() + 60
-        workers: set[int] = set()
-        while len(workers) < 2 and time.monotonic() < deadline:
-            time.sleep(0.5)
-            workers = _loky_workers(proc.pid)
-        assert len(workers) == 2, "the workers never started"
-        time.sleep(3.0)                                  # let them take a chunk each
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(10)
-        assert _gone(workers), f"orphaned workers {workers}"
+        workers = sigkill_once_working(proc, settle=3.0)
+        assert gone(workers), f"orphaned workers {workers}"
     finally:
         if proc.poll() is None:
             proc.kill()

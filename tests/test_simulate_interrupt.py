@@ -64,19 +64,11 @@ def test_sigint_mid_run_then_resume_gives_the_full_dataset(tmp_path, backend):
 def test_killed_run_takes_its_workers_along(tmp_path):
     # SIGKILL (what the out-of-memory killer sends) gives the run no chance to stop its
     # loky workers; they must not go on writing chunks, orphaned.
-    from test_compare_limits import _gone, _loky_workers
+    from _processes import gone, sigkill_once_working
     proc = thousand("simulate", "--deals", "50000000", "--jobs", "2", "--out", str(tmp_path / "r"))
     try:
-        deadline = time.monotonic() + 60
-        workers: set[int] = set()
-        while len(workers) < 2 and time.monotonic() < deadline:
-            time.sleep(0.3)
-            workers = _loky_workers(proc.pid)
-        assert len(workers) == 2, "the workers never started"
-        time.sleep(1.0)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(10)
-        assert _gone(workers), f"orphaned workers {workers}"
+        workers = sigkill_once_working(proc, settle=1.0)
+        assert gone(workers), f"orphaned workers {workers}"
     finally:
         if proc.poll() is None:
             proc.kill()
