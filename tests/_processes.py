@@ -43,16 +43,21 @@ def gone(pids: set[int], timeout: float = 15.0) -> bool:
     return False
 
 
-def sigkill_once_working(proc: subprocess.Popen, workers: int = 2, settle: float = 2.0) -> set[int]:
+def orphans_after_sigkill(proc: subprocess.Popen, workers: int = 2, settle: float = 2.0) -> set[int]:
     """Wait until ``proc`` runs ``workers`` loky workers, let them take a chunk, SIGKILL
-    ``proc`` (what the out-of-memory killer sends) and return the workers' pids."""
-    deadline = time.monotonic() + 60
-    seen: set[int] = set()
-    while len(seen) < workers and time.monotonic() < deadline:
-        time.sleep(0.3)
-        seen = loky_workers(proc.pid)
-    assert len(seen) == workers, "the workers never started"
-    time.sleep(settle)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait(10)
-    return seen
+    ``proc`` (what the out-of-memory killer sends); the workers still alive 15 s later."""
+    try:
+        deadline = time.monotonic() + 60
+        seen: set[int] = set()
+        while len(seen) < workers and time.monotonic() < deadline:
+            time.sleep(0.3)
+            seen = loky_workers(proc.pid)
+        assert len(seen) == workers, "the workers never started"
+        time.sleep(settle)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        return set() if gone(seen) else seen
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)

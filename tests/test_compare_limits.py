@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import thousand.analysis.compare as C
-from _processes import gone, loky_workers, sigkill_once_working
+from _processes import gone, loky_workers, orphans_after_sigkill
 from test_compare_pipeline import toy_compare, toy_simulator
 from thousand.cli import main
 from thousand.rules import parse_rules_spec
@@ -187,10 +187,4 @@ def test_killed_compare_takes_its_workers_along():
     """)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")]))
     proc = subprocess.Popen([sys.executable, "-c", script], env=env, cwd=REPO)
-    try:
-        workers = sigkill_once_working(proc, settle=3.0)
-        assert gone(workers), f"orphaned workers {workers}"
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(10)
+    assert orphans_after_sigkill(proc, settle=3.0) == set()
