@@ -677,18 +677,13 @@ def _stop_if_fatal(section: str, e: BaseException) -> None:
     (which also kills the worker processes, so it may surface as their death), a worker
     process that died, or memory running out.  The data written so far stays on disk and
     the same command continues from it."""
-    chain: list[BaseException] = []
-    x: BaseException | None = e
-    while x is not None and not any(x is c for c in chain):
-        chain.append(x)
-        x = x.__cause__ or x.__context__
     from concurrent.futures import BrokenExecutor
 
-    from thousand.simulate import killed_by_interrupt
+    from thousand.simulate import exception_chain, killed_by_interrupt
 
     if killed_by_interrupt(e):  # also when the workers got the Ctrl-C first and died of it
         raise KeyboardInterrupt from e
-    for c in chain:
+    for c in exception_chain(e):
         if isinstance(c, BrokenExecutor):
             # loky's message is a paragraph; its exit codes are the informative part.
             codes = re.search(r"exit codes of the workers are (\{[^}]*\})", str(c))

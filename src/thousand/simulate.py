@@ -255,12 +255,18 @@ def killed_by_interrupt(error: BaseException) -> bool:
     loky names the workers' exit codes (``{SIGINT(-2)}``) in its error; a worker that
     caught the interrupt as an exception passes it on as the error's cause.
     """
-    seen = error
-    while seen is not None:
-        if isinstance(seen, KeyboardInterrupt) or "SIGINT" in str(seen) or "KeyboardInterrupt" in str(seen):
-            return True
+    return any(isinstance(e, KeyboardInterrupt) or "SIGINT" in str(e) or "KeyboardInterrupt" in str(e)
+               for e in exception_chain(error))
+
+
+def exception_chain(error: BaseException) -> list[BaseException]:
+    """``error`` and what caused it, cause by cause (each once)."""
+    chain: list[BaseException] = []
+    seen: BaseException | None = error
+    while seen is not None and not any(seen is c for c in chain):
+        chain.append(seen)
         seen = seen.__cause__ or seen.__context__
-    return False
+    return chain
 
 
 def chunk_frames(task: ChunkTask) -> tuple[pl.DataFrame, pl.DataFrame | None]:
