@@ -39,7 +39,7 @@ from thousand.analysis import charts
 from thousand.analysis.deals import random_deals
 from thousand.analysis.marriages import marriage_tables
 from thousand.analysis.redeals import redeal_calls, redeal_frequencies
-from thousand.errors import ThousandError
+from thousand.errors import ThousandError, check_name
 from thousand.rules import PRESETS, Rules
 
 __all__ = ["ReportConfig", "ReportResult", "build_report", "markdown_to_html", "overview", "DEFAULT_DEALS"]
@@ -77,9 +77,7 @@ class ReportConfig:
     log: Callable[[str], None] | None = None
 
     def __post_init__(self) -> None:
-        # Path("") is ".": an empty --out would write into the current directory.
-        if not os.fspath(self.out).strip():
-            raise ThousandError("--out is an empty name: give the directory to write to")
+        check_name(self.out, "--out", "the directory to write to")
         self.out = Path(self.out)
         # Every limit a section would hit later is checked here, before any work, so that a
         # bad value is one error line instead of a report with a section missing.

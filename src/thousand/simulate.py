@@ -42,7 +42,7 @@ import polars as pl
 
 from thousand import __version__, schema
 from thousand.schema import DEFAULT_CHUNK_DEALS, DEFAULT_CHUNK_GAMES
-from thousand.errors import ThousandError
+from thousand.errors import ThousandError, check_name
 from thousand.rules import Rules, parse_rules_spec
 
 __all__ = [
@@ -660,10 +660,8 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
         raise ThousandError(f"seed must be a non-negative whole number, got {seed!r}")
     seed, n, chunk_size = int(seed), int(n), int(chunk_size)
 
-    for name, given in (("out", out), ("deals_out", deals_out)):
-        if given is not None and not os.fspath(given).strip():
-            # Path("") is the current folder: an empty name is a slip, not a choice
-            raise ThousandError(f"--{name.replace('_', '-')} is an empty name: give the directory to write to")
+    check_name(out, "--out", "the directory to write to")
+    check_name(deals_out, "--deals-out", "the directory to write to")
     out_path = Path(out) if out is not None else _temp_out()
     if out is None and resume:
         raise ThousandError("--resume needs --out: the directory of the run to continue")
