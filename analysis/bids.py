@@ -861,9 +861,8 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
                  if span / (k * int(est.rules.bid_step)) <= 12), span)
     ax1.xaxis.set_major_locator(MultipleLocator(step))
     # room above and below every curve and the pass line, so none hugs the frame
-    shown = [v for v in (ev, t["ev_play"].to_numpy(), strat, res.astype(float), np.array([pv]))
-             if v is not None]
-    values = np.concatenate([np.asarray(v, dtype=float).ravel() for v in shown])
+    values = np.concatenate([np.asarray(v, dtype=float).ravel()
+                             for v in (ev, t["ev_play"].to_numpy(), strat, res, [pv])])
     values = values[np.isfinite(values)]
     lo, hi = float(values.min()), float(values.max())
     pad = max(5.0, 0.08 * (hi - lo))

@@ -39,7 +39,7 @@ from thousand.analysis import charts
 from thousand.analysis.deals import random_deals
 from thousand.analysis.marriages import marriage_tables
 from thousand.analysis.redeals import redeal_calls, redeal_frequencies
-from thousand.errors import ThousandError
+from thousand.errors import ThousandError, check_name
 from thousand.rules import PRESETS, Rules
 
 __all__ = ["ReportConfig", "ReportResult", "build_report", "markdown_to_html", "overview", "DEFAULT_DEALS"]
@@ -77,9 +77,7 @@ class ReportConfig:
     log: Callable[[str], None] | None = None
 
     def __post_init__(self) -> None:
-        # Path("") is ".": an empty --out would write into the current directory.
-        if not os.fspath(self.out).strip():
-            raise ThousandError("--out is an empty name: give the directory to write to")
+        check_name(self.out, "--out", "the directory to write to")
         self.out = Path(self.out)
         # Every limit a section would hit later is checked here, before any work, so that a
         # bad value is one error line instead of a report with a section missing.
@@ -677,18 +675,13 @@ def _stop_if_fatal(section: str, e: BaseException) -> None:
     (which also kills the worker processes, so it may surface as their death), a worker
     process that died, or memory running out.  The data written so far stays on disk and
     the same command continues from it."""
-    chain: list[BaseException] = []
-    x: BaseException | None = e
-    while x is not None and not any(x is c for c in chain):
-        chain.append(x)
-        x = x.__cause__ or x.__context__
     from concurrent.futures import BrokenExecutor
 
-    from thousand.simulate import killed_by_interrupt
+    from thousand.simulate import exception_chain, killed_by_interrupt
 
     if killed_by_interrupt(e):  # also when the workers got the Ctrl-C first and died of it
         raise KeyboardInterrupt from e
-    for c in chain:
+    for c in exception_chain(e):
         if isinstance(c, BrokenExecutor):
             # loky's message is a paragraph; its exit codes are the informative part.
             codes = re.search(r"exit codes of the workers are (\{[^}]*\})", str(c))

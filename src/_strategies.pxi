@@ -355,7 +355,7 @@ cdef void best_hand_off_scan(const Estimates* t, uint32_t h, int32_t* first, int
     players, on a tie, the cards with fewer points go; with 2 (t.lays_away), the
     laid-away points count as the declarer's."""
     cdef uint32_t low = hand_off_candidates(h)
-    cdef uint32_t x, y
+    cdef uint32_t x, y, gone
     cdef int32_t cards[12]
     cdef int32_t suit[12]
     cdef double gain[12]              # estimate change when the card alone goes, less a tie-break
@@ -372,9 +372,8 @@ cdef void best_hand_off_scan(const Estimates* t, uint32_t h, int32_t* first, int
             while y:
                 b = td_lowbit(y)
                 y &= y - 1
-                e = play_estimate(t, h & ~((<uint32_t>1 << a) | (<uint32_t>1 << b)))
-                if t.lays_away:
-                    e += RANK_POINTS_C[a % 6] + RANK_POINTS_C[b % 6]
+                gone = (<uint32_t>1 << a) | (<uint32_t>1 << b)
+                e = kept_estimate(t, h & ~gone, gone)
                 if first[0] < 0 or e > best:
                     best = e
                     first[0] = a

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import dataclasses
 import ctypes
+import dataclasses
 import functools
 import importlib
 import itertools
@@ -42,7 +42,7 @@ import polars as pl
 
 from thousand import __version__, schema
 from thousand.schema import DEFAULT_CHUNK_DEALS, DEFAULT_CHUNK_GAMES
-from thousand.errors import ThousandError
+from thousand.errors import ThousandError, check_name
 from thousand.rules import Rules, parse_rules_spec
 
 __all__ = [
@@ -255,12 +255,18 @@ def killed_by_interrupt(error: BaseException) -> bool:
     loky names the workers' exit codes (``{SIGINT(-2)}``) in its error; a worker that
     caught the interrupt as an exception passes it on as the error's cause.
     """
-    seen = error
-    while seen is not None:
-        if isinstance(seen, KeyboardInterrupt) or "SIGINT" in str(seen) or "KeyboardInterrupt" in str(seen):
-            return True
+    return any(isinstance(e, KeyboardInterrupt) or "SIGINT" in str(e) or "KeyboardInterrupt" in str(e)
+               for e in exception_chain(error))
+
+
+def exception_chain(error: BaseException) -> list[BaseException]:
+    """``error`` and what caused it, cause by cause (each once)."""
+    chain: list[BaseException] = []
+    seen: BaseException | None = error
+    while seen is not None and not any(seen is c for c in chain):
+        chain.append(seen)
         seen = seen.__cause__ or seen.__context__
-    return False
+    return chain
 
 
 def chunk_frames(task: ChunkTask) -> tuple[pl.DataFrame, pl.DataFrame | None]:
@@ -283,26 +289,6 @@ def chunk_frames(task: ChunkTask) -> tuple[pl.DataFrame, pl.DataFrame | None]:
         deals["chunk"] = np.full(len(deals["deal_id"]), chunk_col, dtype=np.int32)
         deal_frame = _frame(deals, schema.deal_columns(task.players), extras=True)
     return _frame(games, schema.game_columns(task.players)), deal_frame
-
-
-def _written_by_this_run(task: ChunkTask) -> bool:
-    """Whether chunk ``task.index``'s files begin with the rows this run would write.
-
-    The first deal (or game) of a chunk depends only on the run's seed, rules and
-    strategies, so replaying one item tells a file of this run from one of another run
-    copied in (the metadata says which run a folder holds, not each file).
-    """
-    first = dataclasses.replace(task, size=1)
-    frame, deal_frame = chunk_frames(first)
-    pairs = [(Path(task.out), frame)] + ([(Path(task.deals_out), deal_frame)] if deal_frame is not None else [])
-    for folder, expected in pairs:
-        try:
-            got = pl.read_parquet(folder / chunk_file(task.index), n_rows=1)
-        except Exception:  # unreadable here means not this run's file
-            return False
-        if got.schema != expected.schema or not got.equals(expected.head(1)):
-            return False
-    return True
 
 
 # --------------------------------------------------------------------------- strategies
@@ -409,8 +395,11 @@ def _check_dir(path: Path, meta: dict[str, Any], resume: bool) -> None:
         raise ThousandError(f"output directory {os.fspath(path)!r} is not empty and holds no run")
 
 
-def _open_dir(path: Path, meta: dict[str, Any]) -> set[int]:
-    """Write the metadata of a new run, clear leftovers; returns the chunks already written."""
+def _open_dir(path: Path, meta: dict[str, Any], first_row: Callable[[int], pl.DataFrame]) -> set[int]:
+    """Write the metadata of a new run, clear leftovers; returns the chunks already written.
+
+    ``first_row(k)`` is the row this run writes first in chunk ``k``: a file is kept only
+    if it begins with it (see :func:`_holds_chunk`)."""
     # Leftovers of writes that were interrupted before their rename.
     for tmp in path.glob(".*.tmp"):
         tmp.unlink(missing_ok=True)
@@ -423,25 +412,29 @@ def _open_dir(path: Path, meta: dict[str, Any]) -> set[int]:
             continue
         if not chunk.is_file():
             raise ThousandError(f"{os.fspath(chunk)!r} is not a chunk file; remove it and --resume")
-        if _chunk_readable(chunk, k):
+        if _holds_chunk(chunk, first_row(k)):
             done.add(k)
         else:
-            # Damaged after it was written (disk full, a copy, a sync tool): compute it again.
-            print(f"chunk {k} in {os.fspath(path)!r} is damaged or holds another chunk's rows; "
-                  "computing it again", file=sys.stderr)
+            # Damaged after it was written (disk full, a sync tool), or copied in from
+            # another chunk or another run: compute it again.
+            print(f"chunk {k} in {os.fspath(path)!r} is damaged or not this run's (another chunk, seed, "
+                  "rules or strategies); computing it again", file=sys.stderr)
             chunk.unlink()
     return done
 
 
-def _chunk_readable(chunk: Path, k: int) -> bool:
-    """A chunk counts as written when its Parquet file reads, holds rows, and every row
-    says it is chunk ``k`` (a file copied over another chunk's name is not kept)."""
+def _holds_chunk(chunk: Path, expected: pl.DataFrame) -> bool:
+    """Whether ``chunk`` is a readable Parquet file that begins with the row ``expected``.
+
+    A chunk's first deal (or game) depends only on the run's seed, rules, strategies and
+    the chunk's index (its ``chunk`` column), so one replayed item tells this run's file
+    from a damaged one, another chunk's, or another run's copied in.
+    """
     try:
-        n, low, high = pl.scan_parquet(chunk).select(
-            pl.len(), pl.col("chunk").min().alias("low"), pl.col("chunk").max().alias("high")).collect().row(0)
+        got = pl.read_parquet(chunk, n_rows=1)
     except Exception:  # any failure to read the file means it is not a chunk
         return False
-    return n > 0 and low == high == k
+    return got.schema == expected.schema and got.equals(expected)
 
 
 def _chunk_range(meta: dict[str, Any]) -> range:
@@ -667,10 +660,8 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
         raise ThousandError(f"seed must be a non-negative whole number, got {seed!r}")
     seed, n, chunk_size = int(seed), int(n), int(chunk_size)
 
-    for name, given in (("out", out), ("deals_out", deals_out)):
-        if given is not None and not os.fspath(given).strip():
-            # Path("") is the current folder: an empty name is a slip, not a choice
-            raise ThousandError(f"--{name.replace('_', '-')} is an empty name: give the directory to write to")
+    check_name(out, "--out", "the directory to write to")
+    check_name(deals_out, "--deals-out", "the directory to write to")
     out_path = Path(out) if out is not None else _temp_out()
     if out is None and resume:
         raise ThousandError("--resume needs --out: the directory of the run to continue")
@@ -691,28 +682,29 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
             if not out_existed:  # leave no empty --out behind a refused run
                 out_path.rmdir()
             raise
-    # Both directories are checked before either is written to.
-    done = _open_dir(out_path, meta)
-    if deals_path is not None:
-        # A games chunk is done only when its deal rows were written too.
-        done &= _open_dir(deals_path, deal_meta)
-
     bounds = chunk_bounds(n, chunk_size)
     wanted = _chunk_range(meta)
     rules_array = rules.to_kernel()
+    owner = os.getpid() if backend == "loky" else None
     all_tasks = {
         k: ChunkTask(kind, k, bounds[k][0], bounds[k][1], seed, rules_array, rules.players, strategies,
                      os.fspath(out_path), os.fspath(deals_path) if deals_path else None, compression,
-                     kernel_module)
+                     kernel_module, owner)
         for k in wanted
     }
-    for k in sorted(done):
-        if not _written_by_this_run(all_tasks[k]):
-            print(f"chunk {k} holds rows of another run (other seed, rules or strategies); "
-                  "computing it again", file=sys.stderr)
-            done.discard(k)
-    owner = os.getpid() if backend == "loky" else None
-    tasks = [dataclasses.replace(all_tasks[k], owner=owner) for k in wanted if k not in done]
+
+    @functools.lru_cache(maxsize=None)
+    def first_rows(k: int) -> tuple[pl.DataFrame, pl.DataFrame | None]:
+        """Chunk k's first row in each file, replayed (one deal or game) for the resume check."""
+        frame, deal_frame = chunk_frames(dataclasses.replace(all_tasks[k], size=1))
+        return frame.head(1), None if deal_frame is None else deal_frame.head(1)
+
+    # Both directories are checked before either is written to.
+    done = _open_dir(out_path, meta, lambda k: first_rows(k)[0])
+    if deals_path is not None:
+        # A games chunk is done only when its deal rows were written too.
+        done &= _open_dir(deals_path, deal_meta, lambda k: first_rows(k)[1])
+    tasks = [all_tasks[k] for k in wanted if k not in done]
     total = sum(bounds[k][1] for k in wanted)
     already = sum(bounds[k][1] for k in done)
     bar = _progress_bar(total, already, kind, progress)
@@ -731,7 +723,7 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
             bar.close()
             bar = None
         left = sum(1 for k in wanted if not (out_path / chunk_file(k)).exists())
-        if isinstance(e, KeyboardInterrupt) or killed_by_interrupt(e):
+        if killed_by_interrupt(e):
             # Ctrl-C reaches the workers too; one still starting up dies of it before
             # this process sees its own KeyboardInterrupt, so its death is the interrupt.
             print(f"interrupted: {len(wanted) - left} of {len(wanted)} chunks are written in {out_path}; "

@@ -7,7 +7,7 @@ import math
 
 from thousand.cards import parse_hand
 from thousand.commands.common import add_rules_arguments, add_seed_argument, rules_from_args
-from thousand.errors import ThousandError
+from thousand.errors import ThousandError, check_name
 
 MAX_SAMPLES = 20_000_000
 
@@ -97,8 +97,7 @@ def run(args: argparse.Namespace) -> int:
 def _check_plot_path(path: str) -> None:
     import os
 
-    if not path.strip():
-        raise ThousandError("--plot is an empty name: give a .png, .svg or .pdf file")
+    check_name(path, "--plot", "a .png, .svg or .pdf file")
     ext = os.path.splitext(path)[1].lower()
     if ext not in (".png", ".svg", ".pdf"):
         raise ThousandError(f"--plot {path!r}: use a .png, .svg or .pdf file name")

@@ -7,7 +7,7 @@ import math
 import sys
 
 from thousand.commands.common import add_rules_arguments, add_seed_argument
-from thousand.errors import ThousandError
+from thousand.errors import ThousandError, check_name
 
 NAME = "compare"
 HELP = "compare house rules on the same shuffles: paired differences, intervals, Holm p-values"
@@ -112,9 +112,7 @@ def run(args: argparse.Namespace) -> int:
         raise ThousandError(f"--jobs must be a positive number of workers or -1 for all cores, got {args.jobs}")
     if args.max_games is not None and args.precision is None:
         raise ThousandError("--max-games caps a --precision run; give --precision too")
-    if args.out is not None and not args.out.strip():
-        # Path("") is the current folder: an empty name is a slip, not a choice
-        raise ThousandError("--out is an empty name: give the directory to write to")
+    check_name(args.out, "--out", "the directory to write to")
     n_games, n_deals = args.games, args.deals
     if n_games is None and n_deals is None:
         n_games = DEFAULT_GAMES

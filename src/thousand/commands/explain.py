@@ -5,7 +5,7 @@ import argparse
 import json
 
 from thousand.commands.common import add_rules_arguments, rules_from_args, seed_value
-from thousand.errors import ThousandError
+from thousand.errors import ThousandError, check_name
 
 NAME = "explain"
 HELP = "play one deal from a seed and print it decision by decision"
@@ -107,8 +107,7 @@ def _replay(args: argparse.Namespace, rules) -> int:
     if chosen:
         raise ThousandError(f"--replay takes the deal, the dealer and every decision from the trace; "
                             f"drop {', '.join(chosen)}")
-    if not args.replay.strip():
-        raise ThousandError("--replay is an empty name: give the trace file written by --json")
+    check_name(args.replay, "--replay", "the trace file written by --json")
     try:
         with open(args.replay, encoding="utf-8") as fh:
             data = json.load(fh)

@@ -245,6 +245,8 @@ PLAYER_FACTORIES: dict[str, PlayerFactory] = {
     "random": lambda rules, seat, stream, params: RandomPlayer(stream),
     "passive": lambda rules, seat, stream, params: PassivePlayer(),
 }
+# The engine's own players take no parameters: a typo must not pass silently.
+PARAMETERLESS = {"random", "passive"}
 
 
 def register_player(name: str, factory: PlayerFactory) -> None:
@@ -268,8 +270,7 @@ def make_player(spec: str, rules: Rules, seat: int, stream: Stream) -> Player:
             raise ThousandError(f"bad player parameter {item!r} in {spec!r}: write NAME:k=v,...")
         k, v = item.split("=", 1)
         params[k.strip()] = v.strip()
-    if name in ("random", "passive") and params:
-        # the engine's own players have no parameters; a typo must not pass silently
+    if name in PARAMETERLESS and params:
         raise ThousandError(f"player {name!r} takes no parameters, got {rest.strip()!r}")
     if name in PLAYER_FACTORIES:
         return PLAYER_FACTORIES[name](rules, seat, stream, params)
