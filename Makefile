@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-KERNEL_SRC := src/_fastdeal.pyx $(wildcard src/*.pxd src/*.pxi)
+KERNEL_SRC := src/_fastdeal.pyx src/_parquet.pyx $(wildcard src/*.pxd src/*.pxi)
 REPORT_DIR ?= report
 JOBS ?= 2
 
@@ -40,4 +40,4 @@ bench: build
 	$(PY) benchmarks/run_all.py
 
 clean:
-	rm -rf build src/thousand/_fastdeal*.so src/_fastdeal.c src/thousand/.kernel-built
+	rm -rf build src/thousand/_fastdeal*.so src/thousand/_parquet*.so src/_fastdeal.c src/_parquet.c src/thousand/.kernel-built

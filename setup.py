@@ -87,7 +87,9 @@ extensions = [
         # (gcc fuses by default where the target has FMA, e.g. aarch64 or -march=native).
         extra_compile_args=(["-O3"] if not DEBUG else ["-O0", "-g"]) + ["-ffp-contract=off"]
         + cpu_flags(),
-    )
+    ),
+    # the inner loop of the runner's Parquet writer (thousand.parquet)
+    Extension("thousand._parquet", ["src/_parquet.pyx"], extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=directives, include_path=["src"]),

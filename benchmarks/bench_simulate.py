@@ -80,9 +80,9 @@ class ChunkCost:
 
     rows: float
     kernel: float        # CPU
-    frame: float         # CPU: numpy columns -> polars frame
-    write: float         # CPU of all polars threads: encoding and writing the Parquet file
-    write_wall: float    # the same write by the wall clock (polars spreads it over its pool)
+    frame: float         # CPU: the kernel's columns in schema order and on-disk dtypes
+    write: float         # CPU of every thread: encoding and writing the Parquet file
+    write_wall: float    # the same write by the wall clock (polars' writer spreads it over its pool)
 
 
 def chunk_cost(chunk_size: int, rules, strategies, compression: str, chunks: int = 4) -> ChunkCost:
@@ -97,11 +97,11 @@ def chunk_cost(chunk_size: int, rules, strategies, compression: str, chunks: int
                                      list(strategies), n_deals=chunk_size)
             c1 = time.process_time()
             cols["chunk"] = np.full(len(cols["deal_id"]), k, dtype=np.int32)
-            frame = sim._frame(cols, schema.deal_columns(rules.players))
+            columns = sim._columns(cols, schema.deal_columns(rules.players))
             c2, w2 = time.process_time(), time.perf_counter()
-            sim._write_atomic(frame, out / sim.chunk_file(k), compression)
+            sim._write_atomic(columns, out / sim.chunk_file(k), compression)
             c3, w3 = time.process_time(), time.perf_counter()
-            samples.append((frame.height, c1 - c0, c2 - c1, c3 - c2, w3 - w2))
+            samples.append((len(columns["deal_id"]), c1 - c0, c2 - c1, c3 - c2, w3 - w2))
     finally:
         shutil.rmtree(out, ignore_errors=True)
     med = np.median(np.array(samples), axis=0)
@@ -188,8 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     cost = chunk_cost(c, rules, strategies, args.compression)
     cpu_ms = cost.kernel + cost.frame + cost.write
     print(f"one chunk of {c:,} deals ({cost.rows:,.0f} rows), in this process: kernel {cost.kernel:.0f} ms CPU, "
-          f"frame {cost.frame:.1f} ms, Parquet write {cost.write:.0f} ms CPU ({cost.write_wall:.0f} ms wall "
-          f"on polars' {_polars_threads()} threads)")
+          f"columns {cost.frame:.1f} ms, Parquet write {cost.write:.0f} ms CPU ({cost.write_wall:.0f} ms wall"
+          + (")" if args.compression == "uncompressed" else f" on polars' {_polars_threads()} threads)"))
     wall_ms = cost.kernel + cost.frame + cost.write_wall
     print(f"  so 1 worker reaches at most {cost.kernel / wall_ms:.1%} of the kernel by the wall clock "
           f"({cost.kernel / cpu_ms:.1%} per CPU-second), and 2 workers, each a core, at most "

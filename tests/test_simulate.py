@@ -455,5 +455,5 @@ def test_a_chunk_too_large_for_the_stored_row_counter_is_refused():
     # deal_id is stored as int32 (it counts the rows of its chunk): a value past it is an error
     cols = {"deal_id": np.array([0, 2**31], dtype=np.int64)}
     with pytest.raises(ThousandError, match="use a smaller --chunk-size"):
-        sim._frame(cols, ["deal_id"])
-    assert sim._frame({"deal_id": np.array([0, 2**31 - 1], dtype=np.int64)}, ["deal_id"])["deal_id"].dtype == pl.Int32
+        sim._columns(cols, ["deal_id"])
+    assert sim._columns({"deal_id": np.array([0, 2**31 - 1], dtype=np.int64)}, ["deal_id"])["deal_id"].dtype == np.int32

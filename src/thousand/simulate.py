@@ -43,6 +43,7 @@ import polars as pl
 from thousand import __version__, schema
 from thousand.schema import DEFAULT_CHUNK_DEALS, DEFAULT_CHUNK_GAMES
 from thousand.errors import ThousandError, check_name
+from thousand.parquet import write_parquet
 from thousand.rules import Rules, parse_rules_spec
 
 __all__ = [
@@ -58,13 +59,15 @@ BACKENDS = ("loky", "threads", "dask")
 # integer columns, which are most of a row, to a few bits a value.  On a chunk of the
 # classic rules lz4 saved 3% of the disk (40.4 against 41.8 bytes a deal) for 11% more
 # write time, zstd 27% for 38% more; the runner must keep up with a kernel producing a
-# million rows per second per core.
+# million rows per second per core.  Uncompressed files are written by the runner's own
+# writer (thousand.parquet, about 22 ms of one core for a 250,000-deal chunk, against
+# 60-70 ms for polars' writer); a compressed dataset (``compression=`` in the Python API)
+# is left to polars.
 PARQUET_COMPRESSION = "uncompressed"
-# Row groups of 100,000 rows: in a larger group the hand columns have few enough
-# distinct values (there are 346,104 hands) that the writer builds a dictionary of
-# hundreds of thousands of entries, which made writing a third slower.  Column
-# statistics would cost a further fifth and could only skip row groups of random deals.
-ROW_GROUP_SIZE = 100_000
+# One row group for a default chunk (250,000 deals and their redeals; 10,000 games' deal
+# rows): each row group repeats the dictionaries and headers of every column.  Column
+# statistics are not written: they could only skip row groups of random deals.
+ROW_GROUP_SIZE = 500_000
 # Columns stored narrower than the schema's type.  On disk ``deal_id`` counts the rows of
 # its chunk (at most MAX_CHUNK deals and their redeals, far below 2**31), and :func:`load`
 # renumbers it run-wide as int64; int32 halves the column and its write time.
@@ -135,8 +138,8 @@ def _kernel(module: str) -> Any:
         raise ThousandError(f"the compiled kernel is not available: {e}{hint}") from None
 
 
-def _frame(columns: dict[str, np.ndarray], names: Iterable[str], extras: bool = False) -> pl.DataFrame:
-    """The kernel's numpy columns as a frame in schema order (no copy for numeric arrays).
+def _columns(columns: dict[str, np.ndarray], names: Iterable[str], extras: bool = False) -> dict[str, np.ndarray]:
+    """The kernel's numpy columns as written: in schema order, in their on-disk dtypes.
 
     With ``extras``, columns the kernel adds beyond the schema (the game scores after each
     deal, ``total{s}``, in the deal rows of games) follow the schema's.  Deal-only runs
@@ -147,7 +150,7 @@ def _frame(columns: dict[str, np.ndarray], names: Iterable[str], extras: bool = 
     if extras:
         known = set(names)
         names += [name for name in columns if name not in known]
-    return pl.DataFrame({name: _stored(name, columns[name]) for name in names})
+    return {name: _stored(name, columns[name]) for name in names}
 
 
 def _stored(name: str, column: np.ndarray) -> np.ndarray:
@@ -161,12 +164,19 @@ def _stored(name: str, column: np.ndarray) -> np.ndarray:
     return column.astype(dtype)
 
 
-def _write_atomic(frame: pl.DataFrame, path: Path, compression: str) -> None:
-    """Write ``frame`` so that ``path`` either does not exist or holds the whole chunk."""
+def _write_atomic(columns: dict[str, np.ndarray], path: Path, compression: str) -> None:
+    """Write a chunk's columns so that ``path`` either does not exist or holds the whole chunk.
+
+    Uncompressed (the default) goes through the runner's own writer, :mod:`thousand.parquet`,
+    at a third of polars' cost; a compressed file is polars' to write.
+    """
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
     try:
-        frame.write_parquet(tmp, compression=compression, statistics=False,
-                            row_group_size=ROW_GROUP_SIZE)
+        if compression == "uncompressed":
+            write_parquet(tmp, columns, row_group_size=ROW_GROUP_SIZE)
+        else:
+            pl.DataFrame(columns).write_parquet(tmp, compression=compression, statistics=False,
+                                                row_group_size=ROW_GROUP_SIZE)
         os.replace(tmp, path)
     finally:
         if tmp.exists():
@@ -215,12 +225,12 @@ def run_chunk(task: ChunkTask) -> tuple[int, int, int]:
     """
     die_with_owner(task.owner)
     keep_freed_memory()
-    frame, deal_frame = chunk_frames(task)
-    if deal_frame is not None:
+    columns, deal_columns = chunk_columns(task)
+    if deal_columns is not None:
         # The deals file goes first: a chunk counts as done when its games file exists.
-        _write_atomic(deal_frame, Path(task.deals_out) / chunk_file(task.index), task.compression)
-    _write_atomic(frame, Path(task.out) / chunk_file(task.index), task.compression)
-    return task.index, task.size, frame.height
+        _write_atomic(deal_columns, Path(task.deals_out) / chunk_file(task.index), task.compression)
+    _write_atomic(columns, Path(task.out) / chunk_file(task.index), task.compression)
+    return task.index, task.size, len(next(iter(columns.values())))
 
 
 _PR_SET_PDEATHSIG = 1
@@ -269,26 +279,32 @@ def exception_chain(error: BaseException) -> list[BaseException]:
     return chain
 
 
-def chunk_frames(task: ChunkTask) -> tuple[pl.DataFrame, pl.DataFrame | None]:
-    """The rows of chunk ``task.index`` as written: the main file's, and a games run's deal rows."""
+def chunk_columns(task: ChunkTask) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray] | None]:
+    """The columns of chunk ``task.index`` as written: the main file's, and a games run's deal rows."""
     kernel = _kernel(task.kernel_module)
     bitgen = np.random.PCG64(chunk_seed(task.seed, task.index))
     chunk_col = np.int32(task.index)
     if task.kind == "deals":
         cols = kernel.play_deals(bitgen, task.rules, list(task.strategies), n_deals=task.size)
         cols["chunk"] = np.full(len(cols["deal_id"]), chunk_col, dtype=np.int32)
-        return _frame(cols, schema.deal_columns(task.players)), None
+        return _columns(cols, schema.deal_columns(task.players)), None
     games, deals = kernel.play_games(bitgen, task.rules, list(task.strategies), n_games=task.size,
                                      deal_rows=task.deals_out is not None)
     # Game ids are run-wide: chunk k holds games start .. start+size-1.
     games["game_id"] = games["game_id"].astype(np.int64) + task.start
     games["chunk"] = np.full(task.size, chunk_col, dtype=np.int32)
-    deal_frame = None
+    deal_columns = None
     if task.deals_out is not None:
         deals["game_id"] = deals["game_id"].astype(np.int64) + task.start
         deals["chunk"] = np.full(len(deals["deal_id"]), chunk_col, dtype=np.int32)
-        deal_frame = _frame(deals, schema.deal_columns(task.players), extras=True)
-    return _frame(games, schema.game_columns(task.players)), deal_frame
+        deal_columns = _columns(deals, schema.deal_columns(task.players), extras=True)
+    return _columns(games, schema.game_columns(task.players)), deal_columns
+
+
+def chunk_frames(task: ChunkTask) -> tuple[pl.DataFrame, pl.DataFrame | None]:
+    """:func:`chunk_columns` as polars frames."""
+    columns, deal_columns = chunk_columns(task)
+    return pl.DataFrame(columns), None if deal_columns is None else pl.DataFrame(deal_columns)
 
 
 # --------------------------------------------------------------------------- strategies
@@ -515,8 +531,8 @@ def _loky_backend() -> Any:
     joblib gives each of ``jobs`` workers ``cpu_count // jobs`` threads for the native
     thread pools it knows (OpenMP, BLAS, ...) so that workers do not oversubscribe the
     cores; polars' pool is sized the same way here.  Otherwise every worker's polars
-    starts a thread per core for its Parquet writes, and two workers on two cores fight
-    over four writer threads.  ``POLARS_MAX_THREADS`` is read when polars is first
+    starts a thread per core for the Parquet writes it still does (compressed runs), and
+    two workers on two cores fight over four writer threads.  ``POLARS_MAX_THREADS`` is read when polars is first
     imported, which in a fresh worker happens after joblib set the environment.
     """
     from joblib.parallel import LokyBackend
