@@ -1374,12 +1374,12 @@ def play_paired(rules: Rules, mode: str, first_chunk: int, n_chunks: int, chunk_
     """
     from joblib import Parallel, delayed
 
-    from thousand.simulate import normalize_strategies
+    from thousand.simulate import loky_backend, normalize_strategies
 
     strategies = normalize_strategies(strategies, rules.players)
-    joblib_backend = "threading" if backend == "threads" else "loky"
+    joblib_backend = "threading" if backend == "threads" else loky_backend()
     play_chunk = _play_game_chunk if mode == "games" else _play_deal_chunk
-    owner = os.getpid() if joblib_backend == "loky" else None
+    owner = os.getpid() if backend != "threads" else None
     calls = (delayed(_in_worker)(owner, play_chunk, rules, strategies, seed, k, chunk_size, reduce)
              for k in range(first_chunk, first_chunk + n_chunks))
     tables, hist = [], np.zeros(0, dtype=np.int64)

@@ -165,7 +165,9 @@ def simulate_forced_hands(rules: Rules = CLASSIC, n_hands: int = 2000, samples_p
         frames = [_stored_chunk(*t) for t in tasks]
     else:
         from joblib import Parallel, delayed
-        frames = Parallel(n_jobs=jobs)(delayed(_stored_chunk)(*t) for t in tasks)
+
+        from thousand.simulate import loky_backend
+        frames = Parallel(n_jobs=jobs, backend=loky_backend())(delayed(_stored_chunk)(*t) for t in tasks)
     return pl.concat(frames)
 
 

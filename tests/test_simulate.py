@@ -92,7 +92,7 @@ def _polars_threads(_):
 def test_loky_workers_share_the_cores_among_their_polars_pools():
     from joblib import Parallel, cpu_count, delayed
     jobs = 2
-    sizes = Parallel(n_jobs=jobs, backend=sim._loky_backend())(delayed(_polars_threads)(i) for i in range(4))
+    sizes = Parallel(n_jobs=jobs, backend=sim.loky_backend())(delayed(_polars_threads)(i) for i in range(4))
     expected = int(os.environ.get("POLARS_MAX_THREADS", max(1, cpu_count() // jobs)))
     assert set(sizes) == {expected}
 

@@ -78,3 +78,53 @@ def test_a_pool_broken_by_ctrl_c_counts_as_the_interrupt():
     caught.__cause__ = KeyboardInterrupt()
     assert not sim.killed_by_interrupt(crash)
     assert sim.killed_by_interrupt(by_ctrl_c) and sim.killed_by_interrupt(caught)
+
+
+def _blocked_signals(_: int) -> int:
+    """In a worker: the mask of blocked signals (SigBlk in /proc/self/status)."""
+    status = Path("/proc/self/status").read_text()
+    return int(next(line for line in status.splitlines() if line.startswith("SigBlk:")).split()[1], 16)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the signal mask from /proc")
+def test_loky_workers_start_with_ctrl_c_blocked():
+    from joblib import Parallel, delayed
+    masks = Parallel(n_jobs=2, backend=sim.loky_backend())(delayed(_blocked_signals)(i) for i in range(4))
+    assert all(mask & (1 << (signal.SIGINT - 1)) for mask in masks)
+    # and the run's own process still takes Ctrl-C
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+
+
+def _catches_sigint(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    caught = int(next(line for line in status.splitlines() if line.startswith("SigCgt:")).split()[1], 16)
+    return bool(caught & (1 << (signal.SIGINT - 1)))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds the workers through /proc")
+def test_ctrl_c_in_a_terminal_while_workers_start_prints_one_line(tmp_path):
+    # A terminal sends Ctrl-C to the whole process group, workers included; a worker
+    # still importing used to die of it with a traceback of its own on the screen.
+    import os
+
+    from _processes import gone, loky_workers
+    proc = subprocess.Popen([sys.executable, "-m", "thousand", "simulate", "--deals", "50000000", "--jobs", "2",
+                             "--out", str(tmp_path / "r")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    workers: set[int] = set()
+    # Wait until both workers' Python has installed its Ctrl-C handler (SigCgt): from then
+    # on, during the imports that follow, Ctrl-C would raise KeyboardInterrupt in them.
+    while len(workers) < 2 or not all(_catches_sigint(w) for w in workers):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.005)
+        workers = loky_workers(proc.pid)
+    os.killpg(proc.pid, signal.SIGINT)   # the workers are still starting up
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert err.splitlines()[-1] == "thousand simulate: interrupted"
+    assert gone(workers)

@@ -525,22 +525,62 @@ def _dask_client(scheduler: str | None, jobs: int) -> tuple[Any, Callable[[], No
     return client, close
 
 
-def _loky_backend() -> Any:
-    """joblib's loky backend, also sizing polars' thread pool in the worker processes.
+def loky_backend() -> Any:
+    """joblib's loky backend as the runner's worker processes need it.
 
-    joblib gives each of ``jobs`` workers ``cpu_count // jobs`` threads for the native
-    thread pools it knows (OpenMP, BLAS, ...) so that workers do not oversubscribe the
-    cores; polars' pool is sized the same way here.  Otherwise every worker's polars
-    starts a thread per core for the Parquet writes it still does (compressed runs), and
-    two workers on two cores fight over four writer threads.  ``POLARS_MAX_THREADS`` is read when polars is first
-    imported, which in a fresh worker happens after joblib set the environment.
+    - polars' thread pool is sized per worker: joblib gives each of ``jobs`` workers
+      ``cpu_count // jobs`` threads for the native pools it knows (OpenMP, BLAS, ...) so
+      that workers do not oversubscribe the cores, and ``POLARS_MAX_THREADS`` is set the
+      same way (read when polars is first imported, which in a fresh worker happens
+      after joblib set the environment).  Otherwise every worker's polars starts a
+      thread per core for the Parquet work it still does (compressed runs, analysis),
+      and two workers on two cores fight over four threads.
+    - The workers start with SIGINT blocked, as the standard library starts its
+      resource tracker (bpo-33613).  Ctrl-C in a terminal goes to the whole process
+      group; a worker still importing would die of it with a traceback of its own on
+      the user's screen.  Blocked, only the run's own process sees Ctrl-C, and joblib
+      then stops the workers; the run reports the interruption in one line.
     """
     from joblib.parallel import LokyBackend
 
-    class PolarsAwareLokyBackend(LokyBackend):
+    class RunnerLokyBackend(LokyBackend):
         MAX_NUM_THREADS_VARS = [*LokyBackend.MAX_NUM_THREADS_VARS, "POLARS_MAX_THREADS"]
 
-    return PolarsAwareLokyBackend()
+        def configure(self, *args: Any, **kwargs: Any) -> int:
+            n_jobs = super().configure(*args, **kwargs)
+            _spawn_without_sigint(self._workers)
+            return n_jobs
+
+    return RunnerLokyBackend()
+
+
+def _spawn_without_sigint(executor: Any) -> None:
+    """Have ``executor`` (a loky executor) start its worker processes with SIGINT blocked.
+
+    The signal mask is inherited through fork and exec, and Python leaves it as it
+    finds it.  loky starts workers in ``_adjust_process_count``, from whichever thread
+    submits work or replaces a worker; the wrapper blocks SIGINT in that thread only
+    while it starts them.  A loky without that method is left as it is.
+    """
+    import signal
+
+    start = getattr(executor, "_adjust_process_count", None)
+    if start is None or getattr(start, "blocks_sigint", False) or not hasattr(signal, "pthread_sigmask"):
+        return
+
+    def start_workers() -> None:
+        # Starting a worker may first start multiprocessing's resource tracker, whose
+        # start unblocks SIGINT in this thread (Python 3.11): start it beforehand.
+        from multiprocessing import resource_tracker
+        resource_tracker.ensure_running()
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+    start_workers.blocks_sigint = True  # type: ignore[attr-defined]
+    executor._adjust_process_count = start_workers
 
 
 def _execute(tasks: list[ChunkTask], backend: str, jobs: int, scheduler: str | None) -> Iterator[tuple[int, int, int]]:
@@ -561,7 +601,7 @@ def _execute(tasks: list[ChunkTask], backend: str, jobs: int, scheduler: str | N
         finally:
             close()
         return
-    yield from Parallel(n_jobs=jobs, backend=_loky_backend(), return_as="generator_unordered")(calls)
+    yield from Parallel(n_jobs=jobs, backend=loky_backend(), return_as="generator_unordered")(calls)
 
 
 def _execute_threads(tasks: list[ChunkTask], jobs: int) -> Iterator[tuple[int, int, int]]:
