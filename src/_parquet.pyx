@@ -31,8 +31,9 @@ cdef enum:
 MAX_HASHED_ENTRIES = _MAX_HASHED
 
 
-def _uleb128(uint64_t value) -> bytes:
-    """A run header of the RLE/bit-packed hybrid."""
+def uleb128(uint64_t value) -> bytes:
+    """``value`` as an unsigned LEB128 varint: the RLE/bit-packed hybrid's run headers,
+    and the varints of Thrift's compact protocol (``thousand.parquet``)."""
     out = bytearray()
     while value >= 0x80:
         out.append((value & 0x7F) | 0x80)
@@ -112,9 +113,9 @@ def dictionary_encode(const integer[::1] values, int64_t low, int64_t high, int 
         if entries * plain_bytes + (n * width + 7) // 8 >= n * plain_bytes:
             return None
         if width == 0:
-            return dictionary, bytearray(b"\x00" + _uleb128(<uint64_t>n << 1))
+            return dictionary, bytearray(b"\x00" + uleb128(<uint64_t>n << 1))
         groups = (n + 7) // 8
-        head = bytes([width]) + _uleb128((<uint64_t>groups << 1) | 1)
+        head = bytes([width]) + uleb128((<uint64_t>groups << 1) | 1)
         out = bytearray(len(head) + groups * width)   # zeroed: the last group's padding
         out[:len(head)] = head
         buf = <unsigned char *>(<char *>out)

@@ -22,7 +22,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from thousand._parquet import dictionary_encode
+from thousand._parquet import dictionary_encode, uleb128
 
 __all__ = ["write_parquet", "SUPPORTED_DTYPES"]
 
@@ -51,17 +51,8 @@ _TYPE = {"bool": 1, "i8": 3, "i16": 4, "i32": 5, "i64": 6, "bin": 8, "list": 9, 
 _LIST_TYPE = {"i32": 5, "i64": 6, "bin": 8, "struct": 12}
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n >= 0x80:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
 def _zigzag(n: int) -> bytes:
-    return _varint((n << 1) ^ (n >> 63))
+    return uleb128((n << 1) ^ (n >> 63))
 
 
 def _value(kind: str, value: Any) -> bytes:
@@ -71,13 +62,13 @@ def _value(kind: str, value: Any) -> bytes:
         return bytes([value & 0xFF])
     if kind == "bin":
         data = value.encode() if isinstance(value, str) else bytes(value)
-        return _varint(len(data)) + data
+        return uleb128(len(data)) + data
     if kind == "struct":
         return _struct(value)
     if kind.startswith("list:"):
         item = kind[5:]
         head = (len(value) << 4 | _LIST_TYPE[item]) if len(value) < 15 else (0xF0 | _LIST_TYPE[item])
-        out = bytes([head]) + (_varint(len(value)) if len(value) >= 15 else b"")
+        out = bytes([head]) + (uleb128(len(value)) if len(value) >= 15 else b"")
         return out + b"".join(_value(item, v) for v in value)
     raise ValueError(f"unknown Thrift kind {kind!r}")
 
