@@ -508,3 +508,18 @@ def test_deals_out_metadata_lists_every_column_written(tmp_path):
     frame = sim.load(tmp_path / "d").collect()
     assert list(meta["schema"]) == frame.columns
     assert {"total0", "total2", "forehand"} <= set(frame.columns)
+
+
+def test_output_folder_errors_name_the_option(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(ThousandError, match="--out '.*afile' is a file, not a directory"):
+        sim.run("deals", 1_000, out=tmp_path / "afile")
+    sim.simulate_games(10, chunk_size=10, out=tmp_path / "g1", deals_out=tmp_path / "d1")
+    with pytest.raises(ThousandError, match="already holds a run; use --resume to continue it or choose another --deals-out"):
+        sim.simulate_games(10, chunk_size=10, out=tmp_path / "g2", deals_out=tmp_path / "d1")
+    with pytest.raises(ThousandError, match="--scheduler is empty"):
+        sim.run("deals", 1_000, backend="dask", scheduler="", out=tmp_path / "s")
+    meta = json.loads((tmp_path / "g1" / "metadata.json").read_text())
+    (tmp_path / "g1" / "metadata.json").write_text(json.dumps({**{k: v for k, v in meta.items() if k != "first_chunk"}, "format": 1}))
+    with pytest.raises(ThousandError, match="it was run with format=1, not 2"):  # named for what it is
+        sim.simulate_games(10, chunk_size=10, out=tmp_path / "g1", deals_out=tmp_path / "d1", resume=True)

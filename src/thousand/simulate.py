@@ -76,8 +76,8 @@ METADATA_FILE = "metadata.json"
 # 2: deal_id stored as int32 (see STORED_DTYPES); files without compression.
 FORMAT_VERSION = 2
 # Metadata keys that must agree before a run may be resumed: they determine the data.
-_RESUME_KEYS = ("kind", "rows", "n", "chunk_size", "n_chunks", "first_chunk", "seed", "rules_hash",
-                "strategies", "kernel_version", "with_deals", "format", "compression")
+_RESUME_KEYS = ("format", "kind", "rows", "n", "chunk_size", "n_chunks", "first_chunk", "seed", "rules_hash",
+                "strategies", "kernel_version", "with_deals", "compression")
 _KERNEL_MODULE = "thousand.kernel"
 DASK_CONNECT_TIMEOUT = "10s"
 
@@ -406,13 +406,15 @@ def _metadata(kind: str, n: int, chunk_size: int, seed: int, rules: Rules,
     }
 
 
-def _check_dir(path: Path, meta: dict[str, Any], resume: bool) -> None:
+def _check_dir(path: Path, meta: dict[str, Any], resume: bool, option: str = "--out") -> None:
     """Create ``path`` if needed and check it may receive this run (writes no file)."""
     try:
         os.fspath(path).encode("utf-8")
     except UnicodeEncodeError:
         # Polars takes paths as UTF-8 text; a name with undecodable bytes cannot be written.
         raise ThousandError(f"output directory {os.fspath(path)!r} is not a UTF-8 name; choose another") from None
+    if path.exists() and not path.is_dir():
+        raise ThousandError(f"{option} {os.fspath(path)!r} is a file, not a directory")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -426,7 +428,7 @@ def _check_dir(path: Path, meta: dict[str, Any], resume: bool) -> None:
     if (path / METADATA_FILE).exists():
         if not resume:
             raise ThousandError(
-                f"{os.fspath(path)!r} already holds a run; use --resume to continue it or choose another --out")
+                f"{os.fspath(path)!r} already holds a run; use --resume to continue it or choose another {option}")
         old = read_metadata(path)
         for key in _RESUME_KEYS:
             if old.get(key) != meta.get(key):
@@ -764,6 +766,8 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
         raise ThousandError("deals_out is for games runs; a deals run writes its deals to out")
     if backend == "dask" and scheduler is None and jobs == -1:
         jobs = os.cpu_count() or 1
+    if scheduler is not None and not scheduler.strip():
+        raise ThousandError("--scheduler is empty: give the scheduler's address, e.g. tcp://10.0.0.5:8786")
     if scheduler is not None and backend != "dask":
         raise ThousandError("--scheduler needs --backend dask")
     rules = parse_rules_spec(rules)
@@ -791,7 +795,7 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
                 raise ThousandError("--deals-out must be a different directory from --out")
             deal_meta = _metadata(kind, n, chunk_size, seed, rules, strategies, compression, kernel_module,
                                   with_deals, rows_of="deals", first_chunk=first_chunk)
-            _check_dir(deals_path, deal_meta, resume)
+            _check_dir(deals_path, deal_meta, resume, option="--deals-out")
         except ThousandError:
             if not out_existed:  # leave no empty --out behind a refused run
                 out_path.rmdir()
@@ -930,7 +934,9 @@ def load(path: str | os.PathLike, allow_partial: bool = False) -> pl.LazyFrame:
     counts the rows of its chunk (a worker cannot know how many redeals the chunks before
     it hold), and the LazyFrame numbers all rows of the run ``0, 1, 2, ...``.
 
-    An unfinished run raises unless ``allow_partial`` (then only the written chunks show).
+    An unfinished run raises unless ``allow_partial`` (then only the written chunks show,
+    and the run-wide ``deal_id`` numbers only their rows: it shifts once the missing
+    chunks are written).  A run computed from ``first_chunk=k`` numbers from its chunk k.
     """
     path = Path(path)
     meta = read_metadata(path)
