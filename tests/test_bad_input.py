@@ -220,3 +220,10 @@ def test_a_json_file_that_is_no_trace_is_named_so(tmp_path, capsys):
     other = tmp_path / "compare.json"
     other.write_text('[{"metric": "deals_mean"}]')
     assert "is not a deal or game trace" in cli_error(capsys, "explain", "--replay", str(other))
+
+
+def test_resume_into_a_run_whose_metadata_is_not_an_object(tmp_path):
+    simulate(2_000, chunk_size=1_000, out=tmp_path / "r")
+    (tmp_path / "r" / "metadata.json").write_text("null")
+    assert_one_line_error(run_cli("simulate", "--deals", "2000", "--chunk-size", "1000", "--out", str(tmp_path / "r"),
+                                  "--resume"), "metadata.json is damaged: it holds JSON null")

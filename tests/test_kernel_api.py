@@ -196,3 +196,23 @@ def test_row_buffers_grow_when_redeals_are_many():
         games, deals = kernel.play_games(np.random.PCG64(6), r.with_overrides("max_deals=200"), "greedy",
                                          n_games=2, deal_rows=True)
         assert len(deals["deal_id"]) == int(games["deals"].sum() + games["redeals"].sum())
+
+
+def test_game_counters_never_wrap_in_their_columns():
+    # QA: 40,000-deal games were written as deals=-25536; the kernel's counters are 32-bit
+    import numpy as np
+
+    from thousand import kernel
+    from thousand.errors import ThousandError
+    from thousand.rules import parse_rules_spec
+    with pytest.raises(ValueError, match="max_deals: must be between 1 and 32767"):  # RulesError
+        parse_rules_spec("classic:max_deals=40000")
+    fits = kernel._narrowed("deals", np.array([1, 32_767], dtype=np.int32), np.int16)
+    assert fits.dtype == np.int16 and fits.tolist() == [1, 32_767]
+    with pytest.raises(ThousandError, match=r"a game's redeals \(40,000\) does not fit the int16 column"):
+        kernel._narrowed("redeals", np.array([3, 40_000], dtype=np.int32), np.int16)
+    # the largest game the rules allow fits: a 4-seat random game that never ends
+    games, deals = kernel.play_games(np.random.PCG64(3), parse_rules_spec("classic:players=4,max_deals=32767"),
+                                     ["random"] * 4, n_games=1, deal_rows=True)
+    assert games["deals"].tolist() == [32_767] or games["winner"][0] >= 0
+    assert deals["deal_no"].min() >= 0 and deals["deal_no"].max() == games["deals"][0] - 1

@@ -331,6 +331,30 @@ def test_resume_with_other_settings_is_a_clear_error(tmp_path, change, key):
     assert "\n" not in msg and "cannot resume" in msg and f"{key}=" in msg
 
 
+@pytest.mark.parametrize("edit, needle", [
+    (lambda m: None, "holds JSON null, not an object"),
+    (lambda m: [1, 2], "holds a JSON array"),
+    (lambda m: {**m, "n_chunks": 1}, "n_chunks=1 does not fit n=3000 in chunks of 1000 (3)"),
+    (lambda m: {**m, "n_chunks": 100}, "n_chunks=100 does not fit"),
+    (lambda m: {k: v for k, v in m.items() if k != "n_chunks"}, "n_chunks must be a whole number"),
+    (lambda m: {**m, "first_chunk": None}, "first_chunk must be a chunk number"),
+    (lambda m: {**m, "first_chunk": 3}, "first_chunk must be a chunk number"),
+    (lambda m: {**m, "n": "3000"}, 'n must be a whole number of at least 1, not "3000"'),
+    (lambda m: {**m, "rows": "games"}, 'rows="games" does not go with kind="deals"'),
+])
+def test_a_damaged_metadata_file_is_a_clear_error_for_load_and_resume(tmp_path, edit, needle):
+    # A hand-edited metadata.json must not make load drop chunks silently or a resume
+    # report "nothing to compute" for a run it cannot read.
+    sim.simulate(3_000, seed=3, chunk_size=1_000, out=tmp_path / "r")
+    path = tmp_path / "r" / "metadata.json"
+    path.write_text(json.dumps(edit(json.loads(path.read_text()))))
+    for attempt in (lambda: sim.load(tmp_path / "r"),
+                    lambda: sim.simulate(3_000, seed=3, chunk_size=1_000, out=tmp_path / "r", resume=True)):
+        with pytest.raises(ThousandError) as e:
+            attempt()
+        assert "\n" not in str(e.value) and "is damaged" in str(e.value) and needle in str(e.value)
+
+
 def test_existing_run_is_not_overwritten_without_resume(tmp_path):
     sim.simulate(1_000, out=tmp_path / "r", chunk_size=500)
     with pytest.raises(ThousandError, match="--resume"):
@@ -457,3 +481,45 @@ def test_a_chunk_too_large_for_the_stored_row_counter_is_refused():
     with pytest.raises(ThousandError, match="use a smaller --chunk-size"):
         sim._columns(cols, ["deal_id"])
     assert sim._columns({"deal_id": np.array([0, 2**31 - 1], dtype=np.int64)}, ["deal_id"])["deal_id"].dtype == np.int32
+
+
+def test_too_many_chunks_and_unknown_compression_are_refused_before_any_work(tmp_path):
+    with pytest.raises(ThousandError, match=r"make 3,000,000 chunk files, more than 100,000; use a chunk size of at least 30"):
+        sim.run("deals", 3_000_000, chunk_size=1, out=tmp_path / "a")
+    with pytest.raises(ThousandError, match="unknown compression 'zip'"):
+        sim.run("deals", 1_000, compression="zip", out=tmp_path / "b")
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def test_an_interrupted_run_without_out_says_nothing_is_kept(monkeypatch, capsys):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+        yield  # pragma: no cover - a generator, as _execute is
+    monkeypatch.setattr(sim, "_execute", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        sim.run("deals", 1_000, chunk_size=500)
+    err = capsys.readouterr().err
+    assert "nothing is kept (no --out was given" in err and "--resume" not in err
+
+
+def test_deals_out_metadata_lists_every_column_written(tmp_path):
+    sim.simulate_games(20, seed=2, chunk_size=10, out=tmp_path / "g", deals_out=tmp_path / "d")
+    meta = sim.read_metadata(tmp_path / "d")
+    frame = sim.load(tmp_path / "d").collect()
+    assert list(meta["schema"]) == frame.columns
+    assert {"total0", "total2", "forehand"} <= set(frame.columns)
+
+
+def test_output_folder_errors_name_the_option(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(ThousandError, match="--out '.*afile' is a file, not a directory"):
+        sim.run("deals", 1_000, out=tmp_path / "afile")
+    sim.simulate_games(10, chunk_size=10, out=tmp_path / "g1", deals_out=tmp_path / "d1")
+    with pytest.raises(ThousandError, match="already holds a run; use --resume to continue it or choose another --deals-out"):
+        sim.simulate_games(10, chunk_size=10, out=tmp_path / "g2", deals_out=tmp_path / "d1")
+    with pytest.raises(ThousandError, match="--scheduler is empty"):
+        sim.run("deals", 1_000, backend="dask", scheduler="", out=tmp_path / "s")
+    meta = json.loads((tmp_path / "g1" / "metadata.json").read_text())
+    (tmp_path / "g1" / "metadata.json").write_text(json.dumps({**{k: v for k, v in meta.items() if k != "first_chunk"}, "format": 1}))
+    with pytest.raises(ThousandError, match="it was run with format=1, not 2"):  # named for what it is
+        sim.simulate_games(10, chunk_size=10, out=tmp_path / "g1", deals_out=tmp_path / "d1", resume=True)

@@ -121,9 +121,7 @@ def _split_params(params: Any, count: Any) -> tuple[Any, Any]:
 # --------------------------------------------------------------------------- columns
 def _deal_buffer(n: int, players: int = 3) -> dict[str, np.ndarray]:
     """Empty deal columns for ``n`` rows (what the kernel writes into)."""
-    columns = {**schema.deal_columns(players), **{f"total{s}": (np.int32, "") for s in range(players)},
-               "forehand": (np.int8, "")}
-    return {name: np.zeros(n, dtype=dtype) for name, (dtype, _) in columns.items()}
+    return {name: np.zeros(n, dtype=dtype) for name, (dtype, _) in schema.deal_columns(players, in_games=True).items()}
 
 
 def _grow_columns(cols: dict[str, np.ndarray], used: int, extra: int) -> dict[str, np.ndarray]:
@@ -136,8 +134,7 @@ def _grow_columns(cols: dict[str, np.ndarray], used: int, extra: int) -> dict[st
 
 def _deal_columns(buf: dict[str, np.ndarray], n_rows: int, players: int) -> dict[str, np.ndarray]:
     """The schema's columns (plus ``total{s}``, ``forehand``) for a table of ``players``."""
-    names = list(schema.deal_columns(players)) + [f"total{s}" for s in range(players)] + ["forehand"]
-    return {name: buf[name][:n_rows] for name in names}
+    return {name: buf[name][:n_rows] for name in schema.deal_columns(players, in_games=True)}
 
 
 def _game_columns(rows: np.ndarray, players: int) -> dict[str, np.ndarray]:
@@ -148,10 +145,26 @@ def _game_columns(rows: np.ndarray, players: int) -> dict[str, np.ndarray]:
         elif "{s}" in name:
             base = name.replace("{s}", "")
             for s in range(players):
-                cols[f"{base}{s}"] = rows[base][:, s].astype(dtype)
+                cols[f"{base}{s}"] = _narrowed(f"{base}{s}", rows[base][:, s], dtype)
         else:
-            cols[name] = rows[name].astype(dtype)
+            cols[name] = _narrowed(name, rows[name], dtype)
     return cols
+
+
+def _narrowed(name: str, values: np.ndarray, dtype: type) -> np.ndarray:
+    """``values`` (the kernel's 32-bit game counters) in the column's dtype, refusing to wrap.
+
+    A game's counters fit the schema's types for any ``max_deals`` the rules accept,
+    except under rules that let a game run on for tens of thousands of redeals; a value
+    that would wrap round is an error, never a wrong number in the data.
+    """
+    if np.dtype(dtype) == np.bool_:
+        return values.astype(dtype)
+    info = np.iinfo(dtype)
+    if len(values) and (values.max() > info.max or values.min() < info.min):
+        raise ThousandError(f"a game's {name} ({int(values.max()):,}) does not fit the {np.dtype(dtype).name} "
+                            f"column; lower max_deals or the redeal options")
+    return values.astype(dtype)
 
 
 # --------------------------------------------------------------------------- deals

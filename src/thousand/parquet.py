@@ -22,7 +22,12 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from thousand._parquet import dictionary_encode, uleb128
+from thousand.errors import ThousandError
+
+try:
+    from thousand._parquet import dictionary_encode, uleb128
+except ImportError as e:  # not built, or built from older sources
+    raise ThousandError(f"the compiled Parquet writer is not available: {e}; run `make build`") from None
 
 __all__ = ["write_parquet", "SUPPORTED_DTYPES"]
 

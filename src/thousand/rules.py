@@ -59,7 +59,8 @@ class Rules:
 
     players: int = _opt(3, "table size: 3, or 2 (10 cards, two talons) or 4 (dealer sits out)", lo=2, hi=4)
     target: int = _opt(1000, "score that wins the game", lo=100, hi=100000)
-    max_deals: int = _opt(1000, "safety cap on deals per simulated game (then no winner)", lo=1, hi=1000000)
+    # At most 32,767: a deal row counts the game's played deals in 16 bits (deal_no).
+    max_deals: int = _opt(1000, "safety cap on deals per simulated game (then no winner)", lo=1, hi=32767)
     bid_step: int = _opt(5, "auction and raise step", lo=1, hi=50)
     bid_cap: str = _opt("marriages", "marriages: no bid over 120 without a marriage, nor over 120 + marriages held; none: no cap")
     talon_face_down_on_obligation: bool = _opt(True, "the talon of the forced-100 player is not shown to the others")

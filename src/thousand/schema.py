@@ -85,8 +85,17 @@ def expand(columns: dict[str, tuple[type, str]], players: int) -> dict[str, tupl
     return out
 
 
-def deal_columns(players: int = 3) -> dict[str, tuple[type, str]]:
-    return expand(DEAL_COLUMNS, players)
+# The deal rows of a games run (``thousand games --deals-out``) carry these after the
+# deal columns; a deal-only run leaves them out (they would repeat score{s} and dealer).
+GAME_DEAL_EXTRAS: dict[str, tuple[type, str]] = {
+    "total{s}": (np.int32, "game score of seat s after the deal (the game's last played deal: its final score)"),
+    "forehand": (np.int8, "forehand seat of the deal"),
+}
+
+
+def deal_columns(players: int = 3, in_games: bool = False) -> dict[str, tuple[type, str]]:
+    """The deal rows' columns; ``in_games``: those of a games run's deal rows (with GAME_DEAL_EXTRAS)."""
+    return expand({**DEAL_COLUMNS, **GAME_DEAL_EXTRAS} if in_games else DEAL_COLUMNS, players)
 
 
 def game_columns(players: int = 3) -> dict[str, tuple[type, str]]:

@@ -24,6 +24,7 @@ import functools
 import importlib
 import itertools
 import json
+import logging
 import math
 import os
 import shutil
@@ -43,7 +44,6 @@ import polars as pl
 from thousand import __version__, schema
 from thousand.schema import DEFAULT_CHUNK_DEALS, DEFAULT_CHUNK_GAMES
 from thousand.errors import ThousandError, check_name
-from thousand.parquet import write_parquet
 from thousand.rules import Rules, parse_rules_spec
 
 __all__ = [
@@ -76,8 +76,8 @@ METADATA_FILE = "metadata.json"
 # 2: deal_id stored as int32 (see STORED_DTYPES); files without compression.
 FORMAT_VERSION = 2
 # Metadata keys that must agree before a run may be resumed: they determine the data.
-_RESUME_KEYS = ("kind", "n", "chunk_size", "first_chunk", "seed", "rules_hash", "strategies",
-                "kernel_version", "with_deals", "format")
+_RESUME_KEYS = ("format", "kind", "rows", "n", "chunk_size", "n_chunks", "first_chunk", "seed", "rules_hash",
+                "strategies", "kernel_version", "with_deals", "compression")
 _KERNEL_MODULE = "thousand.kernel"
 DASK_CONNECT_TIMEOUT = "10s"
 
@@ -138,18 +138,8 @@ def _kernel(module: str) -> Any:
         raise ThousandError(f"the compiled kernel is not available: {e}{hint}") from None
 
 
-def _columns(columns: dict[str, np.ndarray], names: Iterable[str], extras: bool = False) -> dict[str, np.ndarray]:
-    """The kernel's numpy columns as written: in schema order, in their on-disk dtypes.
-
-    With ``extras``, columns the kernel adds beyond the schema (the game scores after each
-    deal, ``total{s}``, in the deal rows of games) follow the schema's.  Deal-only runs
-    leave them out: there they repeat ``score{s}`` and ``dealer``, and every column costs
-    write time.
-    """
-    names = list(names)
-    if extras:
-        known = set(names)
-        names += [name for name in columns if name not in known]
+def _columns(columns: dict[str, np.ndarray], names: Iterable[str]) -> dict[str, np.ndarray]:
+    """The kernel's numpy columns as written: ``names`` in order, in their on-disk dtypes."""
     return {name: _stored(name, columns[name]) for name in names}
 
 
@@ -173,6 +163,7 @@ def _write_atomic(columns: dict[str, np.ndarray], path: Path, compression: str) 
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
     try:
         if compression == "uncompressed":
+            from thousand.parquet import write_parquet  # here: a missing build is a one-line error
             write_parquet(tmp, columns, row_group_size=ROW_GROUP_SIZE)
         else:
             pl.DataFrame(columns).write_parquet(tmp, compression=compression, statistics=False,
@@ -297,7 +288,7 @@ def chunk_columns(task: ChunkTask) -> tuple[dict[str, np.ndarray], dict[str, np.
     if task.deals_out is not None:
         deals["game_id"] = deals["game_id"].astype(np.int64) + task.start
         deals["chunk"] = np.full(len(deals["deal_id"]), chunk_col, dtype=np.int32)
-        deal_columns = _columns(deals, schema.deal_columns(task.players), extras=True)
+        deal_columns = _columns(deals, schema.deal_columns(task.players, in_games=True))
     return _columns(games, schema.game_columns(task.players)), deal_columns
 
 
@@ -333,11 +324,45 @@ def read_metadata(path: str | os.PathLike) -> dict[str, Any]:
     """The ``metadata.json`` of a dataset directory."""
     meta_path = Path(path) / METADATA_FILE
     try:
-        return json.loads(meta_path.read_text())
+        meta = json.loads(meta_path.read_text())
     except FileNotFoundError:
         raise ThousandError(f"{os.fspath(path)!r} is not a thousand dataset (no {METADATA_FILE})") from None
     except (OSError, ValueError) as e:  # ValueError: not JSON, or not UTF-8 text
         raise ThousandError(f"cannot read {meta_path}: {e}") from None
+    problem = _metadata_problem(meta)
+    if problem:
+        raise ThousandError(f"{meta_path} is damaged: {problem}")
+    return meta
+
+
+def _metadata_problem(meta: Any) -> str | None:
+    """What is wrong with the keys that reading and resuming a dataset rely on, if anything.
+
+    A metadata.json edited by hand must not make ``load`` drop chunks silently or a
+    resume report "nothing to compute" for a run that is not finished.
+    """
+    if not isinstance(meta, dict):
+        kind = {type(None): "JSON null", list: "a JSON array", str: "a JSON string",
+                bool: "a JSON boolean"}.get(type(meta), "a JSON number")
+        return f"it holds {kind}, not an object"
+
+    def count(key: str, low: int) -> bool:
+        value = meta.get(key)
+        return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+    for key, low in (("n", 1), ("chunk_size", 1), ("n_chunks", 1)):
+        if not count(key, low):
+            return f"{key} must be a whole number of at least {low}, not {_short(meta.get(key))}"
+    if meta["n_chunks"] != math.ceil(meta["n"] / meta["chunk_size"]):
+        return (f"n_chunks={meta['n_chunks']} does not fit n={meta['n']} in chunks of "
+                f"{meta['chunk_size']} ({math.ceil(meta['n'] / meta['chunk_size'])})")
+    if "first_chunk" in meta and not (count("first_chunk", 0) and meta["first_chunk"] < meta["n_chunks"]):
+        return f"first_chunk must be a chunk number below n_chunks, not {_short(meta['first_chunk'])}"
+    if meta.get("kind") not in ("deals", "games"):
+        return f"kind must be \"deals\" or \"games\", not {_short(meta.get('kind'))}"
+    if meta.get("rows") not in ("deals", meta["kind"]):
+        return f"rows={_short(meta.get('rows'))} does not go with kind={_short(meta['kind'])}"
+    return None
 
 
 def _write_json_atomic(path: Path, data: dict[str, Any]) -> None:
@@ -356,7 +381,8 @@ def _kernel_version(module: str) -> Any:
 def _metadata(kind: str, n: int, chunk_size: int, seed: int, rules: Rules,
               strategies: tuple[str, ...], compression: str, kernel_module: str,
               with_deals: bool, rows_of: str, first_chunk: int) -> dict[str, Any]:
-    columns = schema.deal_columns(rules.players) if rows_of == "deals" else schema.game_columns(rules.players)
+    columns = (schema.deal_columns(rules.players, in_games=kind == "games") if rows_of == "deals"
+               else schema.game_columns(rules.players))
     return {
         "format": FORMAT_VERSION,
         "kind": kind,
@@ -380,13 +406,15 @@ def _metadata(kind: str, n: int, chunk_size: int, seed: int, rules: Rules,
     }
 
 
-def _check_dir(path: Path, meta: dict[str, Any], resume: bool) -> None:
+def _check_dir(path: Path, meta: dict[str, Any], resume: bool, option: str = "--out") -> None:
     """Create ``path`` if needed and check it may receive this run (writes no file)."""
     try:
         os.fspath(path).encode("utf-8")
     except UnicodeEncodeError:
         # Polars takes paths as UTF-8 text; a name with undecodable bytes cannot be written.
         raise ThousandError(f"output directory {os.fspath(path)!r} is not a UTF-8 name; choose another") from None
+    if path.exists() and not path.is_dir():
+        raise ThousandError(f"{option} {os.fspath(path)!r} is a file, not a directory")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -400,7 +428,7 @@ def _check_dir(path: Path, meta: dict[str, Any], resume: bool) -> None:
     if (path / METADATA_FILE).exists():
         if not resume:
             raise ThousandError(
-                f"{os.fspath(path)!r} already holds a run; use --resume to continue it or choose another --out")
+                f"{os.fspath(path)!r} already holds a run; use --resume to continue it or choose another {option}")
         old = read_metadata(path)
         for key in _RESUME_KEYS:
             if old.get(key) != meta.get(key):
@@ -459,7 +487,8 @@ def _chunk_range(meta: dict[str, Any]) -> range:
 
 
 def _short(value: Any) -> str:
-    text = json.dumps(value) if not isinstance(value, str) else value
+    """``value`` as JSON (a string in quotes, so "80000" and 80000 differ), at most 60 characters."""
+    text = json.dumps(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -515,9 +544,13 @@ def _dask_client(scheduler: str | None, jobs: int) -> tuple[Any, Callable[[], No
         except (OSError, TimeoutError, ValueError) as e:
             raise ThousandError(f"cannot reach the Dask scheduler at {scheduler!r}: {e}") from None
         return client, client.close
-    cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                           dashboard_address=":0")
-    client = Client(cluster)
+    # The cluster's processes and its event-loop thread start deaf to Ctrl-C, like loky's
+    # workers: the run stops them itself.  Its log messages are the run's own business:
+    # only errors are shown (closing it mid-run logs warnings about the tasks it drops).
+    with _children_deaf_to_ctrl_c():
+        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                               dashboard_address=":0", silence_logs=logging.ERROR)
+        client = Client(cluster)
 
     def close() -> None:
         client.close()
@@ -557,30 +590,46 @@ def loky_backend() -> Any:
 def _spawn_without_sigint(executor: Any) -> None:
     """Have ``executor`` (a loky executor) start its worker processes with SIGINT blocked.
 
-    The signal mask is inherited through fork and exec, and Python leaves it as it
-    finds it.  loky starts workers in ``_adjust_process_count``, from whichever thread
-    submits work or replaces a worker; the wrapper blocks SIGINT in that thread only
-    while it starts them.  A loky without that method is left as it is.
+    loky starts workers in ``_adjust_process_count``, from whichever thread submits work
+    or replaces a worker; the wrapper blocks SIGINT in that thread only while it starts
+    them.  A loky without that method is left as it is.
     """
-    import signal
-
     start = getattr(executor, "_adjust_process_count", None)
-    if start is None or getattr(start, "blocks_sigint", False) or not hasattr(signal, "pthread_sigmask"):
+    if start is None or getattr(start, "blocks_sigint", False):
         return
 
     def start_workers() -> None:
-        # Starting a worker may first start multiprocessing's resource tracker, whose
-        # start unblocks SIGINT in this thread (Python 3.11): start it beforehand.
-        from multiprocessing import resource_tracker
-        resource_tracker.ensure_running()
-        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
+        with _children_deaf_to_ctrl_c():
             start()
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
     start_workers.blocks_sigint = True  # type: ignore[attr-defined]
     executor._adjust_process_count = start_workers
+
+
+@contextlib.contextmanager
+def _children_deaf_to_ctrl_c() -> Iterator[None]:
+    """Block SIGINT in this thread meanwhile: processes and threads started from it inherit
+    the blocked signal (through fork and exec too; Python leaves the mask as it finds it).
+
+    Ctrl-C in a terminal goes to the whole process group.  A worker process still
+    importing would die of it with a traceback of its own on the user's screen; blocked,
+    only the run's own process sees Ctrl-C, stops its workers and reports the
+    interruption in one line.  A Ctrl-C pressed meanwhile waits until the block ends.
+    """
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    # Starting a process may first start multiprocessing's resource tracker, whose start
+    # unblocks SIGINT in this thread (Python 3.11): start it beforehand.
+    from multiprocessing import resource_tracker
+    resource_tracker.ensure_running()
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _execute(tasks: list[ChunkTask], backend: str, jobs: int, scheduler: str | None) -> Iterator[tuple[int, int, int]]:
@@ -658,10 +707,18 @@ def _temp_out() -> Path:
 # Sanity limits: beyond them a run would take months or a chunk would not fit in memory.
 MAX_ITEMS = {"deals": 10**11, "games": 10**10}
 MAX_CHUNK = {"deals": 5_000_000, "games": 200_000}
+# Chunk files a run may have: every chunk is a task and a file, so a tiny --chunk-size with
+# a large count would fill memory with tasks (and the directory with files) before work.
+MAX_CHUNKS = 100_000
+# What polars' writer takes for compressed runs ("uncompressed" is the runner's own writer).
+COMPRESSIONS = ("uncompressed", "lz4", "zstd", "snappy", "gzip", "brotli")
 
 
-def _check_run_args(kind: str, n: int, jobs: int, backend: str, chunk_size: int) -> None:
+def _check_run_args(kind: str, n: int, jobs: int, backend: str, chunk_size: int,
+                    compression: str = PARQUET_COMPRESSION) -> None:
     unit = kind
+    if compression not in COMPRESSIONS:
+        raise ThousandError(f"unknown compression {compression!r}: use {', '.join(COMPRESSIONS)}")
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ThousandError(f"number of {unit} must be a positive whole number, got {n!r}")
     if n > MAX_ITEMS.get(kind, n):
@@ -671,6 +728,9 @@ def _check_run_args(kind: str, n: int, jobs: int, backend: str, chunk_size: int)
     if chunk_size > MAX_CHUNK.get(kind, chunk_size):
         raise ThousandError(f"chunk size must be at most {MAX_CHUNK[kind]:,} {unit} (one chunk is held in memory), "
                             f"got {chunk_size:,}")
+    if math.ceil(n / chunk_size) > MAX_CHUNKS:
+        raise ThousandError(f"{n:,} {unit} in chunks of {chunk_size:,} make {math.ceil(n / chunk_size):,} chunk files, "
+                            f"more than {MAX_CHUNKS:,}; use a chunk size of at least {math.ceil(n / MAX_CHUNKS):,}")
     if backend not in BACKENDS:
         raise ThousandError(f"unknown backend {backend!r}: use {', '.join(BACKENDS)}")
     if not isinstance(jobs, (int, np.integer)) or jobs == 0 or jobs < -1:
@@ -696,7 +756,7 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
         raise ThousandError(f"kind must be deals or games, got {kind!r}")
     if chunk_size is None:
         chunk_size = DEFAULT_CHUNK_DEALS if kind == "deals" else DEFAULT_CHUNK_GAMES
-    _check_run_args(kind, n, jobs, backend, chunk_size)
+    _check_run_args(kind, n, jobs, backend, chunk_size, compression)
     if isinstance(first_chunk, bool) or not isinstance(first_chunk, (int, np.integer)) \
             or not 0 <= first_chunk < math.ceil(n / chunk_size):
         raise ThousandError(f"first_chunk must be 0 .. {math.ceil(n / chunk_size) - 1} for {n} {kind} "
@@ -706,6 +766,8 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
         raise ThousandError("deals_out is for games runs; a deals run writes its deals to out")
     if backend == "dask" and scheduler is None and jobs == -1:
         jobs = os.cpu_count() or 1
+    if scheduler is not None and not scheduler.strip():
+        raise ThousandError("--scheduler is empty: give the scheduler's address, e.g. tcp://10.0.0.5:8786")
     if scheduler is not None and backend != "dask":
         raise ThousandError("--scheduler needs --backend dask")
     rules = parse_rules_spec(rules)
@@ -733,7 +795,7 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
                 raise ThousandError("--deals-out must be a different directory from --out")
             deal_meta = _metadata(kind, n, chunk_size, seed, rules, strategies, compression, kernel_module,
                                   with_deals, rows_of="deals", first_chunk=first_chunk)
-            _check_dir(deals_path, deal_meta, resume)
+            _check_dir(deals_path, deal_meta, resume, option="--deals-out")
         except ThousandError:
             if not out_existed:  # leave no empty --out behind a refused run
                 out_path.rmdir()
@@ -779,16 +841,17 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
             bar.close()
             bar = None
         left = sum(1 for k in wanted if not (out_path / chunk_file(k)).exists())
+        if out is None:  # the temporary directory goes at exit: nothing to resume from
+            kept = "nothing is kept (no --out was given; with --out DIR an interrupted run can be resumed)"
+        else:
+            kept = f"{len(wanted) - left} of {len(wanted)} chunks are written in {out_path}; {resume_hint}"
         if killed_by_interrupt(e):
-            # Ctrl-C reaches the workers too; one still starting up dies of it before
-            # this process sees its own KeyboardInterrupt, so its death is the interrupt.
-            print(f"interrupted: {len(wanted) - left} of {len(wanted)} chunks are written in {out_path}; "
-                  f"{resume_hint}", file=sys.stderr)
+            # A worker that got Ctrl-C itself (its workers start deaf to the terminal's,
+            # but a signal can be sent to one alone) dies of it: that is the interrupt too.
+            print(f"interrupted: {kept}", file=sys.stderr)
             raise KeyboardInterrupt from None
         # A worker process died (killed, out of memory): what was written is kept.
-        raise ThousandError(
-            f"a worker process died ({type(e).__name__}); {len(wanted) - left} of {len(wanted)} chunks "
-            f"are written in {out_path}: {resume_hint}") from None
+        raise ThousandError(f"a worker process died ({type(e).__name__}); {kept}") from None
     finally:
         if bar is not None:
             bar.close()
@@ -871,7 +934,9 @@ def load(path: str | os.PathLike, allow_partial: bool = False) -> pl.LazyFrame:
     counts the rows of its chunk (a worker cannot know how many redeals the chunks before
     it hold), and the LazyFrame numbers all rows of the run ``0, 1, 2, ...``.
 
-    An unfinished run raises unless ``allow_partial`` (then only the written chunks show).
+    An unfinished run raises unless ``allow_partial`` (then only the written chunks show,
+    and the run-wide ``deal_id`` numbers only their rows: it shifts once the missing
+    chunks are written).  A run computed from ``first_chunk=k`` numbers from its chunk k.
     """
     path = Path(path)
     meta = read_metadata(path)

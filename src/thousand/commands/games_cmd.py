@@ -10,7 +10,9 @@ HELP = "play N whole games in parallel and write one row per game (and optionall
 DESCRIPTION = """Play whole games to the target score and write one row per game (winner,
 deals played, final scores, barrel entries and falls, bolt penalties, resignations,
 redeals) to a Parquet dataset directory; with --deals-out, every deal of those games
-too (one row per dealt deal, with game_id and deal_no), in a second directory.
+too (one row per dealt deal, with game_id and deal_no, and after the deal columns
+total{s}, each seat's game score after the deal, and forehand), in a second directory;
+read each with `thousand.simulate.load(PATH)`.
 
 Chunking, seeding, --jobs, --backend, --resume and --strategy work as in
 `thousand simulate`; a chunk here is --chunk-size games.

@@ -12,11 +12,12 @@ DESCRIPTION = """Play many deals and write one row per dealt deal (hands, talon,
 auction, contract, hand-off, points, marriages, tricks, score changes) to a Parquet
 dataset directory: one file per chunk plus metadata.json (rules and their hash,
 strategies, seed, chunk size, version).  Read it with `thousand.simulate.load(PATH)`
-(a Polars LazyFrame).
+(a Polars LazyFrame); the columns are listed in the README ("Data: the Parquet schema").
 
 The same seed gives the same dataset whatever --jobs and --backend.  The deals are cut
-into chunks of --chunk-size deals; chunk k uses SeedSequence(seed).spawn(n)[k].  The
-chunk size is part of what determines the data, the number of workers is not.
+into chunks of --chunk-size deals; chunk k of the run's n_chunks uses
+SeedSequence(seed).spawn(n_chunks)[k].  The chunk size is part of what determines the
+data, the number of workers is not.
 
 Each chunk file is written whole or not at all.  If a run stops (Ctrl-C, a crash, a
 closed laptop), run the same command with --resume: written chunks are kept and only the
