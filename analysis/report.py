@@ -1091,8 +1091,8 @@ def build_report(cfg: ReportConfig) -> ReportResult:
         if held == 0:  # every role row and chart would be empty (n = 0): say why instead
             blocks += [Block("h", f"Marriages ({main_label})"), Block("note", (
                 f"Too few deals: no player of the {_count(played_deals, 'played deal')} "
-                "held a marriage, so there is nothing to show; run more deals (`--deals`). The tables are "
-                "in `tables/marriages.csv` and next to it."))]
+                "held a marriage, so there is nothing to show; run more deals (`--deals`). The marriage "
+                "tables are still written (`tables/marriages.csv` and the other `tables/marriage_*.csv`)."))]
         else:
             figs["marriage_frequencies"] = charts.marriage_frequency_chart(
                 mt["marriages"], charts_dir / "marriage_frequencies.png", main_rules)
