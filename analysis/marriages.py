@@ -34,8 +34,8 @@ from thousand.rules import Rules
 
 __all__ = [
     "seat_rows", "with_marriage_sets", "marriage_frequencies", "marriage_value", "value_aggregates", "marriage_points",
-    "held_points_distribution", "marriage_tables", "suits_of", "MARRIAGE_COLUMNS", "VALUE_COLUMNS",
-    "MEASURES",
+    "held_points_distribution", "marriage_tables", "suits_of", "held_in_play", "MARRIAGE_COLUMNS",
+    "VALUE_COLUMNS", "MEASURES",
 ]
 
 MARRIAGE_COLUMNS = ["suit", "value", "role", "measure", "count", "n", "rate", "ci_low", "ci_high", "exact"]
@@ -425,6 +425,19 @@ def held_points_distribution(sets: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
             .with_columns((pl.col("hands") / pl.col("n")).alias("observed"), lo.alias("ci_low"), hi.alias("ci_high"))
             .sort("points")
             .select("points", "hands", "n", "observed", "ci_low", "ci_high", "exact"))
+
+
+def held_in_play(marriages: pl.DataFrame) -> tuple[int, int]:
+    """(played deals, marriages their players held) from a :func:`marriage_frequencies` table.
+
+    Held: by the declarer with the talon, by a defender dealt or after the hand-off (the
+    ``n`` of ``declared``).  No marriage held means every role row and chart is empty
+    (n = 0 throughout): the run is too small to say anything about marriages in play.
+    """
+    role = marriages.filter(pl.col("role") != "all")
+    played = role.filter((pl.col("role") == "declarer") & (pl.col("measure") == "held in dealt hand"))["n"]
+    return (int(played.max()) if played.len() else 0,
+            int(role.filter(pl.col("measure") == "declared")["n"].sum()))
 
 
 def marriage_tables(deals: pl.LazyFrame, rules: Rules) -> dict[str, pl.DataFrame]:

@@ -37,7 +37,7 @@ import polars as pl
 from thousand import __version__
 from thousand.analysis import charts
 from thousand.analysis.deals import random_deals
-from thousand.analysis.marriages import marriage_tables
+from thousand.analysis.marriages import held_in_play, marriage_tables
 from thousand.analysis.redeals import redeal_calls, redeal_frequencies
 from thousand.errors import ThousandError, check_name
 from thousand.rules import PRESETS, Rules
@@ -602,6 +602,11 @@ def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[st
     return blocks
 
 
+def _count(n: int, noun: str) -> str:
+    """``n`` with its noun, plural unless one: "1 hand", "1,400 hands"."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 def _threshold_display(table: pl.DataFrame) -> pl.DataFrame:
     """The thresholds table for reading: each ``bid_q`` with its interval, null as "pass"."""
     keys = [c for c in ("points_band", "marriage_value", "aces", "aces_with_ten") if c in table.columns]
@@ -743,9 +748,6 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
         table.write_csv(tables_dir / "bid_thresholds.csv")
         tables["bid_thresholds"] = tables_dir / "bid_thresholds.csv"
         grid = th.threshold_table(hands, rules, by=("points_band", "marriage_value"), n_boot=0)
-        heat = charts_dir / "bid_threshold_heatmap.png"
-        th.plot_threshold_heatmap(grid, heat)
-        figs["bid_threshold_heatmap"] = heat
         blocks.append(Block("p", (
             f"Forced-declarer runs under {cfg.labels[0]}: {cfg.hands:,} random hands, each made declarer at every "
             f"seat (forehand, middle, rear) and played {cfg.samples} times against random completions of the "
@@ -753,18 +755,37 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
             "with a bootstrap 95% interval over hands (`thousand.analysis.thresholds`); `pass` means even 100 "
             "is made less often than that. Hand classes: card points, the marriage held (its value; `none`; "
             f"or `{th.TWO_OR_MORE_MARRIAGES}` for two or more, whatever they add up to), aces (3 = three or "
-            "four) and aces held with their ten (2 = two or more). "
+            f"four) and aces held with their ten (2 = two or more). `hands` counts distinct hands (each played "
+            f"at all three seats); classes of fewer than {th.MIN_HANDS} hands are left out. "
             "Full table: `tables/bid_thresholds.csv`.")))
-        blocks.append(Block("table", frame=_threshold_display(table)))
-        blocks.append(Block("img", "Bid made with probability 0.8 by points and marriage", path=heat))
+        # A class of the heatmap's grid holds the classes of the full table that refine it,
+        # so when the grid has none large enough, the table has none either.
+        if not grid.height:
+            blocks.append(Block("note", (
+                f"Too few hands: in {cfg.hands:,} hands no class of card points and marriage has the "
+                f"{th.MIN_HANDS} hands a threshold needs, so there is no table and no heatmap; run more "
+                "hands (`--hands`).")))
+        else:
+            if table.height:
+                blocks.append(Block("table", frame=_threshold_display(table)))
+            else:
+                blocks.append(Block("note", (
+                    f"Too few hands for the full table: in {cfg.hands:,} hands no class of card points, "
+                    f"marriage, aces and aces with their ten has the {th.MIN_HANDS} hands a threshold needs; "
+                    "the heatmap below pools the aces. Run more hands (`--hands`) for the table.")))
+            heat = charts_dir / "bid_threshold_heatmap.png"
+            th.plot_threshold_heatmap(grid, heat)
+            figs["bid_threshold_heatmap"] = heat
+            blocks.append(Block("img", "Bid made with probability 0.8 by points and marriage", path=heat))
         try:
             rule = th.fit_rule_of_thumb(hands, rules)
             acc = th.rule_of_thumb_table(rule)
             acc.write_csv(tables_dir / "rule_of_thumb.csv")
             tables["rule_of_thumb"] = tables_dir / "rule_of_thumb.csv"
             blocks.append(Block("h", "Rule of thumb", level=3))
-            blocks.append(Block("p", f"`{rule.formula()}`, fitted on {rule.n_train:,} and scored on "
-                                     f"{rule.n_test:,} held-out (hand, seat) rows:"))
+            blocks.append(Block("p", f"`{rule.formula()}`, fitted on {_count(rule.hands_train, 'hand')} "
+                                     f"({rule.n_train:,} (hand, seat) rows) and scored on "
+                                     f"{_count(rule.hands_test, 'held-out hand')} ({rule.n_test:,} rows):"))
             blocks.append(Block("table", frame=_rule_of_thumb_display(acc)))
             t, b = rule.test, rule.baseline
             # Most (hand, seat) rows should pass at this confidence, so the share of exact
@@ -1066,12 +1087,19 @@ def build_report(cfg: ReportConfig) -> ReportResult:
         for name, frame in mt.items():
             frame.write_csv(tables_dir / f"{name}.csv")
             tables[name] = tables_dir / f"{name}.csv"
-        figs["marriage_frequencies"] = charts.marriage_frequency_chart(
-            mt["marriages"], charts_dir / "marriage_frequencies.png", main_rules)
-        figs["marriage_value"] = charts.marriage_value_chart(mt["marriage_value"], charts_dir / "marriage_value.png")
-        figs["marriage_points"] = charts.marriage_points_chart(mt["marriage_points"], mt["marriage_points_held"],
-                                                               charts_dir / "marriage_points.png")
-        blocks += _marriage_blocks(mt, main_label, figs)
+        played_deals, held = held_in_play(mt["marriages"])
+        if held == 0:  # every role row and chart would be empty (n = 0): say why instead
+            blocks += [Block("h", f"Marriages ({main_label})"), Block("note", (
+                f"Too few deals: no player of the {_count(played_deals, 'played deal')} "
+                "held a marriage, so there is nothing to show; run more deals (`--deals`). The marriage "
+                "tables are still written (`tables/marriages.csv` and the other `tables/marriage_*.csv`)."))]
+        else:
+            figs["marriage_frequencies"] = charts.marriage_frequency_chart(
+                mt["marriages"], charts_dir / "marriage_frequencies.png", main_rules)
+            figs["marriage_value"] = charts.marriage_value_chart(mt["marriage_value"], charts_dir / "marriage_value.png")
+            figs["marriage_points"] = charts.marriage_points_chart(mt["marriage_points"], mt["marriage_points_held"],
+                                                                   charts_dir / "marriage_points.png")
+            blocks += _marriage_blocks(mt, main_label, figs)
     else:
         blocks += [Block("h", "Marriages"), Block("note", "Not computed: marriages are declared in play, and no play was simulated.")]
 

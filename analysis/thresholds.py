@@ -38,9 +38,9 @@ from thousand.cards import ACE, KING, MARRIAGE_VALUES, QUEEN, RANK_PLANE, RANK_P
 from thousand.rules import CLASSIC, Rules
 
 __all__ = [
-    "ROLES", "PROBABILITIES", "CLASS_COLUMNS", "simulate_forced_hands", "add_hand_features",
-    "hand_outcomes", "threshold_table", "plot_threshold_heatmap", "fit_rule_of_thumb", "RuleOfThumb",
-    "random_hands",
+    "ROLES", "PROBABILITIES", "CLASS_COLUMNS", "MIN_HANDS", "simulate_forced_hands", "add_hand_features",
+    "hand_outcomes", "threshold_table", "plot_threshold_heatmap", "threshold_heatmap_figure", "fit_rule_of_thumb",
+    "RuleOfThumb", "random_hands",
 ]
 
 ROLES = ("forehand", "middle", "rear")
@@ -55,6 +55,8 @@ TWO_OR_MORE_MARRIAGES = f"2+ ({_SEVERAL[0]}-{_SEVERAL[1]})"
 #: ``marriage_value`` classes, in order: no marriage, the value of the one held, or two or more.
 MARRIAGE_CLASSES = ("none", *(str(v) for v in sorted(MARRIAGE_VALUES)), TWO_OR_MORE_MARRIAGES)
 RULE_FEATURES = ("points", "marriage_points", "aces", "aces_with_ten")
+#: Fewest distinct hands a class needs for a threshold (fewer: left out, too noisy).
+MIN_HANDS = 10
 
 # The simulator the thresholds run on: (hand, role, bitgen, n) -> declarer points per completion.
 Simulator = Callable[[int, str, np.random.BitGenerator, int], np.ndarray]
@@ -283,7 +285,7 @@ def _tag(q: float) -> str:
 # --------------------------------------------------------------------- the table
 def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
                     by: Sequence[str] = CLASS_COLUMNS, probabilities: Sequence[float] = PROBABILITIES,
-                    min_hands: int = 10, n_boot: int = 200, seed: int = 0) -> pl.DataFrame:
+                    min_hands: int = MIN_HANDS, n_boot: int = 200, seed: int = 0) -> pl.DataFrame:
     """Highest bid made with each probability, by hand class.
 
     Parameters
@@ -294,7 +296,8 @@ def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
     by : columns
         Class columns of :func:`add_hand_features` (default all four).
     min_hands : int
-        Classes with fewer distinct (hand, role) rows are left out (too noisy).
+        Classes with fewer distinct hands are left out (too noisy).  A hand counts once
+        however many seats it was played at: its seats are not independent samples.
     n_boot : int
         Bootstrap replicates over hands (a hand's seats stay together) for the 95% interval
         of each threshold (0: none).
@@ -302,7 +305,8 @@ def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
     Returns
     -------
     polars.DataFrame
-        Class columns, ``hands`` (hand-role rows), ``completions``, ``mean_points``, and per
+        Class columns, ``hands`` (distinct hands), ``hand_seats`` ((hand, seat) rows: a
+        hand played at all three seats counts three times), ``completions``, ``mean_points``, and per
         probability ``bid_50``... (null: even 100 is below, i.e. pass) with
         ``bid_50_low``/``bid_50_high`` (bootstrap 2.5%/97.5%; null likewise), ``p_at_bid_50``,
         the pooled P(make) at that bid, and ``level_50``, the points reached with that
@@ -322,20 +326,21 @@ def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
     rows = []
     for g in groups.sort(by).iter_rows(named=True):
         idx = np.asarray(g["_row"], dtype=np.int64)
-        if len(idx) < min_hands:
+        # A hand's class does not depend on the seat, so all its seats are rows of this class.
+        _, hand_of_row = np.unique(hand_ids[idx], return_inverse=True)
+        n_units = int(hand_of_row.max()) + 1
+        if n_units < min_hands:
             continue
         s = surv[idx]
         pooled = s.sum(axis=0)
         n = pooled[0]
         cap = _bid_cap_of(np.array([g["_mp"]]), rules)
         row: dict[str, Any] = {k: g[k] for k in by}
-        row.update(hands=len(idx), completions=int(n),
+        row.update(hands=n_units, hand_seats=len(idx), completions=int(n),
                    mean_points=float(pooled[1:].sum() / n))  # E[D] = sum over x >= 1 of P(D >= x)
         if n_boot:
             # Resample hands, not completions or seats: the completions of one hand, and its
             # three seats, are not independent.  Each row takes its hand's draw count.
-            _, hand_of_row = np.unique(hand_ids[idx], return_inverse=True)
-            n_units = int(hand_of_row.max()) + 1
             draws = rng.multinomial(n_units, np.full(n_units, 1 / n_units), size=n_boot)
             boot = draws[:, hand_of_row] @ s
         for q in probabilities:
@@ -352,7 +357,7 @@ def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
                 row[f"bid_{tag}_high"] = None if hi < 0 else int(hi)
         rows.append(row)
     schema: dict[str, Any] = {k: feats.schema[k] for k in by}
-    schema.update(hands=pl.Int64, completions=pl.Int64, mean_points=pl.Float64)
+    schema.update(hands=pl.Int64, hand_seats=pl.Int64, completions=pl.Int64, mean_points=pl.Float64)
     for q in probabilities:
         tag = _tag(q)
         schema[f"bid_{tag}"] = pl.Int64
@@ -372,9 +377,27 @@ def plot_threshold_heatmap(df: pl.DataFrame, path: Any, probability: float = 0.8
 
     ``df`` is :func:`threshold_table` grouped ``by=(rows, cols)``.  Cells show the bid, its
     bootstrap interval, the points level reached with ``probability`` (the colour) and
-    the number of hands; a blank cell has too few hands, "pass" means even 100 is made
-    less often than ``probability``.
+    the number of distinct hands; a blank cell has too few hands, "pass" means even 100 is
+    made less often than ``probability``.
     """
+    import matplotlib.pyplot as plt
+
+    fig = threshold_heatmap_figure(df, probability, rows, cols, title)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+# The heatmap's figure never gets smaller than this (inches): its title, axis labels and
+# colour-bar label are as long for one cell as for thirty, and a figure sized by the grid
+# alone cut them off for small runs.
+HEATMAP_MIN_SIZE = (7.5, 5.0)
+
+
+def threshold_heatmap_figure(df: pl.DataFrame, probability: float = 0.8, rows: str = "points_band",
+                             cols: str = "marriage_value", title: str | None = None) -> Any:
+    """The figure :func:`plot_threshold_heatmap` saves (the caller closes it)."""
+    import textwrap
+
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -414,16 +437,16 @@ def plot_threshold_heatmap(df: pl.DataFrame, path: Any, probability: float = 0.8
         # no class has enough hands (a very small run): say so instead of an empty axis
         fig, ax = plt.subplots(figsize=(6, 2.5), constrained_layout=True)
         ax.axis("off")
-        ax.text(0.5, 0.5, f"No class of {label.get(rows, rows)} x {label.get(cols, cols)}\n"
-                "has enough hands for a threshold: run more hands (thousand report --hands N).",
-                ha="center", va="center", fontsize=10)
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
-        return
-    fig, ax = plt.subplots(figsize=(1.5 + 1.3 * len(col_vals), 1.2 + 0.9 * len(row_vals)), constrained_layout=True)
+        ax.text(0.5, 0.5, "Too few hands: no class of\n" + textwrap.fill(f"{label.get(rows, rows)} x "
+                f"{label.get(cols, cols)}", 60) + "\nhas enough hands for a threshold:\n"
+                "run more hands (thousand report --hands N).", ha="center", va="center", fontsize=10)
+        return fig
+    size = (max(HEATMAP_MIN_SIZE[0], 1.5 + 1.3 * len(col_vals)), max(HEATMAP_MIN_SIZE[1], 1.2 + 0.9 * len(row_vals)))
+    fig, ax = plt.subplots(figsize=size, constrained_layout=True)
     finite = grid[np.isfinite(grid)]
     vmin, vmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-    if vmax - vmin < 1:  # one value (or one cell): widen so the colour scale is defined
+    single = vmax - vmin < 1
+    if single:  # one value (or one cell): widen so the colour scale is defined
         vmin, vmax = vmin - 1, vmax + 1
     im = ax.imshow(np.ma.masked_invalid(grid), cmap="viridis", aspect="auto", origin="lower", vmin=vmin, vmax=vmax)
     for i in range(len(row_vals)):
@@ -433,16 +456,18 @@ def plot_threshold_heatmap(df: pl.DataFrame, path: Any, probability: float = 0.8
                         color="white" if grid[i, j] < (vmin + vmax) / 2 else "black")
     ax.set_xticks(range(len(col_vals)), [str(v).replace(" (", "\n(") for v in col_vals])
     ax.set_yticks(range(len(row_vals)), [str(v) for v in row_vals])
-    ax.set_xlabel(label.get(cols, cols))
-    ax.set_ylabel(label.get(rows, rows))
-    ax.set_title(title or f"Highest bid made with probability {probability:.0%} (forced declarer, all seats)\n"
+    ax.set_xlabel(textwrap.fill(label.get(cols, cols), 60))
+    ax.set_ylabel(textwrap.fill(label.get(rows, rows), 40))
+    ax.set_title(title or f"Highest bid made with probability {probability:.0%}\n(forced declarer, all seats)\n"
                  f"cell: bid{' [95% bootstrap interval]' if shows_ci else ''}, "
-                 f"points reached with {probability:.0%}, hands", fontsize=10)
-    # A resigned deal scores no points for the declarer, so weak classes "reach" little.
-    fig.colorbar(im, ax=ax, label=f"declarer points reached with probability {probability:.0%}\n"
-                                  "(a resignation counts as 0 points)")
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+                 f"points reached with {probability:.0%}, n = distinct hands", fontsize=10)
+    # The forced-declarer deals are all played out (no resignation), so the colour is the
+    # declarer's deal points (cards won + marriages declared), never a resignation's 0.
+    bar = fig.colorbar(im, ax=ax, label=f"declarer's deal points reached with probability {probability:.0%}\n"
+                                        "(every deal played out, none resigned)")
+    if single:  # one colour: one tick, not a made-up scale around it
+        bar.set_ticks([(vmin + vmax) / 2])
+    return fig
 
 
 # --------------------------------------------------------------------- rule of thumb
@@ -465,6 +490,8 @@ class RuleOfThumb:
     n_train: int
     n_test: int
     extra: dict[str, Any] = field(default_factory=dict)
+    hands_train: int = 0  # distinct hands; n_train / n_test count (hand, seat) rows
+    hands_test: int = 0
 
     def formula(self) -> str:
         names = {"points": "card points", "marriage_points": "marriage value", "aces": "aces",
@@ -535,7 +562,7 @@ def fit_rule_of_thumb(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC, p
     together) are split at random into train and test; the least-squares fit on train is
     rounded (card points to 0.1, marriage value to 0.05, counts to 1, then the intercept
     refitted and rounded to 1) and both are
-    scored on test: error in points, share of hands where the rule names the true
+    scored on test: error in points, share of (hand, seat) rows where the rule names the true
     threshold bid (exactly, within 5, within 10), over- and under-bids, and the realised
     P(make) of the rule's bids.  Baseline: always bid the median threshold.
     """
@@ -561,7 +588,8 @@ def fit_rule_of_thumb(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC, p
     rounded = {k: _nice(v, steps.get(k, 1.0)) for k, v in coef.items() if k != "intercept"}
     slopes = np.array([rounded[f] for f in features])
     rounded = {"intercept": _nice(float(np.mean(y[~is_test] - X[~is_test] @ slopes)), 1.0), **rounded}
-    rule = RuleOfThumb(probability, tuple(features), coef, rounded, {}, {}, {}, {}, int((~is_test).sum()), int(is_test.sum()))
+    rule = RuleOfThumb(probability, tuple(features), coef, rounded, {}, {}, {}, {}, int((~is_test).sum()), int(is_test.sum()),
+                       hands_train=len(hand_ids) - len(test_ids), hands_test=len(test_ids))
     tr, te = out.filter(pl.Series(~is_test)), out.filter(pl.Series(is_test))
     median_level = float(np.median(y[~is_test]))
     metrics = dict(

@@ -107,7 +107,7 @@ def test_threshold_table_pools_hands_of_a_class():
     t = T.threshold_table(df, min_hands=1, n_boot=0)
     assert t.height == 2
     row = t.filter(pl.col("marriage_value") == "none").row(0, named=True)
-    assert row["hands"] == 2 and row["completions"] == 10
+    assert row["hands"] == row["hand_seats"] == 2 and row["completions"] == 10
     # pooled: P(>=100)=8/10, P(>=101)=P(>=105)=5/10, P(>=110)=4/10
     assert (row["bid_50"], row["bid_70"], row["bid_80"], row["bid_90"]) == (105, 100, 100, None)
     assert row["p_at_bid_80"] == pytest.approx(0.8) and row["p_at_bid_50"] == pytest.approx(0.5)
@@ -127,7 +127,8 @@ def test_threshold_table_rows_describe_their_own_hands():
     for band, mean in zip(t["points_band"].cast(pl.String), t["mean_points"]):
         lo, hi = bounds[band]
         assert lo <= mean <= hi, (band, mean)
-    assert t["hands"].sum() == 450
+    # 150 hands, each at three seats: 150 hands, 450 (hand, seat) rows
+    assert t["hands"].sum() == 150 and t["hand_seats"].sum() == 450
 
 
 def test_threshold_table_bootstrap_interval_brackets_the_estimate():
@@ -248,7 +249,7 @@ def test_real_kernel_thresholds_pipeline_runs_and_is_reproducible():
     per = out.group_by("hand_id").agg(pl.col("hand_points").first(), pl.col("mean_points").mean()).sort("hand_points")
     assert per["mean_points"].tail(4).mean() > per["mean_points"].head(4).mean()
     t = T.threshold_table(a, CLASSIC, by=("points_band",), min_hands=1, n_boot=20)
-    assert t["hands"].sum() == 120
+    assert t["hands"].sum() == 40 and t["hand_seats"].sum() == 120
 
 
 def test_bootstrap_resamples_whole_hands():
@@ -257,6 +258,78 @@ def test_bootstrap_resamples_whole_hands():
                       (0, NO_MARRIAGE, "middle"): [80, 90, 100, 110, 120],
                       (0, NO_MARRIAGE, "rear"): [100, 100, 100, 100, 100]})
     r = T.threshold_table(df, by=("points_band",), min_hands=1, n_boot=50).row(0, named=True)
-    assert r["hands"] == 3
+    assert r["hands"] == 1 and r["hand_seats"] == 3
     for q in ("50", "70", "80"):
         assert r[f"bid_{q}_low"] == r[f"bid_{q}"] == r[f"bid_{q}_high"]
+
+
+def test_min_hands_counts_distinct_hands_not_seats():
+    # Four hands of one class, each at all three seats: 12 (hand, seat) rows but 4 hands.
+    other = parse_hand("AS TS AC 9D JD 9H QC")            # same class as NO_MARRIAGE
+    third = parse_hand("AS TS AC 9D JD QH 9C")            # 37 points, no marriage, 2 aces, 1 with ten
+    fourth = parse_hand("AS TS AC 9D QD 9H JC")
+    rows = {(i, h, role): [100, 110, 120] for i, h in enumerate((NO_MARRIAGE, other, third, fourth))
+            for role in T.ROLES}
+    df = completions(rows)
+    t = T.threshold_table(df, min_hands=4, n_boot=0)
+    assert t.height == 1 and t["hands"][0] == 4 and t["hand_seats"][0] == 12
+    # 12 rows do not make 5 hands: the class is left out
+    assert T.threshold_table(df, min_hands=5, n_boot=0).height == 0
+
+
+def _text_outside(fig) -> list[str]:
+    """Every visible text of ``fig`` that does not fit inside the figure, once drawn."""
+    import matplotlib.text
+
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    box = fig.bbox
+    out = []
+    for t in fig.findobj(matplotlib.text.Text):
+        if not t.get_visible() or not t.get_text().strip():
+            continue
+        b = t.get_window_extent(renderer)
+        if b.x0 < box.x0 - 1 or b.y0 < box.y0 - 1 or b.x1 > box.x1 + 1 or b.y1 > box.y1 + 1:
+            out.append(t.get_text())
+    return out
+
+
+@pytest.mark.parametrize("n_hands", [1, 3, 200])
+def test_heatmap_text_always_fits_the_figure(n_hands):
+    # A one-cell grid used to get a figure too small for its title, axis and colour-bar labels.
+    import matplotlib.pyplot as plt
+
+    if n_hands == 1:
+        df = completions({(0, NO_MARRIAGE, "forehand"): [100, 110, 120, 130, 140]})
+    elif n_hands == 3:
+        df = completions({(0, NO_MARRIAGE, "forehand"): [100] * 5, (1, HEARTS, "forehand"): [150] * 5,
+                          (2, TWO_MARRIAGES, "forehand"): [120] * 5})
+    else:
+        df = T.simulate_forced_hands(n_hands=200, samples_per_hand=20, seed=3, simulator=_noisy_fake)
+    t = T.threshold_table(df, by=("points_band", "marriage_value"), min_hands=1, n_boot=20)
+    fig = T.threshold_heatmap_figure(t)
+    try:
+        assert _text_outside(fig) == []
+        w, h = fig.get_size_inches()
+        assert w >= T.HEATMAP_MIN_SIZE[0] and h >= T.HEATMAP_MIN_SIZE[1]
+    finally:
+        plt.close(fig)
+
+
+def test_heatmap_labels_say_what_the_data_are():
+    # Cells count distinct hands; the colour is points of played-out deals (no resignation).
+    import matplotlib.pyplot as plt
+
+    df = completions({(0, NO_MARRIAGE, r): [100, 110, 120] for r in T.ROLES})
+    t = T.threshold_table(df, by=("points_band", "marriage_value"), min_hands=1, n_boot=0)
+    fig = T.threshold_heatmap_figure(t)
+    try:
+        ax, bar = fig.axes
+        texts = [x.get_text() for x in ax.texts]
+        # P(>= 100) = 1, P(>= 101) = 2/3 < 0.8: bid 100, reaches 100; one hand, though three seats
+        assert texts == ["bid 100\nreaches 100\nn=1"]
+        assert "distinct hands" in ax.get_title()
+        label = bar.get_ylabel()
+        assert "played out" in label and "resignation counts as 0" not in label
+    finally:
+        plt.close(fig)

@@ -22,7 +22,8 @@ def _scan(path: Path) -> pl.LazyFrame:
 @pytest.fixture(scope="module")
 def small_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
-    cfg = ReportConfig(out=out, deals=4000, hands=12, samples=8, seed=5, jobs=1, progress=False,
+    # 150 hands: enough for some classes of 10 distinct hands (the table and the heatmap)
+    cfg = ReportConfig(out=out, deals=4000, hands=150, samples=4, seed=5, jobs=1, progress=False,
                        log=lambda s: None)
     return build_report(cfg)
 
@@ -97,6 +98,34 @@ def test_report_text_quotes_the_tables(small_report):
     assert {"bid_50", "bid_80"} <= set(thresholds.columns)
     meta = json.loads((out / "report.json").read_text())
     assert meta["deals"] == 4000 and set(meta["tables"]) >= {"redeal_frequencies", "marriages", "bid_thresholds"}
+
+
+def test_report_threshold_counts_are_distinct_hands(small_report):
+    out = small_report.out
+    t = pl.read_csv(out / "tables" / "bid_thresholds.csv")
+    # every hand is played at all three seats: three (hand, seat) rows per hand
+    assert t.height and (t["hand_seats"] == 3 * t["hands"]).all() and (t["hands"] >= 10).all()
+    md = (out / "report.md").read_text()
+    assert "`hands` counts distinct hands" in md
+    first = t.row(0, named=True)
+    assert f"| {first['points_band']} | {first['marriage_value']} | {first['aces']} | {first['aces_with_ten']} | " \
+           f"{first['hands']} |" in md
+    assert re.search(r"fitted on \d+ hands \(\d+ \(hand, seat\) rows\) and scored on \d+ held-out hands", md)
+
+
+def test_a_tiny_report_says_too_few_instead_of_empty_tables_and_charts(tmp_path):
+    r = build_report(ReportConfig(out=tmp_path, deals=1, games=2, hands=2, samples=2, seed=1, jobs=1,
+                                  presets=False, progress=False, log=lambda s: None))
+    md = (tmp_path / "report.md").read_text()
+    # one deal (seed 1): nobody held a marriage, every marriage row and chart would be n = 0
+    assert "Too few deals: no player of the 1 played deal held a marriage" in md
+    assert "marriage_frequencies" not in r.charts and not (tmp_path / "charts" / "marriage_frequencies.png").exists()
+    assert "| marriage |" not in md and "| suit | role |" not in md
+    # two hands: no class has 10, so no empty table header and no heatmap
+    assert "Too few hands: in 2 hands no class of card points and marriage has the 10 hands" in md
+    assert "| points_band |" not in md and "bid_threshold_heatmap" not in r.charts
+    assert not (tmp_path / "charts" / "bid_threshold_heatmap.png").exists()
+    assert r.notes == []
 
 
 def test_report_with_two_rule_sets_includes_the_comparison(tmp_path):
