@@ -88,7 +88,7 @@ def test_make_counts_with_and_without_weights():
     assert B.make_counts(pts, [100, 105, 131], w).tolist() == [14, 7, 0]
 
 
-def _completions(points, talons, exact, role="middle", weight=None):
+def _completions(points, talons, exact, role="forehand", weight=None):
     return B.Completions(hand=HAND, role=role, points=np.asarray(points), talon=np.asarray(talons, dtype=np.uint32),
                          exact=exact, weight=None if weight is None else np.asarray(weight))
 
