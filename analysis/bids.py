@@ -27,8 +27,10 @@ What the numbers mean (``docs/bids.md`` has the long version)
     Expected score change of *bidding* ``b`` and then, having seen the talon, doing the
     better of playing and resigning (and of demanding a talon redeal when the talon
     allows one, worth 0): the real choice a declarer has after the talon.  Sampled runs
-    estimate the per-talon decision on one half of the samples and score it on the
-    other (two-fold cross-fitting), so the figure is not flattered by chance.
+    only know each talon's play score from its own deals: the estimate is the midpoint
+    of a plug-in figure (biased high) and a leave-one-out one (biased low), and the
+    interval runs from the lower end of the latter to the upper end of the former, so
+    it covers the exact value (``_choice_scores``).
 Passing: ``simulate_pass`` / ``pass_summary`` sample the hand passing at its first chance
 (``thousand.kernel.play_forced_pass``): the seat's expected score change with a 95% interval.
 
