@@ -27,8 +27,10 @@ What the numbers mean (``docs/bids.md`` has the long version)
     Expected score change of *bidding* ``b`` and then, having seen the talon, doing the
     better of playing and resigning (and of demanding a talon redeal when the talon
     allows one, worth 0): the real choice a declarer has after the talon.  Sampled runs
-    estimate the per-talon decision on one half of the samples and score it on the
-    other (two-fold cross-fitting), so the figure is not flattered by chance.
+    only know each talon's play score from its own deals: the estimate is the midpoint
+    of a plug-in figure (biased high) and a leave-one-out one (biased low), and the
+    interval runs from the lower end of the latter to the upper end of the former, so
+    it covers the exact value (``_choice_scores``).
 Passing: ``simulate_pass`` / ``pass_summary`` sample the hand passing at its first chance
 (``thousand.kernel.play_forced_pass``): the seat's expected score change with a 95% interval.
 
@@ -57,7 +59,7 @@ from thousand.rules import Rules
 
 __all__ = [
     "ROLES", "N_COMPLETIONS", "Completions", "BidEstimate",
-    "wilson_interval", "bid_cap", "bids_for_hand", "make_counts", "resign_score",
+    "wilson_interval", "bid_cap", "lowest_bid", "bids_for_hand", "hand_redeal_reasons", "make_counts", "resign_score",
     "talon_redeal_allowed", "bid_table", "safe_bid", "best_ev_bid", "estimate_from_completions",
     "points_histogram", "seat_strategies", "kernel_play", "ROLE_SEATS",
     "simulate_hand", "estimate_bid", "format_bid_table", "bid_estimate_json", "plot_bid_chart",
@@ -104,9 +106,48 @@ def bid_cap(hand: int, rules: Rules) -> int:
     return int(engine_bid_cap(rules, hand))
 
 
-def bids_for_hand(hand: int, rules: Rules) -> np.ndarray:
-    """Every bid from 100 to :func:`bid_cap` in steps of ``bid_step``."""
-    return np.arange(100, bid_cap(hand, rules) + 1, rules.bid_step, dtype=np.int64)
+def lowest_bid(role: str, rules: Rules) -> int:
+    """The lowest bid that can win the auction from ``role``.
+
+    The forehand opens with the forced 100 (RULES step 1), so he may hold it; the middle
+    and rear seats must outbid it, by at least one ``bid_step``.
+
+    >>> lowest_bid("forehand", CLASSIC_RULES), lowest_bid("rear", CLASSIC_RULES)
+    (100, 105)
+    """
+    return 100 if role == "forehand" else 100 + rules.bid_step
+
+
+def bids_for_hand(hand: int, rules: Rules, role: str = "forehand") -> np.ndarray:
+    """Every bid ``role`` can win with, from :func:`lowest_bid` to :func:`bid_cap` in steps of ``bid_step``."""
+    return np.arange(lowest_bid(role, rules), bid_cap(hand, rules) + 1, rules.bid_step, dtype=np.int64)
+
+
+def hand_redeal_reasons(hand: int, rules: Rules) -> list[str]:
+    """Why the 7-card ``hand`` may demand a redeal (worth 0: the deal is replayed); empty if it may not.
+
+    The hand conditions of RULES step 2 (the reference engine's test), and under
+    ``redeal_four_nines_after_exchange`` four nines, which the holder keeps through the
+    hand-off whether he declares or defends (RULES step 5).
+
+    >>> from thousand.cards import parse_hand
+    >>> hand_redeal_reasons(parse_hand("9S 9C 9D JH QD KS JC"), CLASSIC_RULES)
+    ['3 or more nines', 'card points 13 or less']
+    """
+    from thousand.reference.legal import hand_redeal_allowed
+
+    reasons = []
+    if hand_redeal_allowed(rules, hand):
+        nines, jacks = popcount(hand & RANK_PLANE[0]), popcount(hand & RANK_PLANE[1])
+        if rules.redeal_hand_nines is not None and nines >= rules.redeal_hand_nines:
+            reasons.append(f"{rules.redeal_hand_nines} or more nines")
+        if rules.redeal_hand_jacks is not None and jacks >= rules.redeal_hand_jacks:
+            reasons.append(f"{rules.redeal_hand_jacks} or more jacks")
+        if rules.redeal_hand_points_max is not None and card_points(hand) <= rules.redeal_hand_points_max:
+            reasons.append(f"card points {rules.redeal_hand_points_max} or less")
+    if rules.redeal_four_nines_after_exchange and popcount(hand & RANK_PLANE[0]) == 4:
+        reasons.append("four nines, after the hand-off (RULES step 5)")
+    return reasons
 
 
 def resign_score(bid: Any, rules: Rules, free_resignation: bool = True) -> Any:
@@ -245,56 +286,98 @@ def _group_make_counts(points: np.ndarray, group: np.ndarray, n_groups: int, bid
     return tail[:, 0], tail[:, np.clip(bids, 0, span - 1)]
 
 
-def _choice_scores(c: Completions, bids: np.ndarray, rules: Rules, free_resignation: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Per-bid mean and standard error of the talon-informed choice (play / resign / redeal).
+def _alternatives(c: Completions, talon_ids: np.ndarray, bids: np.ndarray, rules: Rules,
+                  free_resignation: bool) -> np.ndarray:
+    """Per (talon, bid), the best the declarer can do instead of playing; -inf for nothing.
 
-    For each talon the declarer compares the expected score of playing ``b`` given that
-    talon with resigning (and with a redeal, 0, where the talon allows one).  Exact runs
-    use every completion of the talon; sampled runs decide on one half and score the
-    other (and vice versa), so the estimate carries no selection bias.
+    Resigning (when the rules allow it) and a redeal, worth 0: a talon redeal where the
+    talon allows one (with ``redeal_talon_by = obligation`` only for the forehand on his
+    forced, uncontested 100), and under ``redeal_four_nines_after_exchange`` the four-nines
+    redeal when his hand and the talon hold all four nines (he keeps them in the hand-off).
     """
-    bids = np.asarray(bids, dtype=np.int64)
-    bf = bids.astype(float)
-    talon_ids, talon_idx = np.unique(np.asarray(c.talon, dtype=np.int64), return_inverse=True)
-    n_talons = len(talon_ids)
     resign = resign_score(bids, rules, free_resignation)
-    # A talon redeal (worth 0) where the talon allows one; with redeal_talon_by = obligation
-    # only the forehand on his forced, uncontested 100 may demand it.
     redeal_ok = np.repeat(talon_redeal_allowed(talon_ids, rules)[:, None], len(bids), axis=1)
     if rules.redeal_talon_by == "obligation":
         on_obligation = (bids == 100) & (c.role == "forehand")
         redeal_ok = talon_redeal_allowed(talon_ids, rules, obligation=True)[:, None] & on_obligation[None, :]
-    alt = np.full((n_talons, len(bids)), -np.inf)
+    if rules.redeal_four_nines_after_exchange:
+        nines = _popcount((np.asarray(talon_ids, dtype=np.int64) | c.hand) & RANK_PLANE[0])
+        redeal_ok = redeal_ok | (nines == 4)[:, None]
+    alt = np.full((len(talon_ids), len(bids)), -np.inf)
     if resign is not None:
         alt = np.maximum(alt, np.asarray(resign, dtype=float)[None, :])
-    alt = np.where(redeal_ok, np.maximum(alt, 0.0), alt)            # best choice other than playing
+    return np.where(redeal_ok, np.maximum(alt, 0.0), alt)
 
-    n_folds = 1 if c.exact else 2
-    fold = np.zeros(len(talon_idx), dtype=np.int64) if c.exact else np.arange(len(talon_idx)) % 2
-    tot, made = _group_make_counts(c.points, fold * n_talons + talon_idx, n_folds * n_talons, bids, c.weight)
-    tot = tot.reshape(n_folds, n_talons).astype(float)
-    made = made.reshape(n_folds, n_talons, len(bids)).astype(float)
-    play_sum = (2 * made - tot[:, :, None]) * bf                    # sum of +-b over the group
 
-    total = tot.sum()
-    score_sum = np.zeros(len(bids))
-    score_sq = np.zeros(len(bids))
-    for f in range(n_folds):
-        decide = f if c.exact else 1 - f                             # decide on the other half
-        cnt = tot[decide][:, None]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean_play = play_sum[decide] / cnt
-        # A talon never seen in the deciding half: play (the default of the game).
-        play_it = np.where(cnt > 0, mean_play >= alt, True)
-        alt_f = np.where(np.isfinite(alt), alt, 0.0)
-        n_here = tot[f][:, None]
-        score_sum += np.where(play_it, play_sum[f], alt_f * n_here).sum(axis=0)
-        score_sq += np.where(play_it, n_here * bf[None, :] ** 2, alt_f ** 2 * n_here).sum(axis=0)
-    mean = score_sum / total
+def _choice_scores(c: Completions, bids: np.ndarray, rules: Rules, free_resignation: bool,
+                   confidence_level: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per bid: estimate, lower and upper end of the talon-informed choice's EV (play / resign / redeal).
+
+    For each talon the declarer compares the expected score of playing ``b`` given that
+    talon with resigning (and with a redeal, 0, where one is allowed).  Exact runs use
+    every completion of the talon: the estimate is the value, the interval has no width.
+
+    Sampled runs know each talon's play score only from its own ~n/680 deals, and a
+    decision taken on noisy means is biased whichever way it is scored:
+
+    * *plug-in*: decide and score on the same deals (max of the per-talon means): biased
+      high (Jensen: the mean of a max is at least the max of the means);
+    * *leave-one-out*: each deal is scored with the decision its talon's other deals
+      give: the value of a noisy decision rule, biased low (no rule beats the optimum).
+
+    To first order the two biases are equal and opposite, so the estimate is their
+    midpoint; the interval runs from the lower end of the leave-one-out interval to the
+    upper end of the plug-in one, so it covers the exact value with at least the nominal
+    probability.  Each end pools the deals with z²/2 pseudo-deals made and z²/2 failed
+    (Agresti-Coull): a run that saw no failure still gets an interval as wide as the
+    Wilson interval of P(make) implies, not a zero-width one.
+    """
+    bids = np.asarray(bids, dtype=np.int64)
+    bf = bids.astype(float)
+    talon_ids, talon_idx = np.unique(np.asarray(c.talon, dtype=np.int64), return_inverse=True)
+    alt = _alternatives(c, talon_ids, bids, rules, free_resignation)
+    alt_f = np.where(np.isfinite(alt), alt, 0.0)
+    tot, made = _group_make_counts(c.points, talon_idx, len(talon_ids), bids, c.weight)
+    tot = tot.astype(float)[:, None]
+    made = made.astype(float)
+    failed = tot - made
+    play_sum = (made - failed) * bf                                  # sum of +-b over the talon's deals
+    n = float(tot.sum())
+    play = play_sum / tot >= alt                                     # every talon here has deals
+    plug_sum = np.where(play, play_sum, alt_f * tot).sum(axis=0)
     if c.exact:
-        return mean, np.zeros(len(bids))
-    var = np.maximum(score_sq / total - mean ** 2, 0.0) * total / max(total - 1, 1)
-    return mean, np.sqrt(var / total)
+        ev = plug_sum / n
+        return ev, ev.copy(), ev.copy()
+    plug_sq = np.where(play, tot * bf ** 2, alt_f ** 2 * tot).sum(axis=0)
+    # Leave one out: a made deal sees its talon's mean without one +b, a failed one without one -b.
+    others = tot - 1
+    with np.errstate(invalid="ignore", divide="ignore"):
+        play_if_made = np.where(others > 0, (play_sum - bf) / others >= alt, True)   # alone: play
+        play_if_failed = np.where(others > 0, (play_sum + bf) / others >= alt, True)
+    loo_sum = (made * np.where(play_if_made, bf, alt_f) + failed * np.where(play_if_failed, -bf, alt_f)).sum(axis=0)
+    loo_sq = (made * np.where(play_if_made, bf ** 2, alt_f ** 2)
+              + failed * np.where(play_if_failed, bf ** 2, alt_f ** 2)).sum(axis=0)
+    z = z_for(confidence_level)
+    ev = (plug_sum + loo_sum) / (2 * n)
+    lo = _pseudo_deal_bound(loo_sum, loo_sq, n, bf, -z)
+    hi = _pseudo_deal_bound(plug_sum, plug_sq, n, bf, z)
+    # No choice scores below -b (playing) or above +b.
+    lo = np.clip(np.minimum(lo, ev), -bf, None)
+    hi = np.clip(np.maximum(hi, ev), None, bf)
+    return ev, lo, hi
+
+
+def _pseudo_deal_bound(score_sum: np.ndarray, score_sq: np.ndarray, n: float, bid: np.ndarray,
+                       z: float) -> np.ndarray:
+    """``mean + z SE`` of ``n`` scores pooled with z²/2 pseudo-deals at ``+bid`` and z²/2 at ``-bid``.
+
+    Agresti and Coull's adjustment of a proportion, applied to the scores: with only +b
+    seen it gives ``b (2 p - 1)`` over their interval for P(make), which contains Wilson's.
+    """
+    n_aug = n + z * z
+    mean = score_sum / n_aug                                         # the pseudo-deals add +b - b = 0
+    var = np.maximum((score_sq + z * z * bid ** 2) / n_aug - mean ** 2, 0.0)
+    return mean + z * np.sqrt(var / n_aug)
 
 
 def strategy_scores(c: Completions, rules: Rules, free_resignation: bool = True) -> np.ndarray | None:
@@ -332,7 +415,7 @@ def bid_table(c: Completions, rules: Rules, bids: Sequence[int] | None = None,
     rules : Rules
         Needed for the resign rule, talon redeals and the bid range.
     bids : sequence of int, optional
-        Bids to evaluate; default every bid from 100 to :func:`bid_cap`.
+        Bids to evaluate; default every bid the seat can win with (:func:`bids_for_hand`).
     free_resignation : bool
         Under ``sixty_two_free``, whether a free resignation is left (then resigning is 0).
     confidence_level : float
@@ -344,7 +427,7 @@ def bid_table(c: Completions, rules: Rules, bids: Sequence[int] | None = None,
         ``p_make`` is ``made / n``; ``ev`` the expected score change of bidding the bid
         and choosing after the talon (see the module docstring).
     """
-    b = bids_for_hand(c.hand, rules) if bids is None else np.asarray(bids, dtype=np.int64)
+    b = bids_for_hand(c.hand, rules, c.role) if bids is None else np.asarray(bids, dtype=np.int64)
     w = c.weights
     n = int(w.sum())
     made = make_counts(c.points, b, w)
@@ -358,7 +441,7 @@ def bid_table(c: Completions, rules: Rules, bids: Sequence[int] | None = None,
     # Play-out score is +-b, so its standard error is 2 b sqrt(p(1-p)/n).
     ev_play_se = np.zeros(len(b)) if c.exact else 2 * b * np.sqrt(p * (1 - p) / n)
     resign = resign_score(b, rules, free_resignation)
-    ev, ev_se = _choice_scores(c, b, rules, free_resignation)
+    ev, ev_lo, ev_hi = _choice_scores(c, b, rules, free_resignation, confidence_level)
     # The strategy's own raise/resign answer is known for the contract it was asked at.
     ev_strat = np.full(len(b), np.nan)
     ev_strat_se = np.full(len(b), np.nan)
@@ -381,8 +464,8 @@ def bid_table(c: Completions, rules: Rules, bids: Sequence[int] | None = None,
         "ev_play_ci_high": ev_play + z * ev_play_se,
         "ev_resign": (np.full(len(b), np.nan) if resign is None else resign).astype(float),
         "ev": ev,
-        "ev_ci_low": ev - z * ev_se,
-        "ev_ci_high": ev + z * ev_se,
+        "ev_ci_low": ev_lo,
+        "ev_ci_high": ev_hi,
         "ev_strategy": ev_strat,
         "ev_strategy_ci_low": ev_strat - z * ev_strat_se,
         "ev_strategy_ci_high": ev_strat + z * ev_strat_se,
@@ -439,6 +522,7 @@ class BidEstimate:
     pass_ev_se: float | None = None       # its standard error (always sampled)
     pass_samples: int = 0
     pass_on_obligation: float | None = None   # share of deals he still plays (forehand's 100)
+    redeal_reasons: tuple[str, ...] = ()      # why the hand may demand a redeal (worth 0); empty: it may not
 
     @property
     def pass_ev_ci(self) -> tuple[float, float] | None:
@@ -476,6 +560,7 @@ def estimate_from_completions(c: Completions, rules: Rules, confidence: float = 
     # q-quantile: the smallest points value with at least a share q at or below it
     quant = {f"q{int(q * 100):02d}": float(np.searchsorted(cum, q - 1e-12)) for q in (0.1, 0.25, 0.5, 0.75, 0.9)}
     pts = pts_int.astype(float)
+    info.setdefault("redeal_reasons", tuple(hand_redeal_reasons(c.hand, rules)))
     return BidEstimate(
         hand=c.hand, role=c.role, rules=rules, samples=c.n, exact=c.exact, table=table,
         confidence=confidence, safe_bid=safe_bid(table, confidence), best_ev_bid=best_ev_bid(table),
@@ -505,12 +590,12 @@ def simulate_hand(hand: int, rules: Rules, role: str = "forehand", strategies: S
     """
     if role not in ROLES:
         raise ThousandError(f"position must be one of {', '.join(ROLES)}, got {role!r}")
+    if rules.players != 3:
+        raise ThousandError(f"thousand bid analyses the 3-player game; the rules say players={rules.players}")
     if popcount(hand) != 7:
         raise ThousandError(f"a hand needs 7 cards, got {popcount(hand)}")
     if not exact and samples < 2:
         raise ThousandError(f"--samples must be at least 2, got {samples}")
-    if rules.players != 3:
-        raise ThousandError(f"thousand bid analyses the 3-player game; the rules say players={rules.players}")
     return _call_kernel(kernel_play(), hand, rules, role, seat_strategies(strategies, role), samples, exact, seed,
                         contract)
 
@@ -591,12 +676,15 @@ def estimate_bid(hand: int, rules: Rules, role: str = "forehand", strategies: Se
     if not 0 < confidence <= 1:
         raise ThousandError(f"--confidence must be in (0, 1], got {confidence}")
     t0 = time.perf_counter()
-    c = simulate_hand(hand, rules, role, strategies, samples, exact, seed)
+    # The strategies decide at the lowest contract the seat can win: the strategy's own
+    # raise/resign EV is then known at a bid the table shows.
+    first = lowest_bid(role, rules)
+    c = simulate_hand(hand, rules, role, strategies, samples, exact, seed, contract=first)
     runs = None
     if per_bid:
-        runs = {int(b): (c if b == 100 else simulate_hand(hand, rules, role, strategies, samples, exact, seed,
-                                                           contract=int(b)))
-                for b in bids_for_hand(hand, rules)}
+        runs = {int(b): (c if b == first else simulate_hand(hand, rules, role, strategies, samples, exact, seed,
+                                                             contract=int(b)))
+                for b in bids_for_hand(hand, rules, role)}
     pass_info = pass_summary(simulate_pass(hand, rules, role, strategies, samples, seed))
     est = estimate_from_completions(c, rules, confidence, free_resignation, per_bid=runs,
                                     strategies=_strategy_label(strategies), seed=None if exact else seed,
@@ -661,6 +749,7 @@ def bid_estimate_json(est: BidEstimate) -> dict[str, Any]:
             "ev_ci_low": num(row["ev_ci_low"]), "ev_ci_high": num(row["ev_ci_high"]),
             "ev_play": num(row["ev_play"]), "ev_resign": num(row["ev_resign"]),
             "ev_strategy": num(row["ev_strategy"]),
+            "ev_strategy_ci_low": num(row["ev_strategy_ci_low"]), "ev_strategy_ci_high": num(row["ev_strategy_ci_high"]),
             "made": int(row["made"]), "n": int(row["n"]),
         })
     return {
@@ -683,6 +772,9 @@ def bid_estimate_json(est: BidEstimate) -> dict[str, Any]:
         "pass_ev_ci_high": num(est.pass_ev_ci[1]) if est.pass_ev_ci else None,
         "pass_samples": est.pass_samples,
         "pass_on_obligation": num(est.pass_on_obligation),
+        "redeal_allowed": bool(est.redeal_reasons),
+        "redeal_reasons": list(est.redeal_reasons),
+        "redeal_ev": 0.0 if est.redeal_reasons else None,
         "best_choice": best_choice(est),
         "bids": bids,
         "safe_bid": est.safe_bid,
@@ -707,18 +799,21 @@ def _bid_options(est: BidEstimate) -> tuple[tuple[float, int] | None, tuple[floa
 
 
 def best_choice(est: BidEstimate) -> str | None:
-    """``"bid N"`` or ``"pass"``: the best expected score among every bid and passing.
+    """``"bid N"``, ``"pass"`` or ``"redeal"``: the best expected score among every bid,
+    passing and (when the hand may demand one) a redeal, worth 0.
 
     A bid counts with the better of holding its contract and the strategy's own
     raise/resign answer, since passing's figure includes that raise whenever the passer
     ends up playing the 100 on obligation: the two are compared like for like.
     """
     held, raised = _bid_options(est)
-    bids = [o for o in (held, raised) if o is not None]
-    best = None if not bids else max(bids, key=lambda o: (o[0], -o[1]))
-    if est.pass_ev is not None and (best is None or est.pass_ev > best[0]):
-        return "pass"
-    return None if best is None else f"bid {best[1]}"
+    # (ev, tie-break, name): on a tie the lowest bid, then passing, then the redeal
+    options = [(ev, -b, f"bid {b}") for ev, b in (o for o in (held, raised) if o is not None)]
+    if est.pass_ev is not None:
+        options.append((est.pass_ev, -10_000, "pass"))
+    if est.redeal_reasons:
+        options.append((0.0, -20_000, "redeal"))
+    return max(options, key=lambda o: o[:2])[2] if options else None
 
 
 def format_bid_table(est: BidEstimate) -> str:
@@ -736,7 +831,8 @@ def format_bid_table(est: BidEstimate) -> str:
     ci_head = "P(make)" if est.exact else "P(make) [95% CI]"
     strat_rows = est.table.filter(pl.col("ev_strategy").is_not_null())
     strat_col = strat_rows.height > 1   # per-bid runs: a column; otherwise one line below
-    lines.append(f"{'bid':>5}  {ci_head:<22} {'EV bid':>16}  {'EV play out':>11}  {'EV resign':>9}"
+    ev_head = "EV bid" if est.exact else "EV bid [95% interval]"
+    lines.append(f"{'bid':>5}  {ci_head:<22} {ev_head:>24}  {'EV play out':>11}  {'EV resign':>9}"
                  + (f"  {'EV strategy':>16}" if strat_col else ""))
     for row in est.table.iter_rows(named=True):
         if est.exact:
@@ -744,7 +840,8 @@ def format_bid_table(est: BidEstimate) -> str:
             ev_txt = f"{row['ev']:+.1f}"
         else:
             p_txt = f"{row['p_make']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
-            ev_txt = f"{row['ev']:+.1f} ±{(row['ev_ci_high'] - row['ev']):.1f}"
+            # not symmetric: see _choice_scores
+            ev_txt = f"{row['ev']:+.1f} [{row['ev_ci_low']:+.1f}, {row['ev_ci_high']:+.1f}]"
         res = "-" if row["ev_resign"] is None else f"{row['ev_resign']:+.0f}"
         flags = []
         if row["bid"] == est.safe_bid:
@@ -754,11 +851,13 @@ def format_bid_table(est: BidEstimate) -> str:
         strat_txt = ""
         if strat_col:
             strat_txt = "  " + f"{_ev_text(row, 'ev_strategy', est.exact):>16}"
-        lines.append(f"{row['bid']:>5}  {p_txt:<22} {ev_txt:>16}  {row['ev_play']:>+11.1f}  {res:>9}{strat_txt}"
+        lines.append(f"{row['bid']:>5}  {p_txt:<22} {ev_txt:>24}  {row['ev_play']:>+11.1f}  {res:>9}{strat_txt}"
                      + (f"  <- {', '.join(flags)}" if flags else ""))
     lines.append("")
     conf = f"{est.confidence:.0%}"
-    lines.append(f"safe bid (made with >= {conf}): {est.safe_bid if est.safe_bid is not None else 'none (even 100 is below)'}")
+    first = int(est.table["bid"].min()) if est.table.height else 100
+    lines.append(f"safe bid (made with >= {conf}): "
+                 f"{est.safe_bid if est.safe_bid is not None else f'none (even {first} is below)'}")
     if est.pass_ev is not None:
         lo, hi = est.pass_ev_ci
         how = ", sampled even with --exact" if est.exact else ""
@@ -773,15 +872,21 @@ def format_bid_table(est: BidEstimate) -> str:
         r = strat_rows.row(0, named=True)
         lines.append(f"the strategy's own raise/resign answers at {r['bid']}: EV {_ev_text(r, 'ev_strategy', est.exact)}"
                      " (--per-bid gives it for every bid)")
+    if est.redeal_reasons:
+        lines.append(f"redeal: this hand may demand one ({', '.join(est.redeal_reasons)}): "
+                     "EV 0, the deal is replayed with no score change")
     choice = best_choice(est)
-    if choice == "pass":
+    if choice == "redeal":
+        lines.append("best choice: demand a redeal (EV 0), worth more than every bid and passing")
+    elif choice == "pass":
         lines.append(f"best choice: pass (EV {est.pass_ev:+.1f}), if you may pass")
     elif choice is not None:
         how = ("holding it" if raised is None or (held is not None and held[0] >= raised[0])
                else "then raising or resigning after the talon as the strategy does")
         lines.append(f"best choice: {choice}, {how}")
     lines.append("EV bid = bid, then after the talon play or resign, whichever is better for that talon; "
-                 "passing = pass at the first chance, the others bid and play (docs/bids.md).")
+                 "passing = pass at the first chance, the others bid and play (docs/bids.md explains both "
+                 "and the EV interval).")
     if est.seconds is not None:
         lines.append(f"({est.seconds:.2f} s)")
     return "\n".join(lines)
@@ -870,7 +975,8 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
     ax2.set_xlabel("bid (contract, points)")
     ax2.set_ylabel("expected score change (points)")
     ax2.set_title("Expected score change of each bid")
-    ax2.legend(loc="best", fontsize=8)
+    # Below the panel: the horizontal pass line crosses the whole plot, so no place inside is free.
+    ax2.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=8)
     ax2.grid(alpha=0.3)
     fig.savefig(path, dpi=120)
     plt.close(fig)

@@ -104,7 +104,8 @@ def test_json_shape(capsys, fake_kernel):
     obj = bid_json(capsys, HAND_TEXT, "--samples", "5000", "--seed", "4", "--position", "rear")
     assert {"hand", "samples", "exact", "bids", "safe_bid", "best_ev_bid"} <= set(obj)
     assert obj["samples"] == 5000 and obj["exact"] is False and obj["position"] == "rear"
-    assert [b["bid"] for b in obj["bids"]] == list(range(100, 221, 5))        # hearts marriage: cap 220
+    # rear outbids the forehand's forced 100; hearts marriage: cap 220
+    assert [b["bid"] for b in obj["bids"]] == list(range(105, 221, 5))
     for b in obj["bids"]:
         assert set(b) >= {"bid", "p_make", "ci_low", "ci_high", "ev"}
         assert 0 <= b["ci_low"] <= b["p_make"] <= b["ci_high"] <= 1
@@ -117,8 +118,8 @@ def test_json_shape(capsys, fake_kernel):
     dist = obj["points_distribution"]
     assert sum(d["share"] for d in dist) == pytest.approx(1.0, abs=1e-4)
     assert all(d["to"] - d["from"] == 4 and d["from"] % 5 == 0 for d in dist)
-    # P(make 100) is the share of the bins from 100 up
-    assert sum(d["share"] for d in dist if d["from"] >= 100) == pytest.approx(obj["bids"][0]["p_make"], abs=1e-4)
+    # P(make 105) is the share of the bins from 105 up
+    assert sum(d["share"] for d in dist if d["from"] >= 105) == pytest.approx(obj["bids"][0]["p_make"], abs=1e-4)
     call = fake_kernel.calls[-1]
     assert call["role"] == "rear" and call["hand"] == HAND and call["n_samples"] == 5000
 

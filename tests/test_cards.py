@@ -39,7 +39,9 @@ def test_hands_with_spaces_commas_and_symbols():
     ("AH XH", "bad card 'XH': unknown rank 'X'"),
     ("AH AX", "bad card 'AX': unknown suit 'X'"),
     ("1H", "bad card '1H': unknown rank '1'"),
-    ("A", "bad card 'A': expected a rank"),
+    ("A", "bad card 'A': a rank with no suit; a card is rank+suit without a space, e.g. AH"),
+    ("10 H", "bad card '10': a rank with no suit; a card is rank+suit without a space, e.g. 10H or TH"),
+    ("H", "bad card 'H': expected a rank"),
     ("AH KH ah", "duplicate card 'ah' (already given as 'AH')"),
 ])
 def test_bad_cards_name_the_token(text, message):

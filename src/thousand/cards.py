@@ -88,6 +88,10 @@ def parse_card(token: str) -> int:
     # Phones and web pages send suit symbols with an invisible emoji/text presentation
     # selector after them ("♥\ufe0f"); it carries no meaning here.
     tok = token.strip().replace("\ufe0f", "").replace("\ufe0e", "")
+    if tok.upper() in _RANK_TOKENS:   # "10 H": the suit was written apart from the rank
+        example = "10H or TH" if tok.upper() in ("10", "T") else f"{tok.upper()}H"
+        raise CardError(f"bad card {token!r}: a rank with no suit; a card is rank+suit without a space, "
+                        f"e.g. {example}")
     if len(tok) < 2:
         raise CardError(f"bad card {token!r}: expected a rank (9 J Q K 10 A) and a suit (S C D H)")
     suit_ch = tok[-1]

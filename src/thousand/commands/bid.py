@@ -18,14 +18,18 @@ DESCRIPTION = """How high can this hand bid?
 The seven cards are made declarer at the given position (the auction skipped); the 17
 unseen cards are dealt to the talon and the opponents (sampled, or with --exact every
 one of the 2,333,760 completions) and the strategies play the talon, the hand-off and
-the tricks.  For every bid from 100 to the cap the rules allow for this hand it prints
-the probability of making it (95% Wilson interval; none needed with --exact) and the
-expected score change of bidding it (then playing or resigning, whichever is better
-once the talon is seen), next to always playing out, resigning, and passing (the hand passes at its
-first chance and the strategies bid and play the rest; always sampled, --samples deals).
+the tricks (the 3-player game).  For every bid the seat can win with (from 100 for the
+forehand, who opens with the forced 100; from 100 + bid_step, 105, for the middle and
+rear seats) up to the cap the rules allow for this hand it prints the probability of
+making it (95% Wilson interval; none needed with --exact) and the expected score change
+of bidding it (then playing or resigning, whichever is better once the talon is seen,
+with a 95% interval), next to always playing out, resigning, and passing (the hand
+passes at its first chance and the strategies bid and play the rest; always sampled,
+--samples deals).
 
 Two recommendations: the safe bid (the highest made with at least --confidence) and
-the bid with the best expected score.
+the bid with the best expected score; then the best choice among bidding, passing and,
+when the hand may demand one, a redeal (worth 0).
 
 examples:
   thousand bid "AH TH KH QH AD 9S JC"
@@ -62,8 +66,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from thousand.analysis import bids
 
-    hand = parse_hand(args.hand, n=7)
     rules = rules_from_args(args)
+    if rules.players != 3:   # before the hand: a 2- or 4-player hand size is not the problem
+        raise ThousandError(f"thousand bid analyses the 3-player game; the rules say players={rules.players}")
+    hand = parse_hand(args.hand, n=7)
     if not (0 < args.confidence <= 1) or math.isnan(args.confidence):
         raise ThousandError(f"--confidence must be in (0, 1], got {args.confidence}")
     if not args.exact and args.samples < 2:
