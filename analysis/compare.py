@@ -1753,8 +1753,12 @@ def _notes(labels: Sequence[str], rules: Sequence[Rules], chosen: Sequence[Metri
     """``(rule set index or None, metric or None, text)``: what would otherwise make a row
     of all-"same" or "-" look like a finding."""
     notes: list[tuple[int | None, str | None, str]] = []
-    for i, (label, r) in enumerate(zip(labels, rules)):
-        notes += [(i, None, f"{label}: {text}") for text in rule_notes(r)]
+    per_set = [rule_notes(r) for r in rules]
+    for text in per_set[0]:  # a --set on every rule set: said once
+        if all(text in texts for texts in per_set):
+            notes.append((None, None, f"every rule set: {text}"))
+    for i, (label, texts) in enumerate(zip(labels, per_set)):
+        notes += [(i, None, f"{label}: {text}") for text in texts if not all(text in t for t in per_set)]
     notes += [(i, None, text) for i, text in _exercise_notes(labels, rules, events, mode, n)]
     if asked:  # the default list already leaves these out
         for m in chosen:

@@ -29,6 +29,12 @@ with --deals): declarer success rate, resignations, obligations, redeals, mean c
 declarer score change, deal points of declarer and defender, score by seat role.
 --list-metrics prints them all; --metric picks some.
 
+Notes below the table (and in the JSON's "notes") say when a row of "same" is not a
+finding: a rule that sets a rule set apart never came into play (no blind deal with
+blind=on: the default strategy never goes blind; try --strategy aggressive), an option
+that can never matter (barrel options with barrel_at=none), a metric asked for that
+applies to no rule set.  The same rules twice (also after --set) are refused.
+
 Methods: proportions Wilson (paired difference: Newcombe's method 10, McNemar p);
 means Student t with n-1 degrees of freedom (paired: mean of differences, paired
 t-test); per-deal rates inside games are ratios with a delta-method error clustered by
