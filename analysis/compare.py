@@ -927,7 +927,24 @@ class _Exercise:
     count: Callable[[Rules, dict[str, float]], float]
     event: str                      # plural, as in "no blind deals"
     games_only: bool                # deal-only runs cannot have it
-    hint: str = ""
+    hint: str | Callable[[Any], str] = ""   # or a function of the strategies
+
+
+def _blind_hint(strategies: Any) -> str:
+    """Why nobody went blind: the seats' ``blind_gap`` (docs/strategies.md), if they have one."""
+    from thousand.strategies import DEFAULT_STRATEGY, STRATEGIES, parse_strategy
+    specs = [strategies] if isinstance(strategies, str) else list(strategies or [DEFAULT_STRATEGY])
+    try:
+        parsed = [parse_strategy(str(spec)) for spec in specs]
+    except ThousandError:
+        parsed = []
+    gaps = [p.params[STRATEGIES[p.name].params["blind_gap"].slot] for p in parsed
+            if "blind_gap" in STRATEGIES[p.name].params]
+    if parsed and len(gaps) == len(parsed) and not any(gaps):
+        return ("a player goes blind only when trailing the leader by the strategy's blind_gap points, and "
+                "blind_gap is 0 here (never; standard's and cautious's default): try --strategy aggressive "
+                "(blind_gap=400) or --strategy standard:blind_gap=200")
+    return "the forehand decides whether to go blind (blind_gap of the strategies): play more games"
 
 
 _BARREL_OPTIONS = ("barrel_at", "barrel_deals", "barrel_target", "barrel_penalty", "barrel_bid_min",
@@ -935,9 +952,7 @@ _BARREL_OPTIONS = ("barrel_at", "barrel_deals", "barrel_target", "barrel_penalty
 _EXERCISES: tuple[_Exercise, ...] = (
     _Exercise(("blind",), lambda r: r.blind,
               lambda r, c: c["blind_late"] + (0 if r.golden_kon else c["blind_early"]), "blind deals", True,
-              "a player goes blind only when trailing the leader by the strategy's blind_gap points, and "
-              "standard's and cautious's blind_gap is 0 (never): try --strategy aggressive (blind_gap=400) "
-              "or --strategy standard:blind_gap=200"),
+              _blind_hint),
     _Exercise(("golden_kon",), lambda r: r.golden_kon, lambda r, c: c["blind_early"], "golden-kon deals", True),
     _Exercise(_BARREL_OPTIONS, lambda r: r.barrel_at is not None, lambda r, c: c["barrel_entries"],
               "barrel entries", True, "nobody reached barrel_at: play more (or longer) games"),
@@ -966,7 +981,7 @@ _EXERCISES: tuple[_Exercise, ...] = (
 
 
 def _exercise_notes(labels: Sequence[str], rule_sets: Sequence[Rules], counts: Sequence[dict[str, float]],
-                    mode: str, n: int) -> list[tuple[int, str]]:
+                    mode: str, n: int, strategies: Any = None) -> list[tuple[int, str]]:
     """``(rule set index, note)`` for every option that sets a rule set apart in a
     comparison (a variant from the baseline, the baseline from any variant) but never
     came into play in it (its event never happened), so that its all-"same" rows are not
@@ -985,8 +1000,9 @@ def _exercise_notes(labels: Sequence[str], rule_sets: Sequence[Rules], counts: S
                 notes.append((i, f"{label}: {named} cannot come into play in a --deals run (there are no "
                                  f"{ex.event} outside whole games): use --games"))
             elif ex.count(rules, counts[i]) == 0:
+                hint = ex.hint(strategies) if callable(ex.hint) else ex.hint
                 notes.append((i, f"{label}: {named} never came into play: no {ex.event} in {n:,} {unit}"
-                                 + (f"; {ex.hint}" if ex.hint else "")))
+                                 + (f"; {hint}" if hint else "")))
     return notes
 
 
@@ -1719,7 +1735,7 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
             bar.close()
     n_units = stats.n
     met = None if precision is None else _worst_width(result_rows, chosen) < precision
-    notes = _notes(labels, rules, chosen, metrics is not None, events, mode, n_units)
+    notes = _notes(labels, rules, chosen, metrics is not None, events, mode, n_units, strategies)
     for row in result_rows:
         row.notes = [text for index, metric, text in notes
                      if (index is None or index == row.rules_index) and (metric is None or metric == row.metric)]
@@ -1749,7 +1765,8 @@ def _refuse_duplicates(given: Sequence[Rules | str], rules: Sequence[Rules], lab
 
 
 def _notes(labels: Sequence[str], rules: Sequence[Rules], chosen: Sequence[Metric], asked: bool,
-           events: Sequence[dict[str, float]], mode: str, n: int) -> list[tuple[int | None, str | None, str]]:
+           events: Sequence[dict[str, float]], mode: str, n: int,
+           strategies: Any = None) -> list[tuple[int | None, str | None, str]]:
     """``(rule set index or None, metric or None, text)``: what would otherwise make a row
     of all-"same" or "-" look like a finding."""
     notes: list[tuple[int | None, str | None, str]] = []
@@ -1759,7 +1776,7 @@ def _notes(labels: Sequence[str], rules: Sequence[Rules], chosen: Sequence[Metri
             notes.append((None, None, f"every rule set: {text}"))
     for i, (label, texts) in enumerate(zip(labels, per_set)):
         notes += [(i, None, f"{label}: {text}") for text in texts if not all(text in t for t in per_set)]
-    notes += [(i, None, text) for i, text in _exercise_notes(labels, rules, events, mode, n)]
+    notes += [(i, None, text) for i, text in _exercise_notes(labels, rules, events, mode, n, strategies)]
     if asked:  # the default list already leaves these out
         for m in chosen:
             if not any(m.applies(r) for r in rules):

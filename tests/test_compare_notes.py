@@ -36,6 +36,11 @@ def test_blind_never_played_is_said_and_a_blind_strategy_clears_it():
     played = C.compare_rules(["classic", "classic:blind=on"], n_games=30, seed=2, jobs=1,
                              metrics=["deals_mean"], overrides=FAST, strategies="standard:blind_gap=200")
     assert not any("blind" in n for n in played.notes)
+    # Too few deals for a blind-going strategy: no advice to change the strategy.
+    short = C.compare_rules(["classic", "classic:blind=on"], n_games=3, seed=2, jobs=1, metrics=["deals_mean"],
+                            overrides=["max_deals=2"], strategies="aggressive")
+    assert any("no blind deals in 3 games" in n and "play more games" in n and "try --strategy" not in n
+               for n in short.notes)
 
 
 def test_a_deals_run_cannot_show_game_rules():
