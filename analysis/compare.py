@@ -75,7 +75,7 @@ import polars as pl
 
 from thousand.analysis.stats import Z95, wilson_interval
 from thousand.errors import ThousandError
-from thousand.rules import Rules, format_value, parse_overrides, parse_rules_spec
+from thousand.rules import Rules, format_value, parse_overrides, parse_rules_spec, rule_notes
 
 __all__ = [
     "Metric", "METRICS", "METHODS", "metric_names", "select_metrics", "unit_table",
@@ -85,6 +85,7 @@ __all__ = [
     "paired_quantile_diff",
     "result_markdown", "result_table", "forest_plot", "COMPARE_CHUNK_GAMES",
     "COMPARE_CHUNK_DEALS", "game_seed", "play_paired", "simulate_chunks", "Diff", "Estimate",
+    "claim_out_dir", "OUTPUT_FILES", "WRITTEN_FILE",
 ]
 
 _NORMAL = NormalDist()
@@ -781,8 +782,25 @@ _WIN_OFFSET_NAMES = {0: "win_first_dealer", 1: "win_first_forehand"}
 _SEAT_ROLE_NAMES = {0: "dealer", 1: "forehand", 2: "middle", 3: "rear"}
 
 
-def _has(option: str, off: Any = None) -> Callable[[Rules], bool]:
-    return lambda rules: getattr(rules, option) not in (off, False)
+class _Needs:
+    """A metric's ``applies``: whether a rule set has the rule it measures, and its name."""
+
+    def __init__(self, text: str, test: Callable[[Rules], bool]) -> None:
+        self.text, self.test = text, test
+
+    def __call__(self, rules: Rules) -> bool:
+        return bool(self.test(rules))
+
+
+_BOOL_OPTIONS = {f.name for f in dataclasses.fields(Rules) if f.type == "bool"}
+
+
+def _has(option: str, off: Any = None) -> _Needs:
+    text = f"{option}=on" if option in _BOOL_OPTIONS else f"{option} other than {format_value(off)}"
+    return _Needs(text, lambda rules: getattr(rules, option) not in (off, False))
+
+
+_BLIND_OR_GOLDEN = _Needs("blind=on or golden_kon=on", lambda r: r.blind or r.golden_kon)
 
 
 def _build_metrics(players: int) -> list[Metric]:
@@ -821,10 +839,10 @@ def _build_metrics(players: int) -> list[Metric]:
                lambda p: pl.col("redeals").cast(pl.Float64)),
         Metric("blind_deals", "game", "mean", _PER_GAME, "blind (and golden-kon) deals, per game",
                lambda p: pl.col("blind_deals").cast(pl.Float64),
-               applies=lambda r: r.blind or r.golden_kon),
+               applies=_BLIND_OR_GOLDEN),
         Metric("blind_made", "game", "ratio_proportion", _SHARE, "blind deals whose declarer made 120",
                lambda p: pl.col("blind_made").cast(pl.Float64), lambda p: pl.col("blind_deals").cast(pl.Float64),
-               applies=lambda r: r.blind or r.golden_kon),
+               applies=_BLIND_OR_GOLDEN),
         Metric("golden_reset", "game", "proportion", _SHARE, "games whose golden kon failed (scores reset)",
                lambda p: pl.col("golden_reset").cast(pl.Float64), applies=_has("golden_kon")),
         Metric("resets_555", "game", "mean", _PER_GAME, "555 resets, per game",
@@ -870,6 +888,122 @@ def _build_metrics(players: int) -> list[Metric]:
 
 
 METRICS: list[Metric] = _build_metrics(3)
+
+
+# ------------------------------------------------------------- was a rule exercised at all?
+# Counters of the events that put a rule into play, summed per unit next to the metrics
+# (columns ``event.<name>.num``) whatever metrics were chosen.  Game-level ones need whole
+# games; deal-level ones are read from the deal rows in both kinds of run.
+_EVENT_PREFIX = "event."
+_EVENT_COUNTERS: dict[str, tuple[str, Expr]] = {
+    # Golden-kon deals are the first three played deals of a game (deal_no 0-2), and no
+    # voluntary blind is possible there under golden kon: early and late blinds apart.
+    "blind_early": ("deal", lambda p: (pl.col("blind") & (pl.col("deal_no") < 3)).cast(pl.Float64)),
+    "blind_late": ("deal", lambda p: (pl.col("blind") & (pl.col("deal_no") >= 3)).cast(pl.Float64)),
+    "resigned": ("deal", lambda p: _played(p) * pl.col("resigned").cast(pl.Float64)),
+    "bolts": ("deal", lambda p: _seats(p, "bolt").cast(pl.Float64)),
+    "redeal_hand": ("deal", lambda p: (pl.col("redeal") == 1).cast(pl.Float64)),
+    "redeal_talon": ("deal", lambda p: (pl.col("redeal") == 2).cast(pl.Float64)),
+    "redeal_four_nines": ("deal", lambda p: (pl.col("redeal") == 3).cast(pl.Float64)),
+    "barrel_entries": ("game", lambda p: _seats(p, "barrel_entries").cast(pl.Float64)),
+    "bolt_penalties": ("game", lambda p: _seats(p, "bolt_penalties").cast(pl.Float64)),
+    "resets_555": ("game", lambda p: pl.col("resets_555").cast(pl.Float64)),
+    "cut_penalties": ("game", lambda p: pl.col("cut_penalties").cast(pl.Float64)),
+}
+
+
+def _event_metrics(mode: str) -> list[Metric]:
+    """The counters as metrics (only for :func:`unit_table`; never compared)."""
+    return [Metric(_EVENT_PREFIX + name, level, "ratio", "", "", num, _one if level == "deal" else None)
+            for name, (level, num) in _EVENT_COUNTERS.items() if mode == "games" or level == "deal"]
+
+
+@dataclass(frozen=True)
+class _Exercise:
+    """Rule options that change nothing until an event happens, and how to count it."""
+
+    options: tuple[str, ...]
+    enabled: Callable[[Rules], bool]
+    count: Callable[[Rules, dict[str, float]], float]
+    event: str                      # plural, as in "no blind deals"
+    games_only: bool                # deal-only runs cannot have it
+    hint: str | Callable[[Any], str] = ""   # or a function of the strategies
+
+
+def _blind_hint(strategies: Any) -> str:
+    """Why nobody went blind: the seats' ``blind_gap`` (docs/strategies.md), if they have one."""
+    from thousand.strategies import DEFAULT_STRATEGY, STRATEGIES, parse_strategy
+    specs = [strategies] if isinstance(strategies, str) else list(strategies or [DEFAULT_STRATEGY])
+    try:
+        parsed = [parse_strategy(str(spec)) for spec in specs]
+    except ThousandError:
+        parsed = []
+    gaps = [p.params[STRATEGIES[p.name].params["blind_gap"].slot] for p in parsed
+            if "blind_gap" in STRATEGIES[p.name].params]
+    if parsed and len(gaps) == len(parsed) and not any(gaps):
+        return ("a player goes blind only when trailing the leader by the strategy's blind_gap points, and "
+                "blind_gap is 0 here (never; standard's and cautious's default): try --strategy aggressive "
+                "(blind_gap=400) or --strategy standard:blind_gap=200")
+    return "the forehand decides whether to go blind (blind_gap of the strategies): play more games"
+
+
+_BARREL_OPTIONS = ("barrel_at", "barrel_deals", "barrel_target", "barrel_penalty", "barrel_bid_min",
+                   "barrel_takes_talon", "barrel_third_reset")
+_EXERCISES: tuple[_Exercise, ...] = (
+    _Exercise(("blind",), lambda r: r.blind,
+              lambda r, c: c["blind_late"] + (0 if r.golden_kon else c["blind_early"]), "blind deals", True,
+              _blind_hint),
+    _Exercise(("golden_kon",), lambda r: r.golden_kon, lambda r, c: c["blind_early"], "golden-kon deals", True),
+    _Exercise(_BARREL_OPTIONS, lambda r: r.barrel_at is not None, lambda r, c: c["barrel_entries"],
+              "barrel entries", True, "nobody reached barrel_at: play more (or longer) games"),
+    _Exercise(("samozval_555",), lambda r: r.samozval_555, lambda r, c: c["resets_555"], "555 resets", True,
+              "a total of exactly +-555 is rare: play more games"),
+    _Exercise(("cut_nine_penalty",), lambda r: r.cut_nine_penalty, lambda r, c: c["cut_penalties"],
+              "cut-nine penalties", True, "three nines cut in a row are rare: play more games"),
+    _Exercise(("bolt_penalty",), lambda r: r.bolts != "off", lambda r, c: c["bolt_penalties"],
+              "bolt penalties", True),
+    _Exercise(("bolts", "bolt_when"), lambda r: r.bolts != "off", lambda r, c: c["bolts"], "bolts", False),
+    _Exercise(("resign",), lambda r: r.resign != "none", lambda r, c: c["resigned"], "resignations", False,
+              "whether to resign is the strategy's decision"),
+    _Exercise(("redeal_hand_points_max", "redeal_hand_nines", "redeal_hand_jacks"),
+              lambda r: any(v is not None for v in (r.redeal_hand_points_max, r.redeal_hand_nines,
+                                                    r.redeal_hand_jacks)),
+              lambda r, c: c["redeal_hand"], "hand redeals", False,
+              "whether to demand a redeal is the strategy's decision (standard: redeal_below)"),
+    _Exercise(("redeal_talon_points_max", "redeal_talon_nines", "redeal_talon_jacks", "redeal_talon_by"),
+              lambda r: any(v is not None for v in (r.redeal_talon_points_max, r.redeal_talon_nines,
+                                                    r.redeal_talon_jacks)),
+              lambda r, c: c["redeal_talon"], "talon redeals", False,
+              "whether to demand a redeal is the strategy's decision"),
+    _Exercise(("redeal_four_nines_after_exchange",), lambda r: r.redeal_four_nines_after_exchange,
+              lambda r, c: c["redeal_four_nines"], "four-nines redeals", False),
+)
+
+
+def _exercise_notes(labels: Sequence[str], rule_sets: Sequence[Rules], counts: Sequence[dict[str, float]],
+                    mode: str, n: int, strategies: Any = None) -> list[tuple[int, str]]:
+    """``(rule set index, note)`` for every option that sets a rule set apart in a
+    comparison (a variant from the baseline, the baseline from any variant) but never
+    came into play in it (its event never happened), so that its all-"same" rows are not
+    read as "this rule changes nothing"."""
+    notes = []
+    unit = "games" if mode == "games" else "deal slots"
+    for i, (label, rules) in enumerate(zip(labels, rule_sets)):
+        others = rule_sets[1:] if i == 0 else rule_sets[:1]
+        differing = {k for other in others for k in rules.diff(other)}
+        for ex in _EXERCISES:
+            options = [o for o in ex.options if o in differing]
+            if not options or not ex.enabled(rules):
+                continue
+            named = ", ".join(f"{o}={format_value(getattr(rules, o))}" for o in options)
+            if ex.games_only and mode != "games":
+                notes.append((i, f"{label}: {named} cannot come into play in a --deals run (there are no "
+                                 f"{ex.event} outside whole games): use --games"))
+            elif ex.count(rules, counts[i]) == 0:
+                hint = ex.hint(strategies) if callable(ex.hint) else ex.hint
+                notes.append((i, f"{label}: {named} never came into play: no {ex.event} in {n:,} {unit}"
+                                 + (f"; {hint}" if hint else "")))
+    return notes
 
 
 def metric_names(players: int = 3, level: str | None = None) -> list[str]:
@@ -996,6 +1130,8 @@ class MetricRow:
     identical_pairs: bool | None = None
     method: str = ""
     diff_method: str = ""
+    # The comparison's notes that concern this row: its rule set or its metric.
+    notes: list[str] = field(default_factory=list)
 
     @property
     def diff_width(self) -> float | None:
@@ -1004,7 +1140,7 @@ class MetricRow:
         return self.diff_ci_high - self.diff_ci_low
 
     def as_dict(self) -> dict[str, Any]:
-        return {k: _clean(v) for k, v in dataclasses.asdict(self).items()}
+        return {k: list(v) if k == "notes" else _clean(v) for k, v in dataclasses.asdict(self).items()}
 
 
 def _clean(v: Any) -> Any:
@@ -1191,10 +1327,14 @@ class ComparisonResult:
     # Deals-per-game distribution per rule set: counts indexed by the number of deals.
     deals_hist: list[list[int]] = field(default_factory=list)
     seconds: float = 0.0
+    # One line each: rule options that cannot matter, options never exercised in the run,
+    # metrics asked for that apply to no rule set (each row carries those that concern it).
+    notes: list[str] = field(default_factory=list)
 
     def frame(self) -> pl.DataFrame:
-        """The rows as a Polars frame (what the CSV holds)."""
-        return pl.DataFrame([r.as_dict() for r in self.rows], infer_schema_length=None)
+        """The rows as a Polars frame (what the CSV holds; a row's notes joined by "; ")."""
+        return pl.DataFrame([{**r.as_dict(), "notes": "; ".join(r.notes)} for r in self.rows],
+                            infer_schema_length=None)
 
     def to_json(self) -> list[dict[str, Any]]:
         """One object per metric and rule set (the ``--json`` output)."""
@@ -1424,7 +1564,8 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
                   metrics: Iterable[str] | None = None, labels: Sequence[str] | None = None,
                   overrides: Sequence[str] | None = None, confidence: float = 0.95,
                   progress: bool | None = None, backend: str = "loky",
-                  simulator: Simulator | None = None, chunk_size: int | None = None) -> ComparisonResult:
+                  simulator: Simulator | None = None, chunk_size: int | None = None,
+                  allow_duplicates: bool = False) -> ComparisonResult:
     """Simulate every rule set on the same seeds and compare them with paired statistics.
 
     Parameters
@@ -1459,6 +1600,9 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
         Replaces :func:`play_paired` (same signature, ``reduce`` keyword), e.g. in tests.
     chunk_size
         Units per chunk (default :data:`COMPARE_CHUNK_GAMES` / :data:`COMPARE_CHUNK_DEALS`).
+    allow_duplicates
+        Accept the same rules twice (a rule set against itself: every difference is
+        exactly 0, a check of the method); otherwise that is a :class:`ThousandError`.
 
     Returns
     -------
@@ -1490,6 +1634,8 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
         # In the spec syntax a user types (classic:barrel_at=900); a Rules object's
         # describe() already includes the overrides.
         labels = [_with_overrides(s, overrides) if s is not None else r.describe() for s, r in zip(specs, rules)]
+    if not allow_duplicates:
+        _refuse_duplicates(rule_sets, rules, labels, overrides)
     labels = _labels(rules, labels)
     chosen = select_metrics(rules, mode, metrics)
     if precision is not None and not any(m.in_precision for m in chosen):
@@ -1511,8 +1657,10 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     # recomputes the earlier ones each round; growing at least 2x per round bounds that waste.
     min_growth = 1.0 if simulator is not simulate_chunks or _runner_continues() else 2.0
 
+    counters = _event_metrics(mode)
+
     def reduce(games: pl.LazyFrame | pl.DataFrame | None, deals: pl.LazyFrame | pl.DataFrame) -> tuple:
-        table = unit_table(games, deals, chosen, players)
+        table = unit_table(games, deals, [*chosen, *counters], players)
         counts = np.zeros(0, dtype=np.int64)
         if games is not None:
             n_deals = games.lazy().select("deals").collect()["deals"].to_numpy().astype(np.int64)
@@ -1521,6 +1669,7 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
 
     stats = UnitStats(chosen, len(rules))
     hists: list[np.ndarray] = [np.zeros(0, dtype=np.int64) for _ in rules]
+    events: list[dict[str, float]] = [{name: 0.0 for name in _EVENT_COUNTERS} for _ in rules]
     workers = jobs if jobs > 0 else (os.cpu_count() or 1)
     # Chunks simulated (under every rule set) before their units are folded into the
     # summaries and dropped: this bounds memory, whatever the number of units.
@@ -1544,6 +1693,10 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
             table, counts = simulate_fn(r, mode, start, count, size, seed, strategies, jobs, **kw)
             batch.append(table)
             hists[i] = _add_hist(hists[i], counts)
+            for name in _EVENT_COUNTERS:
+                column = f"{_EVENT_PREFIX}{name}.num"
+                if column in table.columns:
+                    events[i][name] += float(table[column].sum())
             if simulator is not None and bar is not None:
                 bar.update(count * size)
         # One call's tables at a time: unit ids are unique within a call (a short
@@ -1582,12 +1735,55 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
             bar.close()
     n_units = stats.n
     met = None if precision is None else _worst_width(result_rows, chosen) < precision
+    notes = _notes(labels, rules, chosen, metrics is not None, events, mode, n_units, strategies)
+    for row in result_rows:
+        row.notes = [text for index, metric, text in notes
+                     if (index is None or index == row.rules_index) and (metric is None or metric == row.metric)]
     return ComparisonResult(
         labels=list(labels), rules=rules, mode=mode, n=n_units, seed=int(seed),
         strategies=list([strategies] if isinstance(strategies, str) else (strategies or [])),
         rows=result_rows, metrics=[m.name for m in chosen], rounds=rounds, precision=precision,
         precision_met=met, confidence=confidence, deals_hist=[h.tolist() for h in hists],
-        seconds=time.perf_counter() - started)
+        seconds=time.perf_counter() - started, notes=[text for _, _, text in notes])
+
+
+def _refuse_duplicates(given: Sequence[Rules | str], rules: Sequence[Rules], labels: Sequence[str],
+                       overrides: Sequence[str] | None) -> None:
+    """One line when two rule sets are the same rules: a duplicate would be simulated for
+    nothing and counted in Holm's correction; say when ``--set`` made them equal."""
+    for i, r in enumerate(rules):
+        same = [j for j in range(i) if rules[j] == r]
+        if not same:
+            continue
+        j = same[0]
+        typed = [x if isinstance(x, str) else x.describe() for x in (given[j], given[i])]
+        if overrides and parse_rules_spec(given[j]) != parse_rules_spec(given[i]):
+            names = " ".join(f"--set {o}" for o in overrides)
+            raise ThousandError(f"{names} makes rule sets {j + 1} and {i + 1} ({typed[0]} and {typed[1]}) the same "
+                                f"rules ({labels[i]}): drop the --set or give each rule set once")
+        raise ThousandError(f"rule sets {j + 1} and {i + 1} are the same rules ({labels[i]}): give each once")
+
+
+def _notes(labels: Sequence[str], rules: Sequence[Rules], chosen: Sequence[Metric], asked: bool,
+           events: Sequence[dict[str, float]], mode: str, n: int,
+           strategies: Any = None) -> list[tuple[int | None, str | None, str]]:
+    """``(rule set index or None, metric or None, text)``: what would otherwise make a row
+    of all-"same" or "-" look like a finding."""
+    notes: list[tuple[int | None, str | None, str]] = []
+    per_set = [rule_notes(r) for r in rules]
+    for text in per_set[0]:  # a --set on every rule set: said once
+        if all(text in texts for texts in per_set):
+            notes.append((None, None, f"every rule set: {text}"))
+    for i, (label, texts) in enumerate(zip(labels, per_set)):
+        notes += [(i, None, f"{label}: {text}") for text in texts if not all(text in t for t in per_set)]
+    notes += [(i, None, text) for i, text in _exercise_notes(labels, rules, events, mode, n, strategies)]
+    if asked:  # the default list already leaves these out
+        for m in chosen:
+            if not any(m.applies(r) for r in rules):
+                needs = f" (it needs {m.applies.text})" if isinstance(m.applies, _Needs) else ""
+                notes.append((None, m.name, f"metric {m.name} applies to none of these rule sets{needs}: "
+                                            "it is 0 or '-' everywhere"))
+    return notes
 
 
 def _add_hist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -1721,6 +1917,9 @@ def result_table(result: ComparisonResult) -> str:
             lines.append("")
         lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
     lines.append("")
+    lines += [f"note: {text}" for text in result.notes]
+    if result.notes:
+        lines.append("")
     if result.mode == "games" and any(sum(h) for h in result.deals_hist):
         lines.append("Deals per game, p10 / p25 / median / p75 / p90 / max:")
         for lab, hist in zip(result.labels, result.deals_hist):
@@ -1739,13 +1938,18 @@ def result_table(result: ComparisonResult) -> str:
 
 
 def _deals_quantiles(hist: Sequence[int]) -> dict[str, float]:
+    """The deals-per-game quantiles of a histogram, by the definition the ``deals_p10``,
+    ``deals_median`` and ``deals_p90`` values use (:func:`_weighted_quantiles`), from the
+    counts (no per-game array: a billion games stay a few hundred numbers)."""
     counts = np.asarray(hist, dtype=np.int64)
-    if counts.sum() == 0:
+    n = int(counts.sum())
+    if n == 0:
         return {}
-    values = np.repeat(np.arange(len(counts)), counts)
-    qs = np.quantile(values, [0.1, 0.25, 0.5, 0.75, 0.9])
-    return {"p10": qs[0], "p25": qs[1], "median": qs[2], "p75": qs[3], "p90": qs[4],
-            "max": float(values.max())}
+    values = np.arange(len(counts), dtype=float)
+    out = {name: float(_weighted_quantiles(values, counts[None, :], n, q)[0])
+           for name, q in (("p10", 0.1), ("p25", 0.25), ("median", 0.5), ("p75", 0.75), ("p90", 0.9))}
+    out["max"] = float(np.flatnonzero(counts)[-1])
+    return out
 
 
 def result_markdown(result: ComparisonResult, figure: str | None = None, level: int = 2) -> str:
@@ -1753,6 +1957,8 @@ def result_markdown(result: ComparisonResult, figure: str | None = None, level: 
     h = "#" * level
     lines = [f"{h} House-rule comparison", ""]
     lines += [" ".join(_summary_lines(result)), ""]
+    if result.notes:
+        lines += [f"- Note: {text}" for text in result.notes] + [""]
     lines.append("Rule sets: " + "; ".join(
         f"`{lab}`" + (f" (differs from the first in {', '.join(f'{k}={format_value(v)}' for k, v in r.diff(result.rules[0]).items())})"
                       if i and r.diff(result.rules[0]) else "")
@@ -1859,9 +2065,45 @@ def forest_plot(result: ComparisonResult, path: str | os.PathLike) -> Path:
     return path
 
 
+OUTPUT_FILES = ("compare.md", "compare.csv", "compare.json", "compare_forest.png")
+# In an --out folder: the files thousand compare wrote there and their SHA-256, so that a
+# later run replaces only those (unchanged since), never a file of the user's.
+WRITTEN_FILE = "compare_files.json"
+
+
+def _sha256(path: Path) -> str:
+    import hashlib
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def claim_out_dir(out_dir: str | os.PathLike) -> None:
+    """Refuse in one line, before any work, when ``out_dir`` holds an output name (or the
+    record of them) that an earlier ``thousand compare --out`` did not write, or that was
+    changed since: writing would replace a file of the user's."""
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise ThousandError(f"--out {os.fspath(out)!r} is a file, not a directory")
+    record = out / WRITTEN_FILE
+    written: dict[str, str] = {}
+    if record.exists() or record.is_symlink():
+        try:
+            data = json.loads(record.read_text())
+            written = {str(k): str(v) for k, v in data["files"].items()}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            raise ThousandError(f"{os.fspath(record)!r} is in the way: it is not the record thousand compare "
+                                "keeps there; move it or give another --out") from None
+    for name in OUTPUT_FILES:
+        path = out / name
+        if not path.exists() and not path.is_symlink():
+            continue
+        if path.is_symlink() or not path.is_file() or written.get(name) != _sha256(path):
+            raise ThousandError(f"{os.fspath(path)!r} is in the way: thousand compare did not write it (or it "
+                                "was changed since); move it or give another --out")
+
+
 def write_outputs(result: ComparisonResult, out_dir: str | os.PathLike, level: int = 2,
                   tables_dir: str | os.PathLike | None = None,
-                  figures_dir: str | os.PathLike | None = None) -> str:
+                  figures_dir: str | os.PathLike | None = None, claim: bool = False) -> str:
     """Write ``compare.md``, ``compare.csv``, ``compare.json`` and ``compare_forest.png``.
 
     Everything goes to ``out_dir`` unless ``tables_dir`` (CSV and JSON) or ``figures_dir``
@@ -1871,7 +2113,15 @@ def write_outputs(result: ComparisonResult, out_dir: str | os.PathLike, level: i
 
         result = compare_rules(["classic", "classic:bolts=off"], n_games=2000)
         section = write_outputs(result, "report", level=2, tables_dir="report/tables")
+
+    With ``claim`` (``thousand compare --out``; the report keeps its own record) the four
+    files go to ``out_dir`` only if :func:`claim_out_dir` allows, and their checksums are
+    recorded in :data:`WRITTEN_FILE` for the next run.
     """
+    if claim:
+        if tables_dir is not None or figures_dir is not None:
+            raise ValueError("claim writes every file to out_dir")
+        claim_out_dir(out_dir)
     out = Path(out_dir)
     tables = Path(tables_dir) if tables_dir is not None else out
     figures = Path(figures_dir) if figures_dir is not None else out
@@ -1885,4 +2135,7 @@ def write_outputs(result: ComparisonResult, out_dir: str | os.PathLike, level: i
     (tables / "compare.json").write_text(json.dumps(result.to_json(), indent=1) + "\n")
     md = result_markdown(result, figure=Path(os.path.relpath(figure, out)).as_posix(), level=level)
     (out / "compare.md").write_text(md)
+    if claim:
+        files = {name: _sha256(out / name) for name in OUTPUT_FILES}
+        (out / WRITTEN_FILE).write_text(json.dumps({"files": files}, indent=1) + "\n")
     return md

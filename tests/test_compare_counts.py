@@ -58,7 +58,8 @@ def test_labels_show_the_rules_as_finally_applied():
     res = C.compare_rules(spec, n_games=20, seed=5, jobs=1, simulator=toy_simulator,
                           metrics=["bolt_penalties"], overrides=["barrel_at=none"])
     assert res.labels == ["classic:bolts=off,barrel_at=none", "classic:barrel_at=none"]
-    # The same rule set twice still gets two labels.
+    # The same rule set twice (allowed as a check of the method) still gets two labels.
     res = C.compare_rules(["classic:barrel_at=900", "classic"], n_games=20, seed=5, jobs=1,
-                          simulator=toy_simulator, metrics=["win_seat0"], overrides=["barrel_at=880"])
+                          simulator=toy_simulator, metrics=["win_seat0"], overrides=["barrel_at=880"],
+                          allow_duplicates=True)
     assert res.labels == ["classic:barrel_at=880", "classic:barrel_at=880 #2"]

@@ -26,7 +26,7 @@ import numpy as np
 
 __all__ = [
     "Rules", "RulesError", "CLASSIC", "RUSSIAN", "POLISH", "PRESETS", "parse_rules_spec",
-    "parse_overrides", "load_rules_toml", "RuleField", "CHOICES", "rules_hash",
+    "parse_overrides", "load_rules_toml", "RuleField", "CHOICES", "rules_hash", "rule_notes",
 ]
 
 
@@ -336,6 +336,65 @@ def parse_rules_spec(spec: str | Rules | None, overrides: list[str] | None = Non
     for item in overrides or []:
         merged.update(parse_overrides(item))
     return rules.with_overrides(merged) if merged else rules
+
+
+# Options another setting makes moot: (that setting, the options, its name in the note).
+# Only options set away from their default are named; at the default they are no choice.
+_MOOT: tuple[tuple[Any, tuple[str, ...], str], ...] = (
+    (lambda r: r.barrel_at is None,
+     ("barrel_deals", "barrel_target", "barrel_penalty", "barrel_bid_min", "barrel_takes_talon",
+      "barrel_third_reset"), "with barrel_at=none"),
+    (lambda r: r.players != 4, ("dealer_scores",),
+     "at {players} players (only the sitting-out dealer of a 4-player table scores the talon)"),
+    (lambda r: r.bolts == "off", ("bolt_when", "bolt_penalty"), "with bolts=off"),
+    (lambda r: r.ace_marriage is None, ("ace_marriage_sets_trump",), "with ace_marriage=none"),
+    (lambda r: r.redeal_talon_points_max is None and r.redeal_talon_nines is None
+     and r.redeal_talon_jacks is None, ("redeal_talon_by",), "with every talon redeal condition none"),
+)
+_DEFAULTS = {f.name: f.default for f in fields(Rules)}
+
+
+def highest_contract(rules: Rules) -> int:
+    """The highest contract any deal can reach: 120 + every marriage under ``bid_cap =
+    marriages`` (a hand holds at most all four), plus the ace marriage and the last-trick
+    bonus without a cap (RULES.md steps 3 and 6), down to a legal bid.
+
+    >>> highest_contract(CLASSIC), highest_contract(CLASSIC.with_overrides("bid_cap=none,ace_marriage=200"))
+    (400, 600)
+    """
+    from thousand.cards import MARRIAGE_VALUES
+    cap = 120 + sum(MARRIAGE_VALUES)
+    if rules.bid_cap == "none":
+        cap += (rules.ace_marriage or 0) + rules.last_trick_bonus
+    return 100 + (cap - 100) // rules.bid_step * rules.bid_step
+
+
+def rule_notes(rules: Rules) -> list[str]:
+    """One line per option of ``rules`` that can never matter, or that makes part of the
+    game impossible: legal combinations, but a comparison of them shows nothing.
+
+    >>> rule_notes(CLASSIC.with_overrides("barrel_at=none,barrel_takes_talon=on"))
+    ['barrel_takes_talon has no effect with barrel_at=none']
+    >>> rule_notes(CLASSIC)
+    []
+    """
+    notes = []
+    for moot, options, where in _MOOT:
+        if moot(rules):
+            changed = [o for o in options if getattr(rules, o) != _DEFAULTS[o]]
+            if changed:
+                verb = "has" if len(changed) == 1 else "have"
+                notes.append(f"{', '.join(changed)} {verb} no effect {where.format(players=rules.players)}")
+    if rules.barrel_at is None and rules.bolts == "not_on_barrel":
+        notes.append("bolts=not_on_barrel is bolts=always with barrel_at=none")
+    if rules.barrel_at is not None:
+        top = highest_contract(rules)
+        for option in ("barrel_target", "barrel_bid_min"):
+            value = getattr(rules, option)
+            if value is not None and value > top:
+                notes.append(f"{option}={value} is above the highest possible contract ({top}): "
+                             "a player on the barrel can never come off it")
+    return notes
 
 
 def rules_hash(rules: Rules) -> str:

@@ -29,6 +29,12 @@ with --deals): declarer success rate, resignations, obligations, redeals, mean c
 declarer score change, deal points of declarer and defender, score by seat role.
 --list-metrics prints them all; --metric picks some.
 
+Notes below the table (and in the JSON's "notes") say when a row of "same" is not a
+finding: a rule that sets a rule set apart never came into play (no blind deal with
+blind=on: the default strategy never goes blind; try --strategy aggressive), an option
+that can never matter (barrel options with barrel_at=none), a metric asked for that
+applies to no rule set.  The same rules twice (also after --set) are refused.
+
 Methods: proportions Wilson (paired difference: Newcombe's method 10, McNemar p);
 means Student t with n-1 degrees of freedom (paired: mean of differences, paired
 t-test); per-deal rates inside games are ratios with a delta-method error clustered by
@@ -85,7 +91,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-games", type=int, default=None, metavar="N",
                    help="cap per rule set for --precision, never exceeded (default 32 x the first round)")
     p.add_argument("--out", "-o", default=None, metavar="DIR",
-                   help="write compare.md, compare.csv, compare.json and compare_forest.png there")
+                   help="write compare.md, compare.csv, compare.json and compare_forest.png there, and their "
+                        "record compare_files.json: a later run replaces only files it lists, unchanged")
     p.add_argument("--json", action="store_true",
                    help="print a JSON list (one object per metric and rule set) instead of the table")
     p.add_argument("--list-metrics", action="store_true", help="list the metric names and exit")
@@ -117,14 +124,16 @@ def run(args: argparse.Namespace) -> int:
     if n_games is None and n_deals is None:
         n_games = DEFAULT_GAMES
 
-    from thousand.analysis.compare import compare_rules, result_table, write_outputs
+    from thousand.analysis.compare import claim_out_dir, compare_rules, result_table, write_outputs
 
+    if args.out:
+        claim_out_dir(args.out)  # before the work: never replace a file of the user's
     result = compare_rules(
         specs, n_games=n_games, n_deals=n_deals, seed=args.seed, strategies=args.strategy,
         jobs=args.jobs, precision=args.precision, max_units=args.max_games, metrics=args.metric,
         overrides=args.overrides, progress=False if args.no_progress else None)
     if args.out:
-        write_outputs(result, args.out)
+        write_outputs(result, args.out, claim=True)
     if args.json:
         json.dump(result.to_json(), sys.stdout, indent=1)
         print()

@@ -67,6 +67,11 @@ def run(args: argparse.Namespace) -> int:
         raise ThousandError(f"--strategy: give it once, or once per seat ({n} seats), not {len(specs)} times")
     if len(specs) == 1:
         specs = specs * n
+    names = _player_names()
+    for spec in specs:
+        name = spec.partition(":")[0].strip()
+        if name not in names:
+            raise ThousandError(f"unknown strategy {name!r}: use {', '.join(names)}")
     if args.dealer is not None and not 0 <= args.dealer < n:
         raise ThousandError(f"--dealer: must be a seat 0..{n - 1}, got {args.dealer}")
     seed = 1 if args.seed is None else args.seed
@@ -91,6 +96,14 @@ def run(args: argparse.Namespace) -> int:
     # --json prints the played deal's trace only (the redealt attempts are in the playthrough)
     print(blocks[-1] if args.json else "\n\n".join(blocks))
     return 0
+
+
+def _player_names() -> list[str]:
+    """Every player explain can seat: the kernel's strategies and the reference engine's
+    own players, from their registries (so a new one is never missing from the error)."""
+    from thousand.reference.players import PLAYER_FACTORIES
+    from thousand.strategies import STRATEGIES
+    return list(dict.fromkeys([*STRATEGIES, *PLAYER_FACTORIES]))
 
 
 def _replay(args: argparse.Namespace, rules) -> int:

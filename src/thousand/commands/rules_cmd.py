@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import fields
 
 from thousand.commands.common import add_rules_arguments, rules_from_args
-from thousand.rules import PRESET_NOTES, PRESETS, Rules, format_value
+from thousand.rules import PRESET_NOTES, PRESETS, Rules, format_value, rule_notes
 
 NAME = "rules"
 HELP = "list the rule presets, show every option of one, or print it as TOML"
@@ -36,11 +37,18 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {name:<8} {rules.hash}  {PRESET_NOTES[name]}")
         return 0
     rules = rules_from_args(args, "classic" if args.spec is None else args.spec)
+    # Legal combinations that can never matter: said, not refused (stderr under --toml,
+    # so the TOML stays loadable).
+    notes = [f"note: {n}" for n in rule_notes(rules)]
     if args.toml:
         print(rules.to_toml(f"thousand rules: {rules.describe()} (hash {rules.hash})"), end="")
+        for line in notes:
+            print(line, file=sys.stderr)
         return 0
     print(f"rule set {rules.describe()}  (hash {rules.hash})")
     width = max(len(f.name) for f in fields(Rules))
     for f in fields(Rules):
         print(f"  {f.name:<{width}}  {format_value(getattr(rules, f.name)):<12}  {f.metadata['doc']}")
+    for line in notes:
+        print(line)
     return 0

@@ -1,0 +1,186 @@
+"""A comparison says why it shows nothing: rules never exercised, options that cannot
+matter, metrics that apply to no rule set; duplicates are refused; --out never replaces a
+file it did not write; explain lists every player (QA session 5: F4, F11-F14)."""
+import json
+
+import numpy as np
+import pytest
+
+import thousand.analysis.compare as C
+from test_compare_pipeline import toy_compare
+from thousand.cli import main
+from thousand.errors import ThousandError
+from thousand.rules import CLASSIC, load_rules_toml, parse_rules_spec, rule_notes
+
+FAST = ["max_deals=120"]
+
+
+def one_line_error(capsys, argv) -> str:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "Traceback" not in err
+    return err
+
+
+# ----------------------------------------------------------------------------- F4
+def test_blind_never_played_is_said_and_a_blind_strategy_clears_it():
+    res = C.compare_rules(["classic", "classic:blind=on"], n_games=30, seed=2, jobs=1,
+                          metrics=["deals_mean"], overrides=FAST)
+    notes = [n for n in res.notes if "blind=on never came into play" in n]
+    assert len(notes) == 1 and "no blind deals in 30 games" in notes[0] and "blind_gap" in notes[0]
+    assert notes[0] in res.row("deals_mean", 1).notes and not res.row("deals_mean", 0).notes
+    assert any(line.startswith("note: ") and "blind_gap" in line for line in C.result_table(res).splitlines())
+    assert "blind_gap" in C.result_markdown(res)
+    assert "blind_gap" in res.frame()["notes"][1]
+    # A strategy that does go blind: the rule came into play, no note.
+    played = C.compare_rules(["classic", "classic:blind=on"], n_games=30, seed=2, jobs=1,
+                             metrics=["deals_mean"], overrides=FAST, strategies="standard:blind_gap=200")
+    assert not any("blind" in n for n in played.notes)
+    # Too few deals for a blind-going strategy: no advice to change the strategy.
+    short = C.compare_rules(["classic", "classic:blind=on"], n_games=3, seed=2, jobs=1, metrics=["deals_mean"],
+                            overrides=["max_deals=2"], strategies="aggressive")
+    assert any("no blind deals in 3 games" in n and "play more games" in n and "try --strategy" not in n
+               for n in short.notes)
+
+
+def test_a_deals_run_cannot_show_game_rules():
+    res = C.compare_rules(["classic", "classic:blind=on"], n_deals=200, seed=2, jobs=1,
+                          metrics=["declarer_success"])
+    assert any("blind=on cannot come into play in a --deals run" in n and "use --games" in n
+               for n in res.notes)
+
+
+def test_a_barrel_nobody_reaches_is_said_for_the_rule_set_that_has_it():
+    # Three deals cannot reach 880: the barrel rule is never exercised.
+    res = C.compare_rules(["classic", "classic:barrel_at=none"], n_games=4, seed=1, jobs=1,
+                          metrics=["win_seat0"], overrides=["max_deals=3"])
+    assert [n for n in res.notes if "barrel" in n] == [
+        "classic:max_deals=3: barrel_at=880 never came into play: no barrel entries in 4 games; "
+        "nobody reached barrel_at: play more (or longer) games"]
+    assert not toy_compare(["classic:barrel_at=none", "classic"], metrics=["win_seat0"]).notes
+
+
+def test_exercise_notes_name_only_what_sets_the_rule_set_apart():
+    rules = [parse_rules_spec(s) for s in ("classic", "classic:barrel_at=none", "classic:blind=on")]
+    zero = {name: 0.0 for name in C._EVENT_COUNTERS}
+    some = {**zero, "barrel_entries": 3.0}
+    notes = C._exercise_notes(["a", "b", "c"], rules, [zero, zero, some], "games", 10)
+    # The baseline's barrel (set apart from b) and c's blind; not c's barrel (same as a's).
+    assert [i for i, _ in notes] == [0, 2]
+    assert "barrel_at=880 never came into play: no barrel entries in 10 games" in notes[0][1]
+    assert "blind=on" in notes[1][1]
+
+
+# ----------------------------------------------------------------------------- F11
+def test_an_asked_metric_that_applies_to_no_rule_set_is_noted():
+    note = ("metric resets_555 applies to none of these rule sets (it needs samozval_555=on): "
+            "it is 0 or '-' everywhere")
+    res = toy_compare(["classic", "classic:bolts=off"], metrics=["resets_555", "win_seat0"])
+    assert [n for n in res.notes if n.startswith("metric")] == [note]
+    assert note in res.row("resets_555", 1).notes and note not in res.row("win_seat0", 1).notes
+    # The default list leaves such metrics out, so it has nothing to say.
+    assert not any(n.startswith("metric") for n in toy_compare(["classic", "classic:bolts=off"]).notes)
+
+
+def test_duplicate_rule_sets_are_refused_naming_them(capsys):
+    with pytest.raises(ThousandError, match=r"rule sets 2 and 3 are the same rules \(classic:bolts=off\)"):
+        toy_compare(["classic", "classic:bolts=off", "classic:bolts=off"])
+    with pytest.raises(ThousandError, match="rule sets 1 and 2 are the same rules"):
+        toy_compare(["classic", CLASSIC])
+    err = one_line_error(capsys, ["compare", "--rules", "classic", "--rules", "classic:bolts=off",
+                                  "--set", "bolts=off", "--games", "20"])
+    assert ("--set bolts=off makes rule sets 1 and 2 (classic and classic:bolts=off) the same rules "
+            "(classic:bolts=off)") in err
+
+
+# ----------------------------------------------------------------------------- F12
+def test_deals_summary_and_deals_quantile_metrics_agree():
+    res = toy_compare(["classic", "classic:target=500,barrel_at=none"], n_games=77,
+                      metrics=["deals_p10", "deals_median", "deals_p90"])
+    for i, hist in enumerate(res.deals_hist):
+        q = C._deals_quantiles(hist)
+        assert q["p10"] == res.row("deals_p10", i).value
+        assert q["median"] == res.row("deals_median", i).value
+        assert q["p90"] == res.row("deals_p90", i).value
+        sample = np.repeat(np.arange(len(hist)), hist)
+        assert q["p25"] == np.quantile(sample, 0.25) and q["max"] == sample.max()
+    # From the counts alone: two trillion games are no per-game array.
+    huge = C._deals_quantiles([0, 10**12, 10**12])
+    assert (huge["p10"], huge["median"], huge["p90"], huge["max"]) == (1.0, 1.5, 2.0, 2.0)
+
+
+# ----------------------------------------------------------------------------- F13
+@pytest.mark.parametrize("spec, needle", [
+    ("classic:barrel_target=500", "barrel_target=500 is above the highest possible contract (400)"),
+    ("classic:bid_cap=none,barrel_target=700", "barrel_target=700 is above the highest possible contract (400)"),
+    ("classic:barrel_bid_min=450", "barrel_bid_min=450 is above the highest possible contract (400)"),
+    ("classic:dealer_scores=aces_40", "dealer_scores has no effect at 3 players"),
+    ("classic:barrel_at=none,barrel_bid_min=120", "barrel_bid_min has no effect with barrel_at=none"),
+    ("classic:barrel_at=none,barrel_takes_talon=on,barrel_deals=2",
+     "barrel_deals, barrel_takes_talon have no effect with barrel_at=none"),
+    ("classic:bolts=off,bolt_penalty=60", "bolt_penalty has no effect with bolts=off"),
+    ("classic:ace_marriage_sets_trump=off", "ace_marriage_sets_trump has no effect with ace_marriage=none"),
+    ("classic:barrel_at=none,bolts=not_on_barrel", "bolts=not_on_barrel is bolts=always with barrel_at=none"),
+])
+def test_rule_notes(spec, needle):
+    assert any(needle in n for n in rule_notes(parse_rules_spec(spec)))
+
+
+@pytest.mark.parametrize("spec", ["classic", "russian", "polish", "classic:players=4,dealer_scores=aces_40",
+                                  "classic:bid_cap=none,ace_marriage=200,barrel_target=500",
+                                  "classic:barrel_at=none"])
+def test_no_rule_notes_where_every_option_can_matter(spec):
+    assert rule_notes(parse_rules_spec(spec)) == []
+
+
+def test_rules_command_prints_the_note_and_keeps_toml_loadable(capsys, tmp_path):
+    assert main(["rules", "classic:dealer_scores=aces_40"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == ("note: dealer_scores has no effect at 3 players (only the sitting-out "
+                                    "dealer of a 4-player table scores the talon)")
+    assert main(["rules", "classic:dealer_scores=aces_40", "--toml"]) == 0
+    captured = capsys.readouterr()
+    assert "note: dealer_scores" in captured.err and "note" not in captured.out
+    (tmp_path / "r.toml").write_text(captured.out)
+    assert load_rules_toml(tmp_path / "r.toml").dealer_scores == "aces_40"
+
+
+def test_compare_carries_the_rule_notes():
+    res = toy_compare(["classic", "classic:barrel_at=none,barrel_takes_talon=on"], metrics=["win_seat0"])
+    assert res.notes == ["classic:barrel_at=none,barrel_takes_talon=on: barrel_takes_talon has no effect "
+                         "with barrel_at=none"]
+    assert res.row("win_seat0", 1).notes == res.notes and not res.row("win_seat0", 0).notes
+    both = toy_compare(["classic", "classic:bolts=off"], metrics=["win_seat0"], overrides=["dealer_scores=aces_40"])
+    assert [n for n in both.notes if "dealer_scores has" in n] == [
+        "every rule set: dealer_scores has no effect at 3 players (only the sitting-out dealer of a 4-player "
+        "table scores the talon)"]
+
+
+# ----------------------------------------------------------------------------- F14
+def test_explain_lists_every_player(capsys):
+    err = one_line_error(capsys, ["explain", "--strategy", "nope"])
+    assert "unknown strategy 'nope'" in err
+    for name in ("random", "greedy", "standard", "cautious", "aggressive", "passive"):
+        assert name in err
+
+
+def test_compare_out_never_replaces_a_file_it_did_not_write(capsys, tmp_path):
+    argv = ["compare", "--rules", "classic", "--rules", "classic:bolts=off", "--games", "20",
+            "--strategy", "greedy", "--set", "max_deals=60", "--jobs", "1", "--no-progress",
+            "--metric", "deals_mean", "--out", str(tmp_path)]
+    (tmp_path / "compare.md").write_text("my notes\n")
+    err = one_line_error(capsys, argv)
+    assert "compare.md' is in the way" in err
+    assert (tmp_path / "compare.md").read_text() == "my notes\n"
+    (tmp_path / "compare.md").unlink()
+    assert main(argv) == 0                  # a fresh folder
+    record = json.loads((tmp_path / C.WRITTEN_FILE).read_text())
+    assert sorted(record["files"]) == sorted(C.OUTPUT_FILES)
+    assert main(argv) == 0                  # its own, unchanged outputs are replaced
+    capsys.readouterr()
+    with open(tmp_path / "compare.csv", "a") as fh:
+        fh.write("my row\n")                # changed since: the user's now
+    assert "compare.csv' is in the way" in one_line_error(capsys, argv)
+    (tmp_path / "compare.csv").unlink()
+    (tmp_path / C.WRITTEN_FILE).write_text("not a record")
+    assert "compare_files.json' is in the way" in one_line_error(capsys, argv)
