@@ -361,8 +361,11 @@ def _choice_scores(c: Completions, bids: np.ndarray, rules: Rules, free_resignat
     ev = (plug_sum + loo_sum) / (2 * n)
     lo = _pseudo_deal_bound(loo_sum, loo_sq, n, bf, -z)
     hi = _pseudo_deal_bound(plug_sum, plug_sq, n, bf, z)
-    # No choice scores below -b (playing) or above +b.
-    lo = np.clip(np.minimum(lo, ev), -bf, None)
+    # Known bounds: no choice scores above +b, and the declarer can always take the worst
+    # of the alternatives every talon offers (e.g. a free resignation, 0), else play (-b).
+    floor = np.where(np.isfinite(alt).all(axis=0), alt.min(axis=0), -bf) if len(alt) else -bf
+    ev = np.clip(ev, floor, bf)
+    lo = np.clip(np.minimum(lo, ev), floor, None)
     hi = np.clip(np.maximum(hi, ev), None, bf)
     return ev, lo, hi
 
@@ -828,11 +831,17 @@ def format_bid_table(est: BidEstimate) -> str:
         f"10-90% {est.points_quantiles['q10']:.0f}-{est.points_quantiles['q90']:.0f}",
         "",
     ]
+    if est.table.height == 0:
+        # No bid this seat can win is within the hand's cap: passing (or a redeal) is all.
+        lines.append(f"no bid to analyse: from the {est.role} seat the lowest bid that wins the auction is "
+                     f"{lowest_bid(est.role, est.rules)}, above this hand's cap of {bid_cap(est.hand, est.rules)} "
+                     f"(bid_cap={est.rules.bid_cap})")
     ci_head = "P(make)" if est.exact else "P(make) [95% CI]"
     strat_rows = est.table.filter(pl.col("ev_strategy").is_not_null())
     strat_col = strat_rows.height > 1   # per-bid runs: a column; otherwise one line below
     ev_head = "EV bid" if est.exact else "EV bid [95% interval]"
-    lines.append(f"{'bid':>5}  {ci_head:<22} {ev_head:>24}  {'EV play out':>11}  {'EV resign':>9}"
+    if est.table.height:
+        lines.append(f"{'bid':>5}  {ci_head:<22} {ev_head:>24}  {'EV play out':>11}  {'EV resign':>9}"
                  + (f"  {'EV strategy':>16}" if strat_col else ""))
     for row in est.table.iter_rows(named=True):
         if est.exact:
@@ -855,9 +864,12 @@ def format_bid_table(est: BidEstimate) -> str:
                      + (f"  <- {', '.join(flags)}" if flags else ""))
     lines.append("")
     conf = f"{est.confidence:.0%}"
-    first = int(est.table["bid"].min()) if est.table.height else 100
-    lines.append(f"safe bid (made with >= {conf}): "
-                 f"{est.safe_bid if est.safe_bid is not None else f'none (even {first} is below)'}")
+    if est.table.height:
+        first = int(est.table["bid"].min())
+        lines.append(f"safe bid (made with >= {conf}): "
+                     f"{est.safe_bid if est.safe_bid is not None else f'none (even {first} is below)'}")
+    else:
+        lines.append(f"safe bid (made with >= {conf}): none (no bid this seat can win)")
     if est.pass_ev is not None:
         lo, hi = est.pass_ev_ci
         how = ", sampled even with --exact" if est.exact else ""
@@ -910,6 +922,9 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
 
     t = est.table
     b = t["bid"].to_numpy()
+    if len(b) == 0:
+        raise ThousandError(f"no bid to plot: from the {est.role} seat the lowest bid that wins the auction is "
+                            f"{lowest_bid(est.role, est.rules)}, above this hand's cap of {bid_cap(est.hand, est.rules)}")
     fig, (ax0, ax1, ax2) = plt.subplots(3, 1, figsize=(8, 10.5), constrained_layout=True,
                                         gridspec_kw={"height_ratios": [0.7, 1, 1]})
     ax2.sharex(ax1)

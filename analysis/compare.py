@@ -2076,6 +2076,26 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def _written_record(out: Path) -> dict[str, tuple[str, ...]]:
+    """The checksums :data:`WRITTEN_FILE` lists per output name (several while a write is
+    under way: the old file's and the new one's)."""
+    record = out / WRITTEN_FILE
+    if not record.exists() and not record.is_symlink():
+        return {}
+    try:
+        files = json.loads(record.read_text())["files"]
+        return {str(k): (v,) if isinstance(v, str) else tuple(str(x) for x in v) for k, v in files.items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise ThousandError(f"{os.fspath(record)!r} is in the way: it is not the record thousand compare "
+                            "keeps there; move it or give another --out") from None
+
+
+def _write_record(out: Path, files: dict[str, Any]) -> None:
+    tmp = out / f".{WRITTEN_FILE}.partial"
+    tmp.write_text(json.dumps({"files": files}, indent=1) + "\n")
+    os.replace(tmp, out / WRITTEN_FILE)
+
+
 def claim_out_dir(out_dir: str | os.PathLike) -> None:
     """Refuse in one line, before any work, when ``out_dir`` holds an output name (or the
     record of them) that an earlier ``thousand compare --out`` did not write, or that was
@@ -2083,20 +2103,16 @@ def claim_out_dir(out_dir: str | os.PathLike) -> None:
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise ThousandError(f"--out {os.fspath(out)!r} is a file, not a directory")
-    record = out / WRITTEN_FILE
-    written: dict[str, str] = {}
-    if record.exists() or record.is_symlink():
-        try:
-            data = json.loads(record.read_text())
-            written = {str(k): str(v) for k, v in data["files"].items()}
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            raise ThousandError(f"{os.fspath(record)!r} is in the way: it is not the record thousand compare "
-                                "keeps there; move it or give another --out") from None
+    try:  # now, so that a folder that cannot be made fails before the simulation, not after
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ThousandError(f"cannot create output directory {os.fspath(out)!r}: {e.strerror}") from None
+    written = _written_record(out)
     for name in OUTPUT_FILES:
         path = out / name
         if not path.exists() and not path.is_symlink():
             continue
-        if path.is_symlink() or not path.is_file() or written.get(name) != _sha256(path):
+        if path.is_symlink() or not path.is_file() or _sha256(path) not in written.get(name, ()):
             raise ThousandError(f"{os.fspath(path)!r} is in the way: thousand compare did not write it (or it "
                                 "was changed since); move it or give another --out")
 
@@ -2130,12 +2146,23 @@ def write_outputs(result: ComparisonResult, out_dir: str | os.PathLike, level: i
             d.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise ThousandError(f"cannot create output directory {os.fspath(d)!r}: {e.strerror}") from None
-    figure = forest_plot(result, figures / "compare_forest.png")
-    result.frame().write_csv(tables / "compare.csv")
-    (tables / "compare.json").write_text(json.dumps(result.to_json(), indent=1) + "\n")
-    md = result_markdown(result, figure=Path(os.path.relpath(figure, out)).as_posix(), level=level)
-    (out / "compare.md").write_text(md)
+    final = {"compare_forest.png": figures / "compare_forest.png", "compare.csv": tables / "compare.csv",
+             "compare.json": tables / "compare.json", "compare.md": out / "compare.md"}
+    # With claim, every file is written under a temporary name and renamed once the record
+    # lists both its old and new checksums: a run interrupted anywhere leaves files the next
+    # run recognises as its own.
+    staged = {name: p.with_name(f".{p.stem}.partial{p.suffix}") for name, p in final.items()} if claim else final
+    forest_plot(result, staged["compare_forest.png"])
+    result.frame().write_csv(staged["compare.csv"])
+    staged["compare.json"].write_text(json.dumps(result.to_json(), indent=1) + "\n")
+    md = result_markdown(result, figure=Path(os.path.relpath(final["compare_forest.png"], out)).as_posix(),
+                         level=level)
+    staged["compare.md"].write_text(md)
     if claim:
-        files = {name: _sha256(out / name) for name in OUTPUT_FILES}
-        (out / WRITTEN_FILE).write_text(json.dumps({"files": files}, indent=1) + "\n")
+        new = {name: _sha256(staged[name]) for name in OUTPUT_FILES}
+        old = _written_record(out)
+        _write_record(out, {name: sorted({*old.get(name, ()), new[name]}) for name in OUTPUT_FILES})
+        for name in OUTPUT_FILES:
+            os.replace(staged[name], final[name])
+        _write_record(out, new)
     return md

@@ -889,13 +889,41 @@ OWN_CHARTS = ("redeal_frequencies.png", "redeal_calls.png", "marriage_frequencie
               "marriage_points.png", "bid_threshold_heatmap.png", "compare_forest.png")
 
 
+REPORT_PAGES = ("report.md", "report.html")
+
+
+COMPARE_FILES = ("tables/compare.csv", "tables/compare.json", "charts/compare_forest.png", "compare.md")
+
+
+def _report_files(compares: bool = True) -> list[str]:
+    """The files (relative to --out) a report writes besides its data; the comparison's
+    only when it ``compares`` several rule sets."""
+    names = [f"tables/{n}" for n in OWN_TABLES] + [f"charts/{n}" for n in OWN_CHARTS] + ["compare.md", *REPORT_PAGES]
+    return [n for n in names if compares or n not in COMPARE_FILES]
+
+
+def _claimed(earlier: dict[str, Any]) -> set[str]:
+    """The files (relative to --out) an earlier report in the same place wrote or claimed:
+    those its report.json lists, and while it was running, every name it might write."""
+    claimed = {f"tables/{n}" for n in _recorded(earlier, "tables", "tables")}
+    claimed |= {f"charts/{n}" for n in _recorded(earlier, "charts", "charts")}
+    listed = earlier.get("claimed")
+    claimed |= {str(p) for p in listed if str(p) in _report_files()} if isinstance(listed, list) else set()
+    if "tables/compare.csv" in claimed:   # compare.md comes with the comparison's tables
+        claimed.add("compare.md")
+    if earlier:
+        claimed.update(REPORT_PAGES)
+    return claimed
+
+
 def _earlier_report(out: Path) -> dict[str, Any]:
-    """The report.json an earlier report left in ``out`` (empty when there is none)."""
+    """The report.json an earlier report left in ``out`` (empty when there is none, or when
+    the file there is not a report's record)."""
     try:
         meta = json.loads((out / "report.json").read_text())
     except (OSError, ValueError):
         return {}
-    return meta if isinstance(meta, dict) else {}
+    return meta if isinstance(meta, dict) and ("claimed" in meta or "tables" in meta) else {}
 
 
 def _recorded(meta: dict[str, Any], key: str, folder: str) -> set[str]:
@@ -936,13 +964,21 @@ def _claim_outputs(cfg: ReportConfig, names: list[str]) -> None:
     out = cfg.out
     if out.exists() and not out.is_dir():
         raise ThousandError(f"--out {os.fspath(out)!r} is a file, not a directory")
+
+    def refuse(path: Path, what: str) -> None:
+        raise ThousandError(f"{os.fspath(path)!r} is in the way: {what}; move it or give another --out")
+    record = out / "report.json"
+    if record.exists() and not _earlier_report(out):
+        refuse(record, "it is not the record a report keeps there")
+    claimed = _claimed(_earlier_report(out))
+    for rel in _report_files(compares=len(cfg.rules) > 1):
+        path = out / rel
+        if (path.exists() or path.is_symlink()) and rel not in claimed:
+            refuse(path, "the report writes a file of that name, and no earlier report made this one")
     data = out / "data"
     if not data.is_dir():
         return
     earlier = _earlier_datasets(out)
-
-    def refuse(path: Path, what: str) -> None:
-        raise ThousandError(f"{os.fspath(path)!r} is in the way: {what}; move it or give another --out")
     for name in names:
         path = data / name
         if not path.exists() and not path.is_symlink():
@@ -994,15 +1030,21 @@ def build_report(cfg: ReportConfig) -> ReportResult:
         (out / "data").mkdir(exist_ok=True)
     except OSError as e:
         raise ThousandError(f"cannot create output directory {os.fspath(out)!r}: {e.strerror}") from None
+    # Claim every name this report may write before writing any (a record an interrupted
+    # run leaves behind, so that the rerun recognises its files); the finished report
+    # replaces it with the list of what it wrote.
+    (out / "report.json").write_text(json.dumps({
+        **earlier, "status": "running", "claimed": sorted(set(_report_files()) | _claimed(earlier)),
+    }, indent=1) + "\n", encoding="utf-8")
     tables_dir, charts_dir = out / "tables", out / "charts"
     # A previous report in the same place must not leave tables or charts this run did not
-    # make; anything else in these folders is the user's and stays.
-    stale = [tables_dir / n for n in {*OWN_TABLES, *_recorded(earlier, "tables", "tables")}]
-    stale += [charts_dir / n for n in {*OWN_CHARTS, *_recorded(earlier, "charts", "charts")}]
-    if "compare.csv" in _recorded(earlier, "tables", "tables"):  # compare.md comes with the comparison's tables
-        stale.append(out / "compare.md")
-    for path in stale:
-        if path.is_file():
+    # make (_claim_outputs has checked that every such name there is a report's); anything
+    # else in these folders is the user's and stays.
+    # Only files an earlier report wrote or claimed go: a file of the user's that carries
+    # one of the report's names and that this run does not write stays.
+    for rel in _claimed(earlier) - set(REPORT_PAGES):
+        path = out / rel
+        if Path(rel).parent.name in ("tables", "charts", "") and path.is_file() and not path.is_symlink():
             path.unlink()
     # The forced-declarer data is kept only when it was made with this run's settings.
     forced, forced_key = out / "data" / FORCED_DATA, out / "data" / FORCED_KEY

@@ -155,3 +155,31 @@ def test_chart_legend_does_not_cover_the_pass_line(fake_kernel, tmp_path):
     frame = ax_ev.get_window_extent(renderer)
     assert legend.y1 <= frame.y0            # below the panel: nothing drawn inside is hidden
 
+
+
+def test_a_seat_that_can_win_no_bid_is_told_so_and_plot_refuses_before_the_work(tmp_path):
+    # QA: middle seat, bid step 25: the lowest winning bid (125) is above the hand's cap (120)
+    import subprocess
+    import sys
+    args = ["bid", "9S 9C 9D JH QD KS JC", "--position", "middle", "--set", "bid_step=25", "--samples", "500"]
+    out = subprocess.run([sys.executable, "-m", "thousand", *args], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "no bid to analyse: from the middle seat the lowest bid that wins the auction is 125" in out.stdout
+    assert "none (no bid this seat can win)" in out.stdout and "bid  P(make)" not in out.stdout
+    plot = subprocess.run([sys.executable, "-m", "thousand", *args, "--plot", str(tmp_path / "c.png")],
+                          capture_output=True, text=True, timeout=120)
+    assert plot.returncode == 2 and "Traceback" not in plot.stderr
+    assert plot.stderr.strip().splitlines() == [
+        "thousand bid: error: no bid to plot: from the middle seat the lowest bid that wins the auction is 125, "
+        "above this hand's cap of 120"]
+
+
+def test_the_sampled_ev_never_falls_below_what_every_talon_guarantees():
+    # QA: polish, 200 samples: bid 225 printed -45.0 although resigning is free there (EV 0)
+    from thousand.analysis import bids
+    from thousand.cards import parse_hand
+    from thousand.rules import parse_rules_spec
+    est = bids.estimate_bid(parse_hand("AD TD KD QD KS QS JC"), parse_rules_spec("polish"), samples=200, seed=1)
+    t = est.table
+    assert (t["ev"] >= 0).all() and (t["ev_ci_low"] >= 0).all()
+    assert (t["ev_ci_low"] <= t["ev"]).all() and (t["ev"] <= t["ev_ci_high"]).all()

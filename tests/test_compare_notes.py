@@ -184,3 +184,32 @@ def test_compare_out_never_replaces_a_file_it_did_not_write(capsys, tmp_path):
     (tmp_path / "compare.csv").unlink()
     (tmp_path / C.WRITTEN_FILE).write_text("not a record")
     assert "compare_files.json' is in the way" in one_line_error(capsys, argv)
+
+
+def test_compare_out_recovers_from_an_interrupted_write_and_checks_its_folder_first(tmp_path, monkeypatch):
+    # QA: Ctrl-C while the files were written left a truncated PNG that every rerun refused
+    # as "not written by thousand compare"; a folder that cannot be made failed only after
+    # the whole simulation.
+    from thousand.analysis import compare as cmp
+    from thousand.errors import ThousandError
+
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(ThousandError, match="cannot create output directory"):
+        cmp.claim_out_dir(tmp_path / "afile" / "sub")
+    out = tmp_path / "o"
+    result = cmp.compare_rules(["classic", "classic:bolts=off"], n_games=6, seed=1, jobs=1, progress=False)
+    cmp.write_outputs(result, out, claim=True)
+    real_replace, calls = cmp.os.replace, []
+
+    def interrupted_replace(src, dst):
+        calls.append(dst)
+        if len(calls) == 3:   # the record and one output renamed: stop as Ctrl-C would
+            raise KeyboardInterrupt
+        real_replace(src, dst)
+    monkeypatch.setattr(cmp.os, "replace", interrupted_replace)
+    with pytest.raises(KeyboardInterrupt):
+        cmp.write_outputs(result, out, claim=True)
+    monkeypatch.setattr(cmp.os, "replace", real_replace)
+    cmp.claim_out_dir(out)                       # every file there is still recognised as its own
+    cmp.write_outputs(result, out, claim=True)
+    assert sorted(json.loads((out / cmp.WRITTEN_FILE).read_text())["files"]) == sorted(cmp.OUTPUT_FILES)

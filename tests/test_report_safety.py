@@ -12,6 +12,7 @@ from thousand.analysis import charts, report as report_mod, thresholds
 from thousand.analysis.marriages import marriage_tables
 from thousand.analysis.report import ReportConfig, build_report
 from thousand.cli import main
+from thousand.errors import ThousandError
 from thousand.rules import parse_rules_spec
 
 
@@ -48,10 +49,16 @@ def test_the_users_tables_charts_and_compare_md_survive_while_stale_outputs_go(t
     del files["data/classic/notes.txt"]
     two = dict(deals=600, games=4, hands=4, samples=3, seed=2, jobs=1, presets=False, progress=False,
                log=lambda s: None)
-    # An earlier report with a comparison (which overwrites a compare.md: it is its own from then on)
-    # and a table of an older report version that this one no longer writes.
-    build_report(ReportConfig(out=out, rules=[parse_rules_spec("classic"), parse_rules_spec("classic:bolts=off")],
-                              labels=["classic", "classic:bolts=off"], **two))
+    # A report with a comparison would write compare.md: the user's is in the way, refused
+    # before any work; moved away, an earlier report with a comparison, and a table of an
+    # older report version that this one no longer writes.
+    compare_rules = dict(rules=[parse_rules_spec("classic"), parse_rules_spec("classic:bolts=off")],
+                         labels=["classic", "classic:bolts=off"])
+    with pytest.raises(ThousandError, match="compare.md' is in the way"):
+        build_report(ReportConfig(out=out, **compare_rules, **two))
+    assert (out / "compare.md").read_text() == files["compare.md"] and not (out / "report.json").exists()
+    (out / "compare.md").unlink()
+    build_report(ReportConfig(out=out, **compare_rules, **two))
     (out / "tables" / "old_table.csv").write_text("x\n")
     meta = json.loads((out / "report.json").read_text())
     meta["tables"]["old_table"] = "tables/old_table.csv"
@@ -165,7 +172,9 @@ def test_a_dead_or_interrupted_thresholds_step_stops_the_report(tmp_path, capsys
     assert says in captured.err and "Traceback" not in captured.err and "not shown" not in captured.out
     # One line of its own besides the progress log.
     assert len(captured.err.strip().splitlines()) == 1 + captured.err.count("[report")
-    assert not (out / "report.json").exists()
+    # no finished report: only the record of a running one, which lets the rerun continue
+    assert json.loads((out / "report.json").read_text())["status"] == "running"
+    assert not (out / "report.html").exists()
     assert (out / "data" / "classic" / "metadata.json").is_file()  # kept for the next run
 
 
@@ -201,3 +210,25 @@ def test_a_two_player_marriage_chart_names_two_player_hand_sizes(tmp_path, monke
     assert "declarer, dealt 10 cards" in two and "declarer, with talon (12 cards)" in two
     assert "exact, random 10-card hand" in two and not any("7" in t for t in two)
     assert "declarer, with talon (10 cards)" in three and "exact, random 7-card hand" in three
+
+
+def test_a_report_never_replaces_or_deletes_a_file_of_the_users_with_one_of_its_names(tmp_path):
+    # QA: a single-rules report in a fresh folder deleted tables/compare.csv and
+    # charts/compare_forest.png it had never written; a report with a comparison replaced
+    # a compare.md written by `thousand compare --out`.
+    out = tmp_path / "o"
+    (out / "tables").mkdir(parents=True)
+    (out / "charts").mkdir()
+    mine = {"tables/compare.csv": "mine\n", "charts/compare_forest.png": "mine\n", "compare.md": "mine\n"}
+    for rel, text in mine.items():
+        (out / rel).write_text(text)
+    small = dict(deals=600, games=4, hands=4, samples=3, seed=2, jobs=1, presets=False, progress=False,
+                 log=lambda s: None)
+    build_report(ReportConfig(out=out, **small))            # no comparison: it writes none of these names
+    assert {rel: (out / rel).read_text() for rel in mine} == mine
+    with pytest.raises(ThousandError, match="is in the way: the report writes a file of that name"):
+        build_report(ReportConfig(out=out, rules=[parse_rules_spec("classic"), parse_rules_spec("classic:bolts=off")],
+                                  labels=["classic", "classic:bolts=off"], **small))
+    assert {rel: (out / rel).read_text() for rel in mine} == mine
+    build_report(ReportConfig(out=out, **small))            # a rerun over its own files works
+    assert {rel: (out / rel).read_text() for rel in mine} == mine

@@ -523,3 +523,12 @@ def test_output_folder_errors_name_the_option(tmp_path):
     (tmp_path / "g1" / "metadata.json").write_text(json.dumps({**{k: v for k, v in meta.items() if k != "first_chunk"}, "format": 1}))
     with pytest.raises(ThousandError, match="it was run with format=1, not 2"):  # named for what it is
         sim.simulate_games(10, chunk_size=10, out=tmp_path / "g1", deals_out=tmp_path / "d1", resume=True)
+
+
+def test_load_refuses_a_first_chunk_that_hides_chunk_files(tmp_path):
+    # QA: a metadata.json edited to first_chunk=2 made load skip chunks 0 and 1 silently
+    sim.simulate(4_000, seed=3, chunk_size=1_000, out=tmp_path / "r")
+    path = tmp_path / "r" / "metadata.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), "first_chunk": 2}))
+    with pytest.raises(ThousandError, match="is damaged: first_chunk=2, but chunk files before it are there"):
+        sim.load(tmp_path / "r")

@@ -940,6 +940,10 @@ def load(path: str | os.PathLike, allow_partial: bool = False) -> pl.LazyFrame:
     """
     path = Path(path)
     meta = read_metadata(path)
+    first = meta.get("first_chunk", 0)
+    if any((path / chunk_file(k)).exists() for k in range(first)):
+        raise ThousandError(f"{path / METADATA_FILE} is damaged: first_chunk={first}, but chunk files before it "
+                            "are there")
     files = [path / chunk_file(k) for k in _chunk_range(meta)]
     present = [f for f in files if f.exists()]
     if len(present) < len(files) and not allow_partial:

@@ -86,6 +86,10 @@ def run(args: argparse.Namespace) -> int:
             parse_strategy(spec)   # a bad name or parameter: one line, before any work
     if args.plot is not None:
         _check_plot_path(args.plot)
+        if len(bids.bids_for_hand(hand, rules, args.position)) == 0:   # nothing to draw: say so before any work
+            raise ThousandError(f"no bid to plot: from the {args.position} seat the lowest bid that wins the auction is "
+                                f"{bids.lowest_bid(args.position, rules)}, above this hand's cap of "
+                                f"{bids.bid_cap(hand, rules)}")
     est = bids.estimate_bid(hand, rules, role=args.position, strategies=args.strategy,
                             samples=args.samples, exact=args.exact, seed=args.seed,
                             confidence=args.confidence, per_bid=args.per_bid)
