@@ -146,7 +146,7 @@ def hand_redeal_reasons(hand: int, rules: Rules) -> list[str]:
         if rules.redeal_hand_points_max is not None and card_points(hand) <= rules.redeal_hand_points_max:
             reasons.append(f"card points {rules.redeal_hand_points_max} or less")
     if rules.redeal_four_nines_after_exchange and popcount(hand & RANK_PLANE[0]) == 4:
-        reasons.append("four nines, after the hand-off (RULES step 5)")
+        reasons.append("four nines after the hand-off, RULES step 5")
     return reasons
 
 

@@ -532,3 +532,10 @@ def test_load_refuses_a_first_chunk_that_hides_chunk_files(tmp_path):
     path.write_text(json.dumps({**json.loads(path.read_text()), "first_chunk": 2}))
     with pytest.raises(ThousandError, match="is damaged: first_chunk=2, but chunk files before it are there"):
         sim.load(tmp_path / "r")
+
+
+def test_deals_out_and_out_must_not_nest(tmp_path):
+    for out, deals in (("gz/deals", "gz"), ("gz", "gz/deals")):
+        with pytest.raises(ThousandError, match="must not be inside one another"):
+            sim.simulate_games(10, chunk_size=10, out=tmp_path / out, deals_out=tmp_path / deals)
+    assert not (tmp_path / "gz").exists()   # refused before either folder was made

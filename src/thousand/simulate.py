@@ -787,12 +787,16 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
     with_deals = deals_path is not None
     meta = _metadata(kind, n, chunk_size, seed, rules, strategies, compression, kernel_module,
                      with_deals, rows_of=kind, first_chunk=first_chunk)
+    if deals_path is not None:
+        a, b = deals_path.resolve(), out_path.resolve()
+        if a == b:
+            raise ThousandError("--deals-out must be a different directory from --out")
+        if a.is_relative_to(b) or b.is_relative_to(a):   # one dataset inside the other mixes the two tables
+            raise ThousandError("--deals-out and --out must not be inside one another")
     out_existed = out_path.exists()
     _check_dir(out_path, meta, resume)
     if deals_path is not None:
         try:
-            if deals_path.resolve() == out_path.resolve():
-                raise ThousandError("--deals-out must be a different directory from --out")
             deal_meta = _metadata(kind, n, chunk_size, seed, rules, strategies, compression, kernel_module,
                                   with_deals, rows_of="deals", first_chunk=first_chunk)
             _check_dir(deals_path, deal_meta, resume, option="--deals-out")
