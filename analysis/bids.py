@@ -972,6 +972,8 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
         ax2.plot(b, res, color="grey", lw=1, ls=":", label="resign")
     pv = est.pass_ev if est.pass_ev is not None else 0.0
     ax2.axhline(pv, color="black", lw=0.8, label=f"pass ({pv:+.1f})")
+    if est.redeal_reasons:   # the hand may demand a redeal: worth 0, the deal is replayed
+        ax2.axhline(0.0, color="C2", lw=1.2, ls="-.", label="demand a redeal (0)")
     if est.best_ev_bid is not None:
         ax2.axvline(est.best_ev_bid, color="C1", ls=":", lw=1.5, label=f"best bid to hold: {est.best_ev_bid}")
     # whole bids on the axis, in steps of the bid step, at most about a dozen ticks
@@ -982,7 +984,8 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
     ax1.xaxis.set_major_locator(MultipleLocator(step))
     # room above and below every curve and the pass line, so none hugs the frame
     values = np.concatenate([np.asarray(v, dtype=float).ravel()
-                             for v in (ev, t["ev_play"].to_numpy(), strat, res, [pv])])
+                             for v in (ev, t["ev_play"].to_numpy(), strat, res, [pv],
+                                       [0.0] if est.redeal_reasons else [])])
     values = values[np.isfinite(values)]
     lo, hi = float(values.min()), float(values.max())
     pad = max(5.0, 0.08 * (hi - lo))

@@ -1346,7 +1346,7 @@ class ComparisonResult:
                 return r
         raise KeyError((metric, rules))
 
-    def worst_width(self) -> float:
+    def worst_width(self) -> float | None:
         """Widest difference interval among the metrics the precision rule watches."""
         return _worst_width(self.rows, self.metrics_obj())
 
@@ -1363,9 +1363,11 @@ def _widest_row(rows: Sequence[MetricRow], metrics: Sequence[Metric]) -> MetricR
     return max(candidates, key=lambda r: r.diff_width) if candidates else None
 
 
-def _worst_width(rows: Sequence[MetricRow], metrics: Sequence[Metric]) -> float:
+def _worst_width(rows: Sequence[MetricRow], metrics: Sequence[Metric]) -> float | None:
+    """The widest watched difference interval; None when no watched metric has one (then
+    no amount of simulation can be said to meet a precision target)."""
     widest = _widest_row(rows, metrics)
-    return widest.diff_width if widest is not None else 0.0
+    return widest.diff_width if widest is not None else None
 
 
 def _with_overrides(spec: str, overrides: Sequence[str] | None) -> str:
@@ -1718,9 +1720,9 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
             if precision is None:
                 break
             worst = _worst_width(result_rows, chosen)
-            if bar is not None:
+            if bar is not None and worst is not None:
                 bar.set_postfix_str(f"widest diff CI {worst:.4g} (target {precision:g})")
-            if worst < precision or done_units >= max_units:
+            if worst is None or worst < precision or done_units >= max_units:
                 break
             # Interval widths shrink like 1/sqrt(n): aim for the n that meets the target,
             # at least one more chunk, at most 4x per round, whole chunks, never over the cap.
@@ -1734,7 +1736,8 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
         if bar is not None:
             bar.close()
     n_units = stats.n
-    met = None if precision is None else _worst_width(result_rows, chosen) < precision
+    worst = None if precision is None else _worst_width(result_rows, chosen)
+    met = None if precision is None else worst is not None and worst < precision
     notes = _notes(labels, rules, chosen, metrics is not None, events, mode, n_units, strategies)
     for row in result_rows:
         row.notes = [text for index, metric, text in notes
@@ -1890,10 +1893,15 @@ def _summary_lines(result: ComparisonResult) -> list[str]:
             where = f" ({widest.metric}, a share: {100 * widest.diff_width:.4g} percentage points)"
         else:
             where = f" ({widest.metric}, in {widest.unit})"
-        lines.append(f"Precision target {result.precision:g} {state} after {result.rounds} round(s); "
-                     f"widest watched difference interval {result.worst_width():.4g}{where}. "
-                     f"The target is in each metric's own unit; shares as fractions "
-                     f"({result.precision:g} = {100 * result.precision:g} percentage points).")
+        if widest is None:
+            lines.append(f"Precision target {result.precision:g} cannot be judged: none of the watched metrics "
+                         f"has a difference interval here (see the notes), so the run stopped after "
+                         f"{result.rounds} round(s).")
+        else:
+            lines.append(f"Precision target {result.precision:g} {state} after {result.rounds} round(s); "
+                         f"widest watched difference interval {result.worst_width():.4g}{where}. "
+                         f"The target is in each metric's own unit; shares as fractions "
+                         f"({result.precision:g} = {100 * result.precision:g} percentage points).")
     gains = [r.pairing_gain for r in result.rows if r.rules_index > 0 and not r.identical_pairs
              and r.pairing_gain is not None and math.isfinite(r.pairing_gain) and (r.diff_width or 0) > 0]
     exact = sum(1 for r in result.rows if r.rules_index > 0 and r.identical_pairs)

@@ -183,3 +183,12 @@ def test_the_sampled_ev_never_falls_below_what_every_talon_guarantees():
     t = est.table
     assert (t["ev"] >= 0).all() and (t["ev_ci_low"] >= 0).all()
     assert (t["ev_ci_low"] <= t["ev"]).all() and (t["ev"] <= t["ev_ci_high"]).all()
+
+
+def test_chart_draws_the_redeal_a_hand_may_demand(fake_kernel, tmp_path):
+    redeal_hand = parse_hand("9S 9C 9D JH QD KS JC")     # three nines, 11 card points
+    est = B.estimate_bid(redeal_hand, CLASSIC, samples=2000, seed=2)
+    labels = B.plot_bid_chart(est, tmp_path / "bid.png").axes[2].get_legend_handles_labels()[1]
+    assert "demand a redeal (0)" in labels
+    plain = B.estimate_bid(HAND, CLASSIC, samples=2000, seed=2)
+    assert "demand a redeal (0)" not in B.plot_bid_chart(plain, tmp_path / "b2.png").axes[2].get_legend_handles_labels()[1]

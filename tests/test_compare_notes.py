@@ -213,3 +213,12 @@ def test_compare_out_recovers_from_an_interrupted_write_and_checks_its_folder_fi
     cmp.claim_out_dir(out)                       # every file there is still recognised as its own
     cmp.write_outputs(result, out, claim=True)
     assert sorted(json.loads((out / cmp.WRITTEN_FILE).read_text())["files"]) == sorted(cmp.OUTPUT_FILES)
+
+
+def test_a_precision_target_no_watched_metric_can_measure_is_not_called_met():
+    # QA: --metric blind_made --precision 0.05 without blind: "met ... widest interval 0"
+    from thousand.analysis import compare as cmp
+    res = cmp.compare_rules(["classic", "classic:bolts=off"], n_games=20, seed=1, jobs=1, progress=False,
+                            metrics=["blind_made"], precision=0.05)
+    assert res.precision_met is False and res.rounds == 1 and res.worst_width() is None
+    assert "Precision target 0.05 cannot be judged" in cmp.result_table(res)
