@@ -671,6 +671,11 @@ def _forced_key(cfg: ReportConfig) -> dict[str, Any]:
             "version": __version__, "kernel_version": kernel_version}
 
 
+# The rule of thumb is fitted on 70% of the hands and scored on the rest: below this many
+# hands its coefficients and accuracy say nothing (QA: "fitted on 1 hand").
+RULE_OF_THUMB_MIN_HANDS = 100
+
+
 class ReportStopped(ThousandError):
     """A section stopped in a way that must end the whole report (not "not shown")."""
 
@@ -777,29 +782,37 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
             th.plot_threshold_heatmap(grid, heat)
             figs["bid_threshold_heatmap"] = heat
             blocks.append(Block("img", "Bid made with probability 0.8 by points and marriage", path=heat))
-        try:
-            rule = th.fit_rule_of_thumb(hands, rules)
-            acc = th.rule_of_thumb_table(rule)
-            acc.write_csv(tables_dir / "rule_of_thumb.csv")
-            tables["rule_of_thumb"] = tables_dir / "rule_of_thumb.csv"
+        n_hands = hands["hand_id"].n_unique()
+        if n_hands < RULE_OF_THUMB_MIN_HANDS:
             blocks.append(Block("h", "Rule of thumb", level=3))
-            blocks.append(Block("p", f"`{rule.formula()}`, fitted on {_count(rule.hands_train, 'hand')} "
-                                     f"({rule.n_train:,} (hand, seat) rows) and scored on "
-                                     f"{_count(rule.hands_test, 'held-out hand')} ({rule.n_test:,} rows):"))
-            blocks.append(Block("table", frame=_rule_of_thumb_display(acc)))
-            t, b = rule.test, rule.baseline
-            # Most (hand, seat) rows should pass at this confidence, so the share of exact
-            # bids flatters "always pass"; the points error is where the rule earns its keep.
-            blocks.append(Block("p", (
-                f"How to read it: most random hands should not bid at all, so a rule that always passes "
-                f"(the median) already names the exact bid for {b['bid_exact']:.1%} of held-out rows, against "
-                f"{t['bid_exact']:.1%} for the rule. The rule's value is in how close it gets to the points a hand "
-                f"really reaches: mean error {t['mae_points']:.1f} points against {b['mae_points']:.1f} for the "
-                f"median (R² {t['r2']:.2f}).")))
-        except Exception as e:  # the thresholds table stands on its own
-            _stop_if_fatal("the rule of thumb", e)
-            notes.append(f"rule of thumb failed: {e}")
-            blocks.append(Block("note", f"The rule of thumb could not be fitted: {e}"))
+            blocks.append(Block("note", (
+                f"Too few hands for a rule of thumb: it is fitted on 70% of the hands and scored on the "
+                f"rest, which needs at least {RULE_OF_THUMB_MIN_HANDS} hands (here {n_hands:,}); "
+                "run more hands (`--hands`).")))
+        else:
+            try:
+                rule = th.fit_rule_of_thumb(hands, rules)
+                acc = th.rule_of_thumb_table(rule)
+                acc.write_csv(tables_dir / "rule_of_thumb.csv")
+                tables["rule_of_thumb"] = tables_dir / "rule_of_thumb.csv"
+                blocks.append(Block("h", "Rule of thumb", level=3))
+                blocks.append(Block("p", f"`{rule.formula()}`, fitted on {_count(rule.hands_train, 'hand')} "
+                                         f"({rule.n_train:,} (hand, seat) rows) and scored on "
+                                         f"{_count(rule.hands_test, 'held-out hand')} ({rule.n_test:,} rows):"))
+                blocks.append(Block("table", frame=_rule_of_thumb_display(acc)))
+                t, b = rule.test, rule.baseline
+                # Most (hand, seat) rows should pass at this confidence, so the share of exact
+                # bids flatters "always pass"; the points error is where the rule earns its keep.
+                blocks.append(Block("p", (
+                    f"How to read it: most random hands should not bid at all, so a rule that always passes "
+                    f"(the median) already names the exact bid for {b['bid_exact']:.1%} of held-out rows, against "
+                    f"{t['bid_exact']:.1%} for the rule. The rule's value is in how close it gets to the points a hand "
+                    f"really reaches: mean error {t['mae_points']:.1f} points against {b['mae_points']:.1f} for the "
+                    f"median (R² {t['r2']:.2f}).")))
+            except Exception as e:  # the thresholds table stands on its own
+                _stop_if_fatal("the rule of thumb", e)
+                notes.append(f"rule of thumb failed: {e}")
+                blocks.append(Block("note", f"The rule of thumb could not be fitted: {e}"))
     except ReportStopped:
         raise
     except ThousandError as e:  # the analysis does not cover these rules: say so, no traceback

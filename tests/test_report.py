@@ -125,6 +125,9 @@ def test_a_tiny_report_says_too_few_instead_of_empty_tables_and_charts(tmp_path)
     assert "Too few hands: in 2 hands no class of card points and marriage has the 10 hands" in md
     assert "| points_band |" not in md and "bid_threshold_heatmap" not in r.charts
     assert not (tmp_path / "charts" / "bid_threshold_heatmap.png").exists()
+    # nor a rule of thumb "fitted on 1 hand"
+    assert "Too few hands for a rule of thumb" in md and "rule_of_thumb" not in r.tables
+    assert not re.search(r"fitted on \d+ hand", md)
     assert r.notes == []
 
 
