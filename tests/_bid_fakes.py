@@ -12,8 +12,13 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-import numpy as np
+import json
 
+import numpy as np
+import pytest
+
+from thousand import cli
+from thousand.analysis import bids as B
 from thousand.cards import FULL_DECK, card_points, cards_of, marriage_points
 
 TALON_MULTIPLICITY = 3432  # C(14, 7): ways to split the other 14 cards between the opponents
@@ -70,3 +75,21 @@ class FakeKernel:
 def fake_decision(points: np.ndarray, contract: int) -> np.ndarray:
     """The stand-in strategy's answer: resign when 20 or more short, raise by 10 when 30 over."""
     return np.where(points < contract - 20, -1, np.where(points >= contract + 30, contract + 10, contract))
+
+
+@pytest.fixture
+def fake_kernel(monkeypatch):
+    """``thousand.analysis.bids`` plays on :class:`FakeKernel` (import the fixture to use it)."""
+    fake = FakeKernel()
+    monkeypatch.setattr(B, "kernel_play", lambda: fake)
+    return fake
+
+
+def bid_json(capsys, *args: str) -> dict:
+    """``thousand bid ARGS --json`` in-process: exit 0 and exactly one JSON object."""
+    rc = cli.main(["bid", *args, "--json"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    lines = out.strip().splitlines()
+    assert len(lines) == 1, "--json prints exactly one object"
+    return json.loads(lines[0])

@@ -2,7 +2,6 @@
 and the smaller output points (JSON interval of ev_strategy, chart legend)."""
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import pytest
@@ -13,22 +12,13 @@ from thousand.cards import parse_hand
 from thousand.rules import CLASSIC, POLISH, RUSSIAN
 
 import _bid_fakes
+from _bid_fakes import bid_json, fake_kernel  # noqa: F401 (a fixture)
 
 HAND_TEXT = "AH TH KH QH AD 9S JC"
 HAND = parse_hand(HAND_TEXT)
 REDEAL_HAND = "9S 9C 9D JH QD KS JC"     # three nines and 11 card points
 
 
-@pytest.fixture
-def fake_kernel(monkeypatch):
-    fake = _bid_fakes.FakeKernel()
-    monkeypatch.setattr(B, "kernel_play", lambda: fake)
-    return fake
-
-
-def bid_json(capsys, *args: str) -> dict:
-    assert cli.main(["bid", *args, "--json"]) == 0
-    return json.loads(capsys.readouterr().out)
 
 
 # ------------------------------------------------------------------ F2: the bids a seat can win

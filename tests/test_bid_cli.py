@@ -5,7 +5,6 @@ exact answers are counted independently); the tests at the end run the real kern
 """
 from __future__ import annotations
 
-import json
 import math
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from thousand.analysis import bids as B
 from thousand.cards import parse_hand
 
 import _bid_fakes
+from _bid_fakes import bid_json, fake_kernel  # noqa: F401 (a fixture)
 
 HAND_TEXT = "AH TH KH QH AD 9S JC"
 HAND = parse_hand(HAND_TEXT)
@@ -28,20 +28,6 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "thousand", *args], capture_output=True, text=True, timeout=300)
 
 
-@pytest.fixture
-def fake_kernel(monkeypatch):
-    fake = _bid_fakes.FakeKernel()
-    monkeypatch.setattr(B, "kernel_play", lambda: fake)
-    return fake
-
-
-def bid_json(capsys, *args: str) -> dict:
-    rc = cli.main(["bid", *args, "--json"])
-    out = capsys.readouterr().out
-    assert rc == 0
-    lines = out.strip().splitlines()
-    assert len(lines) == 1, "--json prints exactly one object"
-    return json.loads(lines[0])
 
 
 # ------------------------------------------------------------------ user errors
