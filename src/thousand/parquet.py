@@ -169,7 +169,7 @@ def write_parquet(path: str | os.PathLike, columns: Mapping[str, np.ndarray], ro
     """
     if row_group_size < 1:
         raise ValueError("row_group_size must be at least 1")
-    arrays = {name: np.asarray(values) for name, values in columns.items()}
+    arrays = {name: np.ascontiguousarray(values) for name, values in columns.items()}   # the encoder reads rows in place
     lengths = {len(a) for a in arrays.values()}
     if len(lengths) > 1:
         raise ValueError(f"columns of different lengths: {sorted(lengths)}")
