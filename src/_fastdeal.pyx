@@ -10,6 +10,8 @@ Pieces (textually included):
 
 * ``_cards.pxi``      card masks, points, marriages, lookup tables
 * ``_rng.pxi``        bounded draws and the shuffle on a numpy bit generator
+* ``_play.pxi``       the card-play rules on a PlayState: legal cards, declarations,
+  play and undo a card, the trick winner
 * ``_strategies.pxi`` the strategies, one function per decision on a ``View``
 * ``_engine.pxi``     one deal, and the game bookkeeping after each deal
 """
@@ -23,6 +25,7 @@ from numpy.random cimport bitgen_t
 include "_fastdeal.pxd"
 include "_cards.pxi"
 include "_rng.pxi"
+include "_play.pxi"
 include "_strategies.pxi"
 include "_engine.pxi"
 
@@ -228,6 +231,7 @@ cdef class Engine:
         if self.c.r[R_BID_STEP] <= 0:
             raise ValueError("the bid step must be positive")
         self.c.step_inverse = (<uint64_t>1 << 32) // <uint64_t>self.c.r[R_BID_STEP] + 1
+        play_rules_from(&self.c.play, self.c.r)
         for i in range(4):
             self.c.strat[i] = strategies[i]
             for j in range(N_PARAMS):
@@ -590,6 +594,27 @@ def _view_slots():
 _VIEW_SLOTS = _view_slots()
 
 
+def _check_play_view_block():
+    """The engine copies the fields played .. trump from a PlayState to a View as one block
+    (_engine.pxi, view_of_play): they must lie alike in both structs."""
+    cdef View v
+    cdef PlayState ps
+    cdef Py_ssize_t vb = <char*>&v.played - <char*>&v
+    cdef Py_ssize_t pb = <char*>&ps.played - <char*>&ps
+    for name, vo, po in (("trick_index", <char*>&v.trick_index - <char*>&v, <char*>&ps.trick_index - <char*>&ps),
+                         ("trick_n", <char*>&v.trick_n - <char*>&v, <char*>&ps.trick_n - <char*>&ps),
+                         ("trick_cards", <char*>&v.trick_cards - <char*>&v, <char*>&ps.trick_cards - <char*>&ps),
+                         ("trick_seats", <char*>&v.trick_seats - <char*>&v, <char*>&ps.trick_seats - <char*>&ps),
+                         ("trump", <char*>&v.trump - <char*>&v, <char*>&ps.trump - <char*>&ps)):
+        if vo - vb != po - pb:
+            raise ImportError(f"thousand._fastdeal: PlayState and View place {name!r} differently")
+    if (<char*>&v.trump - <char*>&v) + 4 - vb != PLAY_VIEW_BLOCK:
+        raise ImportError("thousand._fastdeal: PLAY_VIEW_BLOCK is not the size of played .. trump")
+
+
+_check_play_view_block()
+
+
 cdef View view_from_dict(dict d) except *:
     """A View from a dict of its fields (lists for the arrays); fields not given keep
     neutral defaults (no declarer, no trump, no trick cards, 3 players' 8 tricks)."""
@@ -699,17 +724,64 @@ def decide_raise_or_resign(int32_t strategy, params, dict view, bitgen=None):
     return strategy_raise(strategy, &v, dd.p, dd.rng)
 
 
+cdef int play_state_of_view(PlayState* ps, View* v) except -1:
+    """The play layer's state that a View describes, for one card decision: the asking
+    seat's hand, the trick in progress (its winner so far by the play rule), trump, the
+    played cards, voids, points and marriages."""
+    cdef int32_t s, k, n = v.trick_n
+    if not 0 <= v.seat < 4:
+        raise ValueError(f"view field 'seat' must be 0..3, got {v.seat}")
+    if not 0 <= n < 4:
+        raise ValueError(f"a trick in progress holds 0..3 cards, the view has {n}")
+    for k in range(n):
+        if not 0 <= v.trick_cards[k] < 24 or not 0 <= v.trick_seats[k] < 4:
+            raise ValueError("view fields 'trick_cards' / 'trick_seats' must be cards 0..23 / seats 0..3")
+    memset(ps, 0, sizeof(PlayState))
+    for s in range(4):
+        ps.next_seat[s] = -1
+        ps.voids[s] = v.voids[s]
+        ps.points[s] = v.points[s]
+        ps.marriages[s] = v.marriage_points[s]
+        ps.trick_cards[s] = v.trick_cards[s]
+        ps.trick_seats[s] = v.trick_seats[s]
+    for k in range(3):
+        ps.active[k] = v.active[k] if k < v.n_active else -1
+    for k in range(v.n_active):
+        if 0 <= v.active[k] < 4:
+            ps.next_seat[v.active[k]] = v.active[(k + 1) % v.n_active]
+    ps.hands[v.seat] = v.hand
+    ps.turn = v.seat
+    ps.leader = v.trick_seats[0] if n > 0 else v.seat
+    ps.trump = v.trump
+    ps.trick_index = v.trick_index
+    ps.trick_n = n
+    ps.played = v.played
+    ps.led = -1
+    ps.best = -1
+    ps.best_seat = -1
+    for k in range(n):
+        # the engine's views count the current trick in ``played``; a view built by hand
+        # may not, so its trick cards are added here (the strategies rely on it)
+        ps.played |= <uint32_t>1 << v.trick_cards[k]
+        ps.trick_points += CARD_POINTS_C[v.trick_cards[k]]
+        if k == 0:
+            ps.led = SUIT_OF[v.trick_cards[0]]
+        if k == 0 or card_beats(v.trick_cards[k], ps.best, ps.trump):
+            ps.best = v.trick_cards[k]
+            ps.best_seat = v.trick_seats[k]
+    return 0
+
+
 def decide_play(int32_t strategy, params, dict view, bitgen=None):
     """``(card, declare)`` with the card in ``view['legal']``."""
     cdef View v = view_from_dict(view)
     cdef _Decider dd = _decider(strategy, params, bitgen)
-    cdef int32_t declare = 0, card, k
+    cdef PlayState ps
+    cdef int32_t declare = 0, card
     v.kind = D_PLAY
-    # the engine's views count the current trick in ``played``; a view built by hand
-    # may not, so its trick cards are added here (the strategies rely on it)
-    for k in range(v.trick_n):
-        v.played |= <uint32_t>1 << v.trick_cards[k]
-    card = strategy_play(strategy, &v, dd.p, dd.rng, &declare)
+    play_state_of_view(&ps, &v)
+    v.played = ps.played
+    card = strategy_play(strategy, &v, &ps, dd.p, dd.rng, &declare)
     return card, declare
 
 
