@@ -250,8 +250,7 @@ cdef inline int32_t ask_play(Ctx* c, Deal* d, const PlayState* ps, uint32_t lega
         card = td_lowbit(legal)
         emit(c, EV_PLAY, seat, card, 0)
         return card
-    d.v.kind = D_PLAY
-    view_for_hand(d, seat, ps.hands[seat])
+    view_for_hand(d, seat, ps.hands[seat])     # (v.kind is D_PLAY through the play)
     d.v.legal = legal
     d.v.declarable = declarable
     log_play_view(c, &d.v, ps)
@@ -591,6 +590,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     played_out = not resigned or c.play_out_resigned
     play_start(&ps, pr, d.hands, d.v.active, decl, card_points_c(d.talon2))
     if played_out:
+        d.v.kind = D_PLAY
         for i in range(pr.n_tricks * pr.n_active):
             legal = legal_cards(&ps, pr)
             declarable = declarable_cards(&ps, pr)
