@@ -785,6 +785,92 @@ def decide_play(int32_t strategy, params, dict view, bitgen=None):
     return card, declare
 
 
+# ------------------------------------------------------------------ play layer, for tests
+cdef class _PlayLayerForTests:
+    """Test helper (tests/test_play_layer.py), not an API: one PlayState and its PlayRules,
+    driven from Python through the play layer's functions (src/_play.pxi) so that tests can
+    hold them to thousand.reference.play position by position.
+
+    ``rules`` is ``Rules.to_kernel()``; ``hands`` four masks by seat; ``active`` the seats
+    that play, from the forehand; ``leader`` the declarer."""
+    cdef PlayRules pr
+    cdef PlayState ps
+
+    def __init__(self, const int32_t[::1] rules, hands, active, int32_t leader, int32_t set_aside_points=0):
+        cdef uint32_t h[4]
+        cdef int32_t a[3]
+        cdef int32_t i
+        if rules.shape[0] != N_RULE_FIELDS:
+            raise ValueError(f"rules must have {N_RULE_FIELDS} entries")
+        play_rules_from(&self.pr, &rules[0])
+        if len(hands) != 4 or len(active) != self.pr.n_active:
+            raise ValueError(f"4 hands and {self.pr.n_active} active seats needed")
+        for i in range(4):
+            h[i] = hands[i]
+        for i in range(3):
+            a[i] = active[i] if i < self.pr.n_active else -1
+        if leader not in list(active):
+            raise ValueError(f"the leader {leader} is not an active seat")
+        play_start(&self.ps, &self.pr, h, a, leader, set_aside_points)
+
+    def legal(self):
+        return legal_cards(&self.ps, &self.pr)
+
+    def declarable(self):
+        return declarable_cards(&self.ps, &self.pr)
+
+    def trick_winner(self):
+        return trick_winner(&self.ps)
+
+    def play(self, int32_t card, bint declare=False, bint undoable=True):
+        """play_card (``undoable=False``: play_card_no_undo); returns its result.  Refuses
+        what play_card leaves to its caller: a card not legal, a declaration not allowed."""
+        if self.ps.trick_index >= self.pr.n_tricks:
+            raise ValueError("the play is over")
+        if not (0 <= card < 24 and legal_cards(&self.ps, &self.pr) >> card & 1):
+            raise ValueError(f"card {card} is not legal here")
+        if declare and not declarable_cards(&self.ps, &self.pr) >> card & 1:
+            raise ValueError(f"card {card} cannot be declared here")
+        if undoable:
+            return play_card(&self.ps, &self.pr, card, declare)
+        return play_card_no_undo(&self.ps, &self.pr, card, declare)
+
+    def undo(self):
+        if self.ps.n_played == 0:
+            raise ValueError("no card to take back")
+        undo_card(&self.ps, &self.pr)
+
+    def raw(self):
+        """The state's bytes, without the undo records at and above n_played (scratch)."""
+        cdef Py_ssize_t n = <char*>&self.ps.undo[self.ps.n_played] - <char*>&self.ps
+        return (<char*>&self.ps)[:n]
+
+    def rules(self):
+        r = <dict>self.pr
+        return {k: r[k] for k in ("must_trump", "must_beat", "marriage_first_trick", "ace_marriage",
+                                  "ace_marriage_sets_trump", "last_trick_bonus", "n_active", "n_tricks")}
+
+    def state(self):
+        """Every field of the PlayState (the undo records in use as tuples)."""
+        cdef PlayState* p = &self.ps
+        cdef int32_t i
+        return {
+            "hands": [p.hands[i] for i in range(4)], "played": p.played, "trick_index": p.trick_index,
+            "trick_n": p.trick_n, "trick_cards": [p.trick_cards[i] for i in range(4)],
+            "trick_seats": [p.trick_seats[i] for i in range(4)], "trump": p.trump,
+            "voids": [p.voids[i] for i in range(4)], "points": [p.points[i] for i in range(4)],
+            "marriages": [p.marriages[i] for i in range(4)], "bonus": [p.bonus[i] for i in range(4)],
+            "tricks": [p.tricks[i] for i in range(4)], "active": [p.active[i] for i in range(3)],
+            "next_seat": [p.next_seat[i] for i in range(4)], "leader": p.leader, "turn": p.turn,
+            "led": p.led, "best": p.best, "best_seat": p.best_seat, "trick_points": p.trick_points,
+            "set_aside_points": p.set_aside_points, "n_played": p.n_played,
+            "undo": [(p.undo[i].card, p.undo[i].seat, p.undo[i].voids_before, p.undo[i].marriage,
+                      p.undo[i].trick_points, p.undo[i].trump_before, p.undo[i].led_before,
+                      p.undo[i].best_before, p.undo[i].best_seat_before, p.undo[i].slot_card_before,
+                      p.undo[i].slot_seat_before) for i in range(p.n_played)],
+        }
+
+
 def fast_pcg64_active():
     """True once a PCG64 passed the inline-step check (tests and benchmarks look)."""
     return FAST_PCG64 != NULL
