@@ -588,7 +588,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
 
     # 10. play: every trick through the play layer (_play.pxi)
     played_out = not resigned or c.play_out_resigned
-    play_start(&ps, pr, d.hands, d.v.active, decl, card_points_c(d.talon2))
+    play_start(&ps, pr, d.hands, d.v.active, decl, card_points_c(d.talon2) if n == 2 else 0)
     if played_out:
         d.v.kind = D_PLAY
         for i in range(pr.n_tricks * pr.n_active):

@@ -786,6 +786,27 @@ def decide_play(int32_t strategy, params, dict view, bitgen=None):
 
 
 # ------------------------------------------------------------------ play layer, for tests
+cdef int64_t _perft(PlayState* ps, const PlayRules* pr, int32_t depth) noexcept nogil:
+    cdef uint32_t legal, declarable
+    cdef int32_t c
+    cdef int64_t n = 0
+    if depth == 0 or ps.trick_index == pr.n_tricks:
+        return 1
+    legal = legal_cards(ps, pr)
+    declarable = declarable_cards(ps, pr)
+    while legal:
+        c = td_lowbit(legal)
+        legal &= legal - 1
+        play_card(ps, pr, c, 0)
+        n += _perft(ps, pr, depth - 1)
+        undo_card(ps, pr)
+        if declarable >> c & 1:
+            play_card(ps, pr, c, 1)
+            n += _perft(ps, pr, depth - 1)
+            undo_card(ps, pr)
+    return n
+
+
 cdef class _PlayLayerForTests:
     """Test helper (tests/test_play_layer.py), not an API: one PlayState and its PlayRules,
     driven from Python through the play layer's functions (src/_play.pxi) so that tests can
@@ -839,6 +860,16 @@ cdef class _PlayLayerForTests:
         if self.ps.n_played == 0:
             raise ValueError("no card to take back")
         undo_card(&self.ps, &self.pr)
+
+    def perft(self, int32_t depth):
+        """Lines of ``depth`` cards from here (a declaration counts as its own line),
+        enumerated with play_card / undo_card: a test of the pair and their speed."""
+        cdef int64_t n
+        if not 0 <= depth <= MAX_PLAYS - self.ps.n_played:
+            raise ValueError(f"depth must be 0..{MAX_PLAYS - self.ps.n_played}")
+        with nogil:
+            n = _perft(&self.ps, &self.pr, depth)
+        return n
 
     def raw(self):
         """The state's bytes, without the undo records at and above n_played (scratch)."""
