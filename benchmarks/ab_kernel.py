@@ -10,7 +10,10 @@ per-round ratios new / base (the ratio of two runs made back to back is steadier
 either rate).
 
     cp -r /work/main/src/thousand /tmp/base_fastdeal/
-    .venv/bin/python benchmarks/ab_kernel.py --base /tmp/base_fastdeal [--rounds 7]
+    .venv/bin/python benchmarks/ab_kernel.py --base /tmp/base_fastdeal [--rounds 7] [--cpu 1]
+
+``--cpu`` pins both workers to one CPU, so that they never run at the same time and
+whatever else runs on the machine disturbs both alike.
 """
 from __future__ import annotations
 
@@ -49,12 +52,14 @@ def worker() -> None:
         print(json.dumps(time.process_time() - t), flush=True)
 
 
-def start(pythonpath: str | None) -> subprocess.Popen:
+def start(pythonpath: str | None, cpu: int | None) -> subprocess.Popen:
     env = dict(os.environ)
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
     p = subprocess.Popen([sys.executable, __file__, "--worker"], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, text=True, env=env, cwd="/")
+    if cpu is not None:
+        os.sched_setaffinity(p.pid, {cpu})
     print(f"  {'base' if pythonpath else 'new '}: {json.loads(p.stdout.readline())['kernel']}")
     return p
 
@@ -71,6 +76,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--deals", type=int, default=300_000)
     ap.add_argument("--games", type=int, default=3_000)
+    ap.add_argument("--cpu", type=int, help="pin both workers to this CPU")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.worker:
@@ -78,7 +84,7 @@ def main() -> None:
         return
     if not a.base:
         ap.error("--base FOLDER is needed (the folder holding the base build's thousand/)")
-    builds = {"base": start(a.base), "new": start(None)}
+    builds = {"base": start(a.base, a.cpu), "new": start(None, a.cpu)}
     times: dict[str, dict[str, list[float]]] = {w: {"base": [], "new": []} for w in WORKLOADS}
     for r in range(a.rounds):
         order = ("base", "new") if r % 2 == 0 else ("new", "base")

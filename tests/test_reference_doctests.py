@@ -7,8 +7,8 @@ import importlib
 import pytest
 
 MODULES = ["thousand.cards", "thousand.trace", "thousand.reference", "thousand.reference.rng",
-           "thousand.reference.legal", "thousand.reference.players", "thousand.reference.deal",
-           "thousand.reference.game", "thousand.reference.playthrough"]
+           "thousand.reference.legal", "thousand.reference.play", "thousand.reference.players",
+           "thousand.reference.deal", "thousand.reference.game", "thousand.reference.playthrough"]
 
 
 @pytest.mark.parametrize("name", MODULES)
