@@ -75,6 +75,7 @@ import polars as pl
 
 from thousand.analysis.stats import Z95, wilson_interval
 from thousand.errors import ThousandError
+from thousand.files import read_json
 from thousand.rules import Rules, format_value, parse_overrides, parse_rules_spec, rule_notes
 
 __all__ = [
@@ -2091,9 +2092,9 @@ def _written_record(out: Path) -> dict[str, tuple[str, ...]]:
     if not record.exists() and not record.is_symlink():
         return {}
     try:
-        files = json.loads(record.read_text())["files"]
+        files = read_json(record, "compare record", 16 << 20)["files"]
         return {str(k): (v,) if isinstance(v, str) else tuple(str(x) for x in v) for k, v in files.items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (ThousandError, KeyError, TypeError, AttributeError):
         raise ThousandError(f"{os.fspath(record)!r} is in the way: it is not the record thousand compare "
                             "keeps there; move it or give another --out") from None
 
@@ -2165,7 +2166,7 @@ def write_outputs(result: ComparisonResult, out_dir: str | os.PathLike, level: i
     staged["compare.json"].write_text(json.dumps(result.to_json(), indent=1) + "\n")
     md = result_markdown(result, figure=Path(os.path.relpath(final["compare_forest.png"], out)).as_posix(),
                          level=level)
-    staged["compare.md"].write_text(md)
+    staged["compare.md"].write_text(md, encoding="utf-8")
     if claim:
         new = {name: _sha256(staged[name]) for name in OUTPUT_FILES}
         old = _written_record(out)

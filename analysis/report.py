@@ -40,6 +40,7 @@ from thousand.analysis.deals import random_deals
 from thousand.analysis.marriages import held_in_play, marriage_tables
 from thousand.analysis.redeals import redeal_calls, redeal_frequencies
 from thousand.errors import ThousandError, check_name
+from thousand.files import read_json
 from thousand.rules import PRESETS, Rules
 
 __all__ = ["ReportConfig", "ReportResult", "build_report", "markdown_to_html", "overview", "DEFAULT_DEALS"]
@@ -883,6 +884,9 @@ def _redeal_rule_sets(cfg: ReportConfig) -> list[tuple[str, Rules]]:
 
 
 DATASETS_FILE = "datasets.json"  # in DIR/data: the dataset folders the report made there
+# The report's own records (report.json, datasets.json, forced_hands.json) are a few KB;
+# one that cannot be read within this (a device, a pipe, a huge file) is not the report's.
+MAX_RECORD_BYTES = 16 << 20
 
 
 def _report_dataset(path: Path) -> bool:
@@ -933,8 +937,8 @@ def _earlier_report(out: Path) -> dict[str, Any]:
     """The report.json an earlier report left in ``out`` (empty when there is none, or when
     the file there is not a report's record)."""
     try:
-        meta = json.loads((out / "report.json").read_text())
-    except (OSError, ValueError):
+        meta = read_json(out / "report.json", "report record", MAX_RECORD_BYTES)
+    except ThousandError:
         return {}
     return meta if isinstance(meta, dict) and ("claimed" in meta or "tables" in meta) else {}
 
@@ -955,9 +959,9 @@ def _earlier_datasets(out: Path) -> set[str]:
     reports older than it, report.json)."""
     earlier = _recorded(_earlier_report(out), "data", "data")
     try:
-        listed = json.loads((out / "data" / DATASETS_FILE).read_text())["datasets"]
+        listed = read_json(out / "data" / DATASETS_FILE, "report record", MAX_RECORD_BYTES)["datasets"]
         earlier.update(str(n) for n in listed if Path(str(n)).name == str(n) and str(n) not in ("", ".", ".."))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ThousandError, KeyError, TypeError):
         pass
     return earlier
 
@@ -1062,8 +1066,8 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     # The forced-declarer data is kept only when it was made with this run's settings.
     forced, forced_key = out / "data" / FORCED_DATA, out / "data" / FORCED_KEY
     try:
-        kept = json.loads(forced_key.read_text()) == _forced_key(cfg)
-    except (OSError, ValueError):
+        kept = read_json(forced_key, "report record", MAX_RECORD_BYTES) == _forced_key(cfg)
+    except ThousandError:
         kept = False
     if not kept:
         forced.unlink(missing_ok=True)
@@ -1072,8 +1076,8 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     # (and are not needed once the whole file is there).
     parts = out / "data" / FORCED_PARTS
     try:
-        parts_kept = not kept and json.loads((parts / FORCED_KEY).read_text()) == _forced_key(cfg)
-    except (OSError, ValueError):
+        parts_kept = not kept and read_json(parts / FORCED_KEY, "report record", MAX_RECORD_BYTES) == _forced_key(cfg)
+    except ThousandError:
         parts_kept = False
     if parts.exists() and not parts_kept:
         shutil.rmtree(parts)

@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from thousand.files import read_text
+
 __all__ = [
     "Rules", "RulesError", "CLASSIC", "RUSSIAN", "POLISH", "PRESETS", "parse_rules_spec",
     "parse_overrides", "load_rules_toml", "RuleField", "CHOICES", "rules_hash", "rule_notes",
@@ -283,25 +285,23 @@ PRESET_NOTES = {
 }
 
 
+#: A rule set in TOML is about 2 KB; anything this large is not one (a device, a wrong file).
+MAX_RULES_FILE_BYTES = 1 << 20
+
+
 def load_rules_toml(path: str | os.PathLike) -> Rules:
     """Read a rule set from TOML: flat ``name = value`` keys, or a ``[rules]`` table.
 
     A ``preset = "russian"`` key starts from that preset instead of ``classic``.
     """
     name = os.fspath(path)
+    text = read_text(path, "rules file", MAX_RULES_FILE_BYTES, error=RulesError)
     try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except FileNotFoundError:
-        raise RulesError(f"rules file {name!r} not found") from None
-    except IsADirectoryError:
-        raise RulesError(f"rules file {name!r} is a directory, not a TOML file") from None
-    except OSError as e:
-        raise RulesError(f"rules file {name!r} cannot be read: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise RulesError(f"rules file {name!r} is not UTF-8 text") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise RulesError(f"rules file {name!r} is not valid TOML: {e}") from None
+    except RecursionError:
+        raise RulesError(f"rules file {name!r} is not valid TOML: nested too deeply") from None
     if "rules" in data and isinstance(data["rules"], dict):
         data = data["rules"]
     base_name = data.pop("preset", "classic")
