@@ -278,10 +278,15 @@ POLISH = dataclasses.replace(
     redeal_talon_points_max=None, redeal_talon_nines=None, redeal_talon_jacks=None,
     bolt_when="zero_points")
 PRESETS: dict[str, Rules] = {"classic": CLASSIC, "russian": RUSSIAN, "polish": POLISH}
+# What each preset is and where it comes from, for `thousand rules` (the sources are the
+# three rules texts RULES.md was consolidated from, described here in words).
 PRESET_NOTES = {
-    "classic": "the online rules (000_*): barrel at 880, bolts, half-bid resign, hand and talon redeals",
-    "russian": "Russian house rules (003_*): barrel takes the talon and needs 121, exact defenders, 555 reset",
-    "polish": "Polish rules (002_*): two free resignations, four-nines redeal after the hand-off, no other redeals",
+    "classic": "the rules of an English-language online card-games site: barrel at 880, bolts, "
+               "half-bid resign, hand and talon redeals",
+    "russian": "Russian house rules, from a set of Russian articles on three-handed play: the barrel "
+               "takes the talon and needs 121, exact defenders' points, the 555 reset",
+    "polish": "Polish rules (Tysiąc), from an English rules page: two free resignations, a four-nines "
+              "redeal after the hand-off, no other redeals",
 }
 
 
