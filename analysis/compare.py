@@ -62,6 +62,7 @@ import dataclasses
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -1944,7 +1945,7 @@ def difference_in_words(r: MetricRow) -> str | None:
     interval = f"[{lo:.{digits}f}, {hi:.{digits}f}]"
     n = f"{size:.{digits}f}" + (" pp" if r.unit == _SHARE else "")
     if _is_win(r.metric):
-        who = r.description.replace("games won by ", "")
+        who = re.sub(r"^the seat (\d+) after", r"the player \1 seats after", r.description.replace("games won by ", ""))
         templates = (f"{who} wins {{n}} more often", f"{who} wins {{n}} less often")
     elif r.metric in _WORDS:
         templates = _WORDS[r.metric]
