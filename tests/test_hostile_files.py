@@ -113,3 +113,14 @@ def test_report_and_compare_records_that_are_pipes_are_in_the_way(tmp_path):
     os.mkfifo(tmp_path / "cmp" / "compare_files.json")
     one_line(run_cli("compare", "--rules", "classic", "--rules", "russian", "--games", "10", "--out", "cmp",
                      cwd=tmp_path), "compare_files.json' is in the way")
+
+
+def test_an_unreadable_file_is_named_in_the_same_words(tmp_path, monkeypatch):
+    # As root, chmod 000 still reads: the refusal is made by the system call itself.
+    import thousand.files as files
+
+    def refuse(path, flags, *a):
+        raise PermissionError(13, "Permission denied", path)
+    monkeypatch.setattr(files.os, "open", refuse)
+    with pytest.raises(ThousandError, match=r"^dataset metadata '.*metadata.json' cannot be read: Permission denied$"):
+        read_json(tmp_path / "metadata.json", "dataset metadata", 100)
