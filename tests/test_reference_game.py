@@ -130,7 +130,7 @@ def test_explain_errors_are_one_line(capsys, tmp_path):
     code, _, err = run_cli(capsys, "explain", "--replay", str(bad))
     assert code == 2 and "the trace ends, but a BID of seat 2 is due" in err
     code, _, err = run_cli(capsys, "explain", "--replay", str(tmp_path / "missing.json"))
-    assert code == 2 and "cannot read trace" in err
+    assert code == 2 and "missing.json' not found" in err
 
 
 def test_explain_per_seat_strategies(capsys):
