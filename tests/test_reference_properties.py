@@ -6,7 +6,7 @@ alone (who held what, what was led, what was trump) and hold the result to the r
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thousand.cards import (KING, MARRIAGE_VALUES, QUEEN, SUIT_MASK, card_points, popcount, rank_of, suit_of)
@@ -15,7 +15,8 @@ from thousand.reference.game import play_game, replay_game
 from thousand.rules import Rules
 from thousand.trace import DealTrace, EventKind, GameTrace
 
-from rule_strategies import rule_sets
+from helpers import hypothesis_budget
+from helpers.rule_sets import rule_sets
 
 
 @st.composite
@@ -138,7 +139,7 @@ class KeenPlayer(RandomPlayer):
         return super().raise_or_resign(view, lowest, highest, False)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=hypothesis_budget(200))
 @given(rules=rule_sets(), seed=st.integers(0, 2**32 - 1), keen=st.booleans(), data=st.data())
 def test_random_deals_follow_the_rules_and_replay_exactly(rules, seed, keen, data):
     state = data.draw(game_contexts(rules))
@@ -159,7 +160,7 @@ def test_round_defender_formula_agrees_with_the_rule():
         assert round_defender(p) == expected == (p + 2) // 5 * 5
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=hypothesis_budget(12))
 @given(rules=rule_sets(), seed=st.integers(0, 2**32 - 1))
 def test_random_games_replay_and_keep_their_books(rules, seed):
     rules = rules.with_overrides({"max_deals": 25, "target": 1000 if rules.barrel_at else 500})
@@ -189,7 +190,7 @@ def test_random_games_replay_and_keep_their_books(rules, seed):
 
 
 @pytest.mark.slow
-@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=hypothesis_budget(3000))
 @given(rules=rule_sets(), seed=st.integers(0, 2**32 - 1), keen=st.booleans(), data=st.data())
 def test_many_random_deals_follow_the_rules(rules, seed, keen, data):
     """The same checks over many more deals (``-m slow``)."""

@@ -17,10 +17,11 @@ from thousand import _fastdeal as fd
 from thousand import kernel
 from thousand.cards import parse_card, parse_hand
 from thousand.errors import ThousandError
-from thousand.reference import Stream, play_deal, replay_deal
+from thousand.reference import Stream
 from thousand.rules import CLASSIC, parse_rules_spec
-from thousand.schema import deal_columns
 from thousand.strategies import STRATEGIES, KernelPlayer, parse_strategy, resolve_strategies
+
+from helpers.parity import check_deals, compare_reference_rows, reference_deals
 
 FAMILY = ("cautious", "standard", "aggressive")
 SUIT = {s: 0x3F << (6 * i) for i, s in enumerate("SCDH")}
@@ -290,45 +291,27 @@ def test_declarer_draws_trumps_with_a_sure_trump():
 
 
 # ------------------------------------------------------------------ legality everywhere
-ROW_NAMES = ("deal_id", "chunk", "game_id", "deal_no")
-
-
 @pytest.mark.parametrize("spec", ["classic", "russian", "polish", "classic:players=2,redeal_talon_jacks=none",
                                   "classic:players=4,blind=on", "classic:golden_kon=on,resign=sixty_two_free",
                                   "classic:ace_marriage=200,marriage_first_trick=on,must_beat=on,must_trump=off"])
 @pytest.mark.parametrize("name", ["cautious", "aggressive", "standard:margin=-20,raise_margin=0"])
-def test_family_decisions_replay_through_the_reference_engine(spec, name):
+def test_family_decisions_replay_through_the_reference_engine(spec, name, seed):
     """Kernel traces of the family replayed by the reference engine: every decision legal
     (replay_deal raises on an illegal one) and every column identical."""
-    rules = parse_rules_spec(spec)
-    cols, ev = kernel.play_deals(np.random.PCG64(5), rules, name, n_deals=400, trace=True)
-    traces = kernel.deal_traces(cols, ev, rules.players)
-    names = [k for k in deal_columns(rules.players) if k not in ROW_NAMES]
-    for i, tr in enumerate(traces):
-        row = replay_deal(rules, tr).to_row()
-        assert {k: int(cols[k][i]) for k in names} == {k: int(row[k]) for k in names}, i
+    check_deals(parse_rules_spec(spec), name, 400, seed=[seed, 5])
 
 
 @pytest.mark.parametrize("name", ["cautious", "aggressive"])
 @pytest.mark.parametrize("spec", ["classic", "russian:players=4", "polish:must_trump=off", "classic:players=2"])
-def test_kernel_player_reproduces_the_kernel_for_the_family(name, spec):
+def test_kernel_player_reproduces_the_kernel_for_the_family(name, spec, seed):
     """The single-decision path (KernelPlayer: the reference engine asking the kernel one
     decision at a time, with the voids and resignation terms rebuilt from its view) plays
     exactly like the batch kernel."""
     rules = parse_rules_spec(spec)
-    cols = kernel.play_deals(np.random.PCG64(31), rules, name, n_deals=120)
-    stream = Stream(np.random.PCG64(31))
+    cols = kernel.play_deals(np.random.PCG64([seed, 31]), rules, name, n_deals=120)
+    stream = Stream(np.random.PCG64([seed, 31]))
     players = [KernelPlayer(name) for _ in range(rules.players)]
-    names = [k for k in deal_columns(rules.players) if k not in ROW_NAMES]
-    i, dealer, played = 0, 0, 0
-    while played < 120:
-        res = play_deal(rules, players, stream, dealer)
-        row = res.to_row()
-        assert {k: int(row[k]) for k in names} == {k: int(cols[k][i]) for k in names}, i
-        i += 1
-        if not res.is_redeal:
-            played += 1
-            dealer = (dealer + 1) % rules.players
+    compare_reference_rows(rules, cols, reference_deals(rules, players, stream, 120), what="KernelPlayer")
 
 
 # ------------------------------------------------------------------ the quality bar
