@@ -16,15 +16,9 @@ from thousand.reference.legal import dealer_talon_score, legal_plays, talon_rede
 from thousand.rules import CLASSIC, POLISH
 from thousand.schema import REDEAL_FOUR_NINES, REDEAL_HAND, REDEAL_TALON
 
+from helpers.states import state
+
 C = CLASSIC.with_overrides
-
-
-def state(scores, **kw) -> GameState:
-    st = GameState.fresh(len(scores))
-    st.scores = list(scores)
-    for k, v in kw.items():
-        setattr(st, k, v)
-    return st
 
 
 # D1 with the heart marriage not declared: seat 1 takes exactly 120 card points.
