@@ -17,13 +17,13 @@ from __future__ import annotations
 import pytest
 
 from thousand.errors import IllegalDecision
-from thousand.reference import GameState, replay_game, settle_deal
+from thousand.reference import GameState, replay_deal, replay_game, settle_deal
 from thousand.reference.legal import hand_redeal_allowed, talon_redeal_allowed
 from thousand.cards import parse_hand
 from thousand.rules import CLASSIC
 from thousand.trace import GameTrace
 
-from helpers.deals import D1_PLAY, bids, d1, d2, d4, d5, ev
+from helpers.deals import D1_PLAY, D5_HANDS, D5_PLAY, D5_TALON, bids, d1, d2, d4, d5, ev, trace
 from helpers.states import settle_in_turn, state
 
 C = CLASSIC.with_overrides
@@ -111,6 +111,14 @@ def test_barrel_deals_count_to_exactly_barrel_deals():
     sitting = state([880, 0, 0], barrel_sitter=0)
     st, _ = settle_deal(one, sitting, d2(rules=one, state=sitting))
     assert st.barrel_sitter == -1 and st.scores[0] == 760
+
+
+def test_a_newcomer_sits_exactly_barrel_deals_deals():
+    # seat 0 reaches the barrel in the first deal (820 + 60), then sits as a defender
+    # (his +60s do not count): on after the first and second barrel deals, off after the third
+    st, notes = settle_in_turn(CLASSIC, state([820, 0, 0]), [lambda s: d2(state=s)] * 4)
+    assert [n.barrel_entered for n in notes] == [0, -1, -1, -1]
+    assert [n.barrel_falls for n in notes] == [[], [], [], [0]] and st.scores[0] == 760
 
 
 # ----------------------------------------------------------------- falling, knocked off
@@ -265,6 +273,40 @@ def test_several_over_the_target_the_declarer_first_even_when_lower():
 
 
 # ----------------------------------------------------------------- deal thresholds
+BLIND = C("blind=on")
+
+
+def test_blind_made_with_exactly_120_points():
+    r = d1(play=D1_NO_MARRIAGE, rules=BLIND, pre=[ev.blind(1, True)], auction=bids("2:- 0:-"))
+    assert r.blind and r.declarer_points == 120 and r.made and r.scores[1] == 240
+    # D5 blind: seat 1 takes no card point -- lost
+    events = [ev.blind(1, True)] + bids("2:- 0:-") + [ev.hand_off(1, "9C", "9D"), ev.contract(1, 120)] + D5_PLAY
+    r = replay_deal(BLIND, trace(0, D5_HANDS, [D5_TALON], events))
+    assert r.blind and r.declarer_points == 0 and not r.made and r.scores[1] == -240
+
+
+def test_blind_is_asked_at_a_score_of_0_not_at_minus_5():
+    assert d2(rules=BLIND, pre=[ev.blind(1, False)], state=state([0, 0, 0])).scores == [60, 120, 15]
+    with pytest.raises(IllegalDecision, match="a BID of seat 2 is due, but the trace has a BLIND"):
+        d2(rules=BLIND, pre=[ev.blind(1, False)], state=state([0, -5, 0]))
+
+
+def test_cut_nine_in_play_the_third_nine_in_a_row_pays():
+    """Dealing from the stream: a seed whose cut shows three nines in a row (found by
+    shuffling alone) costs the cutter 120 at the deal; two in a row cost nothing."""
+    from thousand.reference import PassivePlayer, Stream, play_deal
+
+    def nines_in_a_row(seed):
+        twin, nines = Stream(seed), 0
+        while twin.shuffle()[20] % 6 == 0:
+            nines += 1
+        return nines
+
+    rules = C("cut_nine_penalty=on")
+    for want, fine in ((2, 0), (3, 120)):
+        seed = next(s for s in range(100_000) if nines_in_a_row(s) == want)
+        r = play_deal(rules, [PassivePlayer()] * 3, Stream(seed), dealer=0)
+        assert r.cut_nines == want and r.cut_fines == [0, 0, fine], seed
 def test_half_bid_resignation_rounds_half_the_contract_up_to_five():
     scores = {}
     for auction in (bids("2:- 0:-"), bids("2:105 0:- 1:110 2:-"), bids("2:105 0:- 1:115 2:-")):
