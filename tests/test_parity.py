@@ -8,9 +8,12 @@
 * KernelPlayer: the reference engine asking the kernel one decision at a time reproduces
   the kernel's own batch run.
 
-Main suite: 10,000 deals per preset with ``random`` players and 2,000 with ``standard``, plus
-2- and 4-player tables and non-preset rule sets; ``-m slow`` runs a bigger sweep (5,000
-deals and 10 games per strategy and rule set).
+Main suite: 10,000 deals per preset with ``random`` players and 10,000 with ``standard``,
+plus 2- and 4-player tables and non-preset rule sets; ``-m slow`` runs a bigger sweep
+(5,000 deals and 10 games per strategy and rule set).  Every test takes the ``seed``
+fixture (``THOUSAND_TEST_SEEDS=N`` runs N seeds); a difference writes the trace of the
+deal or game and prints the ``thousand explain --replay`` command that shows it
+(``helpers.parity``, ``docs/testing.md``).
 """
 import numpy as np
 import pytest

@@ -134,17 +134,17 @@ def play_value(est: float, contract: int, spread: float = 30.0) -> float:
     return contract * (2 * p - 1) - (120 - min(est, 120.0)) / 2
 
 
-@pytest.mark.parametrize("spec, resignations, blind, cost, gift", [
-    ("classic", (0, 0, 0), False, 100, 50),                         # half_bid: half of 100
-    ("classic:resign=sixty", (0, 0, 0), False, 100, 60),
-    ("classic:resign=sixty_two_free", (0, 1, 0), False, 0, 60),      # his second: free
-    ("classic:resign=sixty_two_free", (0, 2, 0), False, 120, 60),    # his third: 120
-    ("classic:blind=on", (0, 0, 0), True, 240, 120),                 # a blind 120
+@pytest.mark.parametrize("spec, contract, resignations, blind, cost, gift", [
+    ("classic", 100, (0, 0, 0), False, 100, 50),                     # half_bid: half of 100
+    ("classic", 115, (0, 0, 0), False, 115, 60),                     # half of 115, up to a multiple of 5
+    ("classic:resign=sixty", 100, (0, 0, 0), False, 100, 60),
+    ("classic:resign=sixty_two_free", 100, (0, 1, 0), False, 0, 60),     # his second: free
+    ("classic:resign=sixty_two_free", 100, (0, 2, 0), False, 120, 60),   # his third: 120
+    ("classic:blind=on", 120, (0, 0, 0), True, 240, 120),                # a blind 120
 ])
-def test_resign_when_it_saves_more_than_playing_costs(spec, resignations, blind, cost, gift):
+def test_resign_when_it_saves_more_than_playing_costs(spec, contract, resignations, blind, cost, gift):
     """docs: resign when -resign_cost - resign_gift > play value + resign_bias, with the
     cost and gift of the rules' ``resign`` option (and of a blind deal)."""
-    contract = 120 if blind else 100
     est = play_estimate(EVEN8, EVEN_GIVEN)
     assert abs(est - contract) < 30, est                # a close call: the make chance is inside (0, 1)
     rules = C(spec.partition(":")[2]) if ":" in spec else CLASSIC
@@ -196,17 +196,18 @@ SCORES = [(0, 0, 0), (0, 995, 0), (995, 0, 0), (0, 0, 995), (995, 995, 995), (-3
 @pytest.mark.parametrize("name", ["cautious", "standard", "aggressive"])
 def test_no_branch_near_the_target_or_on_bolts(name):
     """docs (Not done): no bidding to block a player near the target, no use of the bolt
-    counts -- the bid, the raise or resign and the hand redeal are the same whatever the
-    scores (off the barrel) and the bolts."""
-    p = KernelPlayer(name)
-    for hand in (BIDDER, parse_hand("AH TH KH QH AD TD AS"), parse_hand("9S JS 9C JC 9D QD 9H")):
-        bids = {p.bid(auction_view(hand=hand, scores=s, bolts=b), 105, 220)
-                for s in SCORES for b in ((0, 0, 0), (2, 2, 2))}
-        redeals = {p.demand_redeal(auction_view(hand=hand, scores=s, bolts=b), "hand")
-                   for s in SCORES for b in ((0, 0, 0), (2, 2, 2))}
-        assert len(bids) == 1 and len(redeals) == 1, (hand, bids, redeals)
-    for hand, given in ((STRONG8, STRONG_GIVEN), (EVEN8, EVEN_GIVEN)):
-        answers = {p.raise_or_resign(contract_view(hand=hand, given=given, contract=100, scores=s, bolts=b),
-                                     100, 220, True)
-                   for s in SCORES for b in ((0, 0, 0), (2, 2, 2))}
-        assert len(answers) == 1, (hand, answers)
+    counts -- off the barrel, whatever the scores and the bolts, the bid flips at the same
+    margin, the raise at the same raise margin, the resignation at the same bias, and the
+    hand redeal is the same."""
+    def flips(scores, bolts):
+        bid = auction_view(hand=BIDDER, scores=scores, bolts=bolts)
+        raise_ = contract_view(hand=STRONG8, given=STRONG_GIVEN, contract=100, scores=scores, bolts=bolts)
+        resign = contract_view(hand=EVEN8, given=EVEN_GIVEN, contract=100, scores=scores, bolts=bolts)
+        weak = auction_view(hand=parse_hand("9S JS 9C JC 9D QD 9H"), scores=scores, bolts=bolts)
+        return (flip(lambda m: KernelPlayer(name, {"margin": m}).bid(bid, 105, 220) == 105),
+                flip(lambda m: KernelPlayer(name, {"raise_margin": m}).raise_or_resign(raise_, 100, 220, False) > 100),
+                flip(lambda b: KernelPlayer(name, {"resign_bias": b}).raise_or_resign(resign, 100, 100, True) == RESIGNED),
+                KernelPlayer(name).demand_redeal(weak, "hand"), KernelPlayer(name).demand_redeal(bid, "hand"))
+
+    seen = {(scores, bolts): flips(scores, bolts) for scores in SCORES for bolts in ((0, 0, 0), (2, 2, 2), (1, 2, 0))}
+    assert len(set(seen.values())) == 1, seen
