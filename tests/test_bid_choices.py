@@ -11,8 +11,7 @@ from thousand.analysis import bids as B
 from thousand.cards import parse_hand
 from thousand.rules import CLASSIC, POLISH, RUSSIAN
 
-import _bid_fakes
-from _bid_fakes import bid_json, fake_kernel  # noqa: F401 (a fixture)
+from helpers.bid_fakes import bid_json
 
 HAND_TEXT = "AH TH KH QH AD 9S JC"
 HAND = parse_hand(HAND_TEXT)

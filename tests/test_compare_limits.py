@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import thousand.analysis.compare as C
-from _processes import gone, loky_workers, orphans_after_sigkill
-from test_compare_pipeline import toy_compare, toy_simulator
+from helpers.processes import gone, loky_workers, orphans_after_sigkill
+from helpers.compare_toys import toy_compare, toy_simulator
 from thousand.cli import main
 from thousand.rules import parse_rules_spec
 

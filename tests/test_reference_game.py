@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from reference_deals import D1_HANDS, D1_TALON, d1, d2, trace
+from helpers.deals import D1_HANDS, D1_TALON, d1, d2, trace
 
 from thousand import cli
 from thousand.errors import IllegalDecision
