@@ -44,6 +44,7 @@ import polars as pl
 from thousand import __version__, schema
 from thousand.schema import DEFAULT_CHUNK_DEALS, DEFAULT_CHUNK_GAMES
 from thousand.errors import ThousandError, check_name
+from thousand.files import read_json
 from thousand.rules import Rules, parse_rules_spec
 
 __all__ = [
@@ -320,15 +321,17 @@ def normalize_strategies(strategies: str | Sequence[str] | None, players: int) -
 
 
 # --------------------------------------------------------------------------- metadata
+#: A metadata.json is well under 10 KB.
+MAX_METADATA_BYTES = 1 << 20
+
+
 def read_metadata(path: str | os.PathLike) -> dict[str, Any]:
     """The ``metadata.json`` of a dataset directory."""
     meta_path = Path(path) / METADATA_FILE
-    try:
-        meta = json.loads(meta_path.read_text())
-    except FileNotFoundError:
-        raise ThousandError(f"{os.fspath(path)!r} is not a thousand dataset (no {METADATA_FILE})") from None
-    except (OSError, ValueError) as e:  # ValueError: not JSON, or not UTF-8 text
-        raise ThousandError(f"cannot read {meta_path}: {e}") from None
+    if not meta_path.exists() and not meta_path.is_symlink():
+        raise ThousandError(f"{os.fspath(path)!r} is not a thousand dataset (no {METADATA_FILE})")
+    # A device, a pipe, a huge or deeply nested file there: one line, at once (thousand.files).
+    meta = read_json(meta_path, "dataset metadata", MAX_METADATA_BYTES)
     problem = _metadata_problem(meta)
     if problem:
         raise ThousandError(f"{meta_path} is damaged: {problem}")
