@@ -19,9 +19,8 @@ cdef struct Ctx:
     int32_t r[N_RULE_FIELDS]
     PlayRules play            # the rules of the card play (_play.pxi), filled once from r
     uint64_t step_inverse     # floor(2**32 / bid step) + 1: see top_multiple
-    bitgen_t* rng
-    int32_t strat[4]
-    double params[4 * N_PARAMS]
+    bitgen_t* rng             # the random stream
+    Seat seats[4]             # the strategies (their draws come from rng too)
     int32_t* ev               # trace events, NULL when off
     int64_t n_ev
     int64_t row_index         # deal row the events belong to
@@ -65,10 +64,6 @@ cdef inline void emit(Ctx* c, int32_t kind, int32_t seat, int32_t a, int32_t b) 
         e[3] = a
         e[4] = b
         c.n_ev += 1
-
-
-cdef inline double* seat_params(Ctx* c, int32_t seat) noexcept nogil:
-    return c.params + seat * N_PARAMS
 
 
 cdef inline int32_t bid_cap_of(Ctx* c, uint32_t hand) noexcept nogil:
@@ -156,11 +151,11 @@ cdef inline int32_t ask_yes_no(Ctx* c, Deal* d, int32_t seat, int32_t kind, int3
     if kind == D_BLIND:
         v.hand = 0          # asked before he looks
         log_view(c, v)
-        ans = strategy_blind(c.strat[seat], v, seat_params(c, seat), c.rng)
+        ans = strategy_blind(&c.seats[seat], v)
         emit(c, EV_BLIND, seat, ans, 0)
     else:
         log_view(c, v)
-        ans = strategy_redeal(c.strat[seat], v, seat_params(c, seat), c.rng)
+        ans = strategy_redeal(&c.seats[seat], v)
         emit(c, EV_REDEAL, seat, ans, redeal_kind)
     return ans
 
@@ -173,7 +168,7 @@ cdef inline int32_t ask_bid(Ctx* c, Deal* d, int32_t seat, int32_t lo, int32_t h
     v.min_bid = lo
     v.max_bid = hi
     log_view(c, v)
-    ans = strategy_bid(c.strat[seat], v, seat_params(c, seat), c.rng)
+    ans = strategy_bid(&c.seats[seat], v)
     emit(c, EV_BID, seat, ans, 0)
     return ans
 
@@ -202,7 +197,7 @@ cdef inline int32_t ask_raise(Ctx* c, Deal* d, int32_t seat, int32_t lo, int32_t
         v.resign_cost = 0 if c.g.resigns[seat] < 2 else 120
         v.resign_gift = 60
     log_view(c, v)
-    ans = strategy_raise(c.strat[seat], v, seat_params(c, seat), c.rng)
+    ans = strategy_raise(&c.seats[seat], v)
     emit(c, EV_CONTRACT, seat, ans, 0)
     return ans
 
@@ -212,7 +207,7 @@ cdef inline void ask_hand_off(Ctx* c, Deal* d, int32_t seat, int32_t* first, int
     v.kind = D_HAND_OFF
     view_for(d, seat)
     log_view(c, v)
-    strategy_hand_off(c.strat[seat], v, seat_params(c, seat), c.rng, first, second)
+    strategy_hand_off(&c.seats[seat], v, first, second)
     emit(c, EV_HAND_OFF, seat, first[0], second[0])
 
 
@@ -254,7 +249,7 @@ cdef inline int32_t ask_play(Ctx* c, Deal* d, const PlayState* ps, uint32_t lega
     d.v.legal = legal
     d.v.declarable = declarable
     log_play_view(c, &d.v, ps)
-    card = strategy_play(c.strat[seat], &d.v, ps, seat_params(c, seat), c.rng, declare)
+    card = strategy_play(&c.seats[seat], &d.v, ps, declare)
     emit(c, EV_PLAY, seat, card, declare[0])
     return card
 

@@ -96,6 +96,14 @@ cdef enum:
     N_STRATEGIES = 5
     N_PARAMS = 8
 
+# The branch of _strategies.pxi each code plays (strategy_branch): the dispatchers switch
+# on the branch, never on ranges of codes, and a code without a branch is refused.
+cdef enum:
+    B_NONE = -1
+    B_RANDOM = 0
+    B_GREEDY = 1
+    B_SENSIBLE = 2
+
 # Decision kinds of a View.
 cdef enum:
     D_BLIND = 0
@@ -265,3 +273,19 @@ cdef struct PlayState:
     int32_t set_aside_points        # 2 players: the set-aside talon's card points (else 0)
     int32_t n_played                # undo records in use (cards played by play_card)
     PlayUndo undo[MAX_PLAYS]
+
+
+# ---------------------------------------------------------------- a seat (_strategies.pxi)
+# Everything a strategy is handed besides the View: what it is, its parameters, the rules,
+# its random stream and a workspace.  The engine fills one per seat when it starts; the
+# single-decision entry (decide) fills one per call.
+cdef struct Seat:
+    int32_t code                    # S_* (thousand.strategies names it)
+    int32_t branch                  # B_*: the code's branch, from strategy_branch
+    int32_t seat                    # the seat it plays (0..3)
+    double params[N_PARAMS]         # its parameter vector (thousand.strategies documents it)
+    const int32_t* rules            # the flattened rules (N_RULE_FIELDS)
+    const PlayRules* play           # the card-play rules, for a player that searches the play
+    bitgen_t* rng                   # its random draws (the engine's stream)
+    unsigned char* work             # a workspace Python allocated (NULL: none); the kernel
+    int64_t work_bytes              # only uses it, for the strategy's own scratch

@@ -174,6 +174,8 @@ CHOICE_CODES = {
 #: Strategy codes (thousand.strategies mirrors them).
 STRATEGY_CODES = {"random": S_RANDOM, "greedy": S_GREEDY, "standard": S_STANDARD,
                   "cautious": S_CAUTIOUS, "aggressive": S_AGGRESSIVE}
+#: The dispatchers' branches (_strategies.pxi, strategy_branch).
+STRATEGY_BRANCHES = {"random": B_RANDOM, "greedy": B_GREEDY, "sensible": B_SENSIBLE}
 N_STRATEGY_PARAMS = N_PARAMS
 REDEAL_CODES = {"none": REDEAL_NONE, "hand": REDEAL_HAND, "talon": REDEAL_TALON,
                 "four_nines": REDEAL_FOUR_NINES}
@@ -212,6 +214,7 @@ cdef class Engine:
     """
     cdef Ctx c
     cdef object bitgen
+    cdef object workspaces          # per seat: the numpy buffer its Seat.work points into
     cdef public int64_t next_deal_id
     cdef public int64_t next_game_id
     cdef public int64_t played
@@ -221,23 +224,39 @@ cdef class Engine:
     cdef public int64_t max_redeals
 
     def __init__(self, bitgen, const int32_t[::1] rules, const int32_t[::1] strategies,
-                 const double[:, ::1] params):
-        cdef int32_t i, j
+                 const double[:, ::1] params, workspaces=None):
+        """``bitgen`` is the random stream (chance and the strategies' draws);
+        ``workspaces``: None, or per seat a writable uint8 array (or None) that the seat's
+        strategy may use as scratch."""
+        cdef int32_t i
+        cdef bitgen_t* drng
+        cdef unsigned char[::1] w
+        cdef unsigned char* wp
+        cdef int64_t wn
         memset(&self.c, 0, sizeof(Ctx))
         if rules.shape[0] != N_RULE_FIELDS:
             raise ValueError(f"rules must have {N_RULE_FIELDS} entries")
+        if strategies.shape[0] < 4 or params.shape[0] < 4 or params.shape[1] != N_PARAMS:
+            raise ValueError(f"strategies and params must cover 4 seats ({N_PARAMS} parameters each)")
         for i in range(N_RULE_FIELDS):
             self.c.r[i] = rules[i]
         if self.c.r[R_BID_STEP] <= 0:
             raise ValueError("the bid step must be positive")
         self.c.step_inverse = (<uint64_t>1 << 32) // <uint64_t>self.c.r[R_BID_STEP] + 1
         play_rules_from(&self.c.play, self.c.r)
-        for i in range(4):
-            self.c.strat[i] = strategies[i]
-            for j in range(N_PARAMS):
-                self.c.params[i * N_PARAMS + j] = params[i, j]
         self.bitgen = bitgen
         self.c.rng = get_bitgen(bitgen)
+        drng = self.c.rng
+        self.workspaces = [None] * 4
+        for i in range(4):
+            wp = NULL
+            wn = 0
+            if workspaces is not None and workspaces[i] is not None:
+                w = workspaces[i]
+                self.workspaces[i] = workspaces[i]
+                wn = w.shape[0]
+                wp = &w[0] if wn > 0 else NULL
+            seat_init(&self.c.seats[i], strategies[i], i, &params[i, 0], self.c.r, &self.c.play, drng, wp, wn)
         self.c.ev = NULL
         self.c.g.sitter = -1
         self.next_deal_id = 0
@@ -618,9 +637,10 @@ def _check_play_view_block():
 _check_play_view_block()
 
 
-cdef View view_from_dict(dict d) except *:
+cdef View view_from_dict(dict d, const int32_t* r) except *:
     """A View from a dict of its fields (lists for the arrays); fields not given keep
-    neutral defaults (no declarer, no trump, no trick cards, 3 players' 8 tricks)."""
+    neutral defaults (no declarer, no trump, no trick cards, 3 players' 8 tricks), and
+    the rules' fields (step, ace marriage) come from ``r`` (classic's without rules)."""
     cdef View v
     cdef int32_t* slot = <int32_t*>&v
     cdef uint32_t* uslot = <uint32_t*>&v
@@ -635,6 +655,9 @@ cdef View view_from_dict(dict d) except *:
     v.given[0] = -1
     v.given[1] = -1
     v.n_tricks = 8
+    if r != NULL:
+        v.step = r[R_BID_STEP]
+        v.ace_marriage = r[R_ACE_MARRIAGE] if r[R_ACE_MARRIAGE] > 0 else 0
     for i in range(4):
         v.trick_cards[i] = -1
         v.trick_seats[i] = -1
@@ -659,72 +682,19 @@ cdef View view_from_dict(dict d) except *:
     return v
 
 
-def view_bytes(dict view):
-    """The View that the decide_* functions build from ``view``, as raw bytes (decode
-    with thousand.kernel.VIEW_DTYPE); for tests."""
-    cdef View v = view_from_dict(view)
+def view_bytes(dict view, const int32_t[::1] rules=None):
+    """The View that :func:`decide` builds from ``view`` (and ``rules``), as raw bytes
+    (decode with thousand.kernel.VIEW_DTYPE); for tests."""
+    cdef View v = view_from_dict(view, _rules_ptr(rules))
     return (<char*>&v)[:sizeof(View)]
 
 
-cdef class _Decider:
-    cdef bitgen_t* rng
-    cdef object bitgen
-    cdef double p[N_PARAMS]
-
-    def __init__(self, bitgen, params):
-        cdef int32_t j
-        self.bitgen = bitgen
-        self.rng = get_bitgen(bitgen) if bitgen is not None else NULL
-        for j in range(N_PARAMS):
-            self.p[j] = params[j] if j < len(params) else 0.0
-
-
-cdef _Decider _decider(int32_t code, params, bitgen):
-    if code == S_RANDOM and bitgen is None:
-        raise ValueError("the random strategy needs a bitgen")
-    return _Decider(bitgen, params)
-
-
-def decide_blind(int32_t strategy, params, dict view, bitgen=None):
-    """1 to play blind, 0 not."""
-    cdef View v = view_from_dict(view)
-    cdef _Decider dd = _decider(strategy, params, bitgen)
-    v.kind = D_BLIND
-    return strategy_blind(strategy, &v, dd.p, dd.rng)
-
-
-def decide_redeal(int32_t strategy, params, dict view, bitgen=None):
-    """1 to demand the redeal of kind ``view['redeal_kind']``, 0 not."""
-    cdef View v = view_from_dict(view)
-    cdef _Decider dd = _decider(strategy, params, bitgen)
-    v.kind = D_REDEAL
-    return strategy_redeal(strategy, &v, dd.p, dd.rng)
-
-
-def decide_bid(int32_t strategy, params, dict view, bitgen=None):
-    """0 to pass, else a bid in ``[view['min_bid'], view['max_bid']]``."""
-    cdef View v = view_from_dict(view)
-    cdef _Decider dd = _decider(strategy, params, bitgen)
-    v.kind = D_BID
-    return strategy_bid(strategy, &v, dd.p, dd.rng)
-
-
-def decide_hand_off(int32_t strategy, params, dict view, bitgen=None):
-    """``(card to the next seat, card to the other)`` from ``view['hand']``."""
-    cdef View v = view_from_dict(view)
-    cdef _Decider dd = _decider(strategy, params, bitgen)
-    cdef int32_t a = -1, b = -1
-    v.kind = D_HAND_OFF
-    strategy_hand_off(strategy, &v, dd.p, dd.rng, &a, &b)
-    return a, b
-
-
-def decide_raise_or_resign(int32_t strategy, params, dict view, bitgen=None):
-    """The new contract (``view['min_bid']`` keeps it), or -1 to resign."""
-    cdef View v = view_from_dict(view)
-    cdef _Decider dd = _decider(strategy, params, bitgen)
-    v.kind = D_RAISE
-    return strategy_raise(strategy, &v, dd.p, dd.rng)
+cdef const int32_t* _rules_ptr(const int32_t[::1] rules) except? NULL:
+    if rules is None:
+        return NULL
+    if rules.shape[0] != N_RULE_FIELDS:
+        raise ValueError(f"rules must have {N_RULE_FIELDS} entries")
+    return &rules[0]
 
 
 cdef int play_state_of_view(PlayState* ps, View* v) except -1:
@@ -775,17 +745,61 @@ cdef int play_state_of_view(PlayState* ps, View* v) except -1:
     return 0
 
 
-def decide_play(int32_t strategy, params, dict view, bitgen=None):
-    """``(card, declare)`` with the card in ``view['legal']``."""
-    cdef View v = view_from_dict(view)
-    cdef _Decider dd = _decider(strategy, params, bitgen)
+def decide(kind, int32_t strategy, params, dict view, bitgen=None, const int32_t[::1] rules=None):
+    """One decision of the strategy ``strategy`` (a code) in the position ``view`` (a dict
+    of View fields): the kernel's single-decision entry, the one the reference engine's
+    ``KernelPlayer`` and the tests ask through ``thousand.kernel.decide``.
+
+    ``kind`` is a name of ``DECISION_KINDS`` or its code; ``params`` the parameter vector
+    (missing slots are 0); ``bitgen`` the strategy's random stream (``random`` needs one);
+    ``rules`` (``Rules.to_kernel()``) the Seat's rules and the defaults of the View's rule
+    fields.  Answers, by kind: blind / redeal 1 or 0; bid 0 (pass) or a bid in
+    ``[min_bid, max_bid]``; hand_off ``(card to the next seat, card to the other)``; raise
+    the new contract (``min_bid`` keeps it) or -1 to resign; play ``(card, declare)`` with
+    the card in ``legal``.
+    """
+    cdef int32_t k = DECISION_KINDS[kind] if isinstance(kind, str) else kind
+    cdef const int32_t* r = _rules_ptr(rules)
+    cdef View v = view_from_dict(view, r)
+    cdef Seat seat
+    cdef PlayRules pr
+    cdef double p[N_PARAMS]
+    cdef int32_t j, a = -1, b = -1, declare = 0, card
     cdef PlayState ps
-    cdef int32_t declare = 0, card
-    v.kind = D_PLAY
+    if not D_BLIND <= k <= D_PLAY:
+        raise ValueError(f"unknown decision kind {kind!r} (kinds: {', '.join(DECISION_KINDS)})")
+    for j in range(N_PARAMS):
+        p[j] = params[j] if j < len(params) else 0.0
+    if r != NULL:
+        play_rules_from(&pr, r)
+    seat_init(&seat, strategy, v.seat, p, r, &pr if r != NULL else NULL,
+              get_bitgen(bitgen) if bitgen is not None else NULL, NULL, 0)
+    v.kind = k
+    if k == D_BLIND:
+        return strategy_blind(&seat, &v)
+    if k == D_REDEAL:
+        return strategy_redeal(&seat, &v)
+    if k == D_BID:
+        return strategy_bid(&seat, &v)
+    if k == D_HAND_OFF:
+        strategy_hand_off(&seat, &v, &a, &b)
+        return a, b
+    if k == D_RAISE:
+        return strategy_raise(&seat, &v)
     play_state_of_view(&ps, &v)
     v.played = ps.played
-    card = strategy_play(strategy, &v, &ps, dd.p, dd.rng, &declare)
+    card = strategy_play(&seat, &v, &ps, &declare)
     return card, declare
+
+
+def strategy_branch_of(int32_t code):
+    """The dispatchers' branch that strategy ``code`` plays (a name of STRATEGY_BRANCHES),
+    or None for a code without one (such a code is refused wherever a Seat is made)."""
+    cdef int32_t b = strategy_branch(code)
+    for name, value in STRATEGY_BRANCHES.items():
+        if value == b:
+            return name
+    return None
 
 
 # ------------------------------------------------------------------ play layer, for tests

@@ -1,5 +1,6 @@
 # Strategies: one function per decision, each given a View (what the seat knows and
-# which answers are legal), the seat's numeric parameters, and the random stream.
+# which answers are legal) and the seat's Seat (src/_fastdeal.pxd: its code, parameters,
+# the rules, its random stream, a workspace).
 #
 # The engine guarantees: D_BID  -> answer 0 (pass) or a multiple of view.step in
 #                                  [view.min_bid, view.max_bid];
@@ -8,9 +9,12 @@
 #                        D_PLAY  -> a card of view.legal, declare only if the card is in
 #                                  view.declarable;
 #                        D_HAND_OFF -> two distinct cards of view.hand.
-# The dispatchers at the bottom are the only entry points the engine uses; a new
-# strategy adds a code in _fastdeal.pxd, a branch in each dispatcher, and its name in
-# thousand/strategies.py.
+# The dispatchers at the bottom are the only entry points the engine uses.  They switch
+# on the seat's branch, which strategy_branch gives each code by name (no ranges of
+# codes): a new strategy adds a code in _fastdeal.pxd, its case in strategy_branch (a new
+# branch: its case in each dispatcher), and its name in thousand/strategies.py; a code
+# without a branch is refused when a Seat is made (seat_init), so it can never play
+# another strategy's branch (tests/test_strategy_dispatch.py).
 #
 # Parameters (double[N_PARAMS]) are documented in thousand/strategies.py.
 
@@ -728,55 +732,95 @@ cdef inline int32_t sensible_play(View* v, const PlayState* ps, double* p, int32
 
 
 # ------------------------------------------------------------------ dispatch
-cdef inline int32_t strategy_blind(int32_t code, View* v, double* p, bitgen_t* rng) noexcept nogil:
+cdef inline int32_t strategy_branch(int32_t code) noexcept nogil:
+    """The branch of the dispatchers that the strategy ``code`` plays, B_NONE for a code
+    without one.  Every code is named: none reaches a branch by a range or a default."""
     if code == S_RANDOM:
-        return random_yes_no(rng)
-    if code >= S_STANDARD:
-        return sensible_blind(v, p)
+        return B_RANDOM
+    if code == S_GREEDY:
+        return B_GREEDY
+    if code == S_STANDARD or code == S_CAUTIOUS or code == S_AGGRESSIVE:
+        return B_SENSIBLE     # one player, three parameter sets
+    return B_NONE
+
+
+cdef int seat_init(Seat* s, int32_t code, int32_t seat, const double* params, const int32_t* rules,
+                   const PlayRules* play, bitgen_t* rng, unsigned char* work, int64_t work_bytes) except -1:
+    """Fill a Seat; refuses a code that has no branch (it would answer nothing)."""
+    cdef int32_t j
+    s.branch = strategy_branch(code)
+    if s.branch == B_NONE:
+        raise ValueError(f"strategy code {code} is not one the kernel plays (codes: 0..{N_STRATEGIES - 1})")
+    if s.branch == B_RANDOM and rng == NULL:
+        raise ValueError("the random strategy needs a bitgen")
+    s.code = code
+    s.seat = seat
+    for j in range(N_PARAMS):
+        s.params[j] = params[j]
+    s.rules = rules
+    s.play = play
+    s.rng = rng
+    s.work = work
+    s.work_bytes = work_bytes
     return 0
 
 
-cdef inline int32_t strategy_redeal(int32_t code, View* v, double* p, bitgen_t* rng) noexcept nogil:
-    if code == S_RANDOM:
-        return random_yes_no(rng)
-    if code >= S_STANDARD:
-        return sensible_redeal(v, p)
-    return 1
+# Each dispatcher answers for every branch; the last line is never reached (seat_init
+# refuses a Seat without a branch) and gives a legal answer all the same.
+cdef inline int32_t strategy_blind(Seat* s, View* v) noexcept nogil:
+    if s.branch == B_SENSIBLE:
+        return sensible_blind(v, s.params)
+    if s.branch == B_RANDOM:
+        return random_yes_no(s.rng)
+    return 0        # B_GREEDY: never blind
 
 
-cdef inline int32_t strategy_bid(int32_t code, View* v, double* p, bitgen_t* rng) noexcept nogil:
-    if code == S_RANDOM:
-        return random_bid(v, rng)
-    if code >= S_STANDARD:
-        return sensible_bid(v, p)
-    return greedy_bid(v, p)
+cdef inline int32_t strategy_redeal(Seat* s, View* v) noexcept nogil:
+    if s.branch == B_SENSIBLE:
+        return sensible_redeal(v, s.params)
+    if s.branch == B_RANDOM:
+        return random_yes_no(s.rng)
+    if s.branch == B_GREEDY:
+        return 1    # every redeal it may
+    return 0
 
 
-cdef inline void strategy_hand_off(int32_t code, View* v, double* p, bitgen_t* rng,
-                                   int32_t* first, int32_t* second) noexcept nogil:
-    if code == S_RANDOM:
-        random_hand_off(v, rng, first, second)
-    elif code >= S_STANDARD:
+cdef inline int32_t strategy_bid(Seat* s, View* v) noexcept nogil:
+    if s.branch == B_SENSIBLE:
+        return sensible_bid(v, s.params)
+    if s.branch == B_RANDOM:
+        return random_bid(v, s.rng)
+    if s.branch == B_GREEDY:
+        return greedy_bid(v, s.params)
+    return 0
+
+
+cdef inline void strategy_hand_off(Seat* s, View* v, int32_t* first, int32_t* second) noexcept nogil:
+    if s.branch == B_SENSIBLE:
         sensible_hand_off(v, first, second)
+    elif s.branch == B_RANDOM:
+        random_hand_off(v, s.rng, first, second)
     else:
-        greedy_hand_off(v, first, second)
+        greedy_hand_off(v, first, second)   # B_GREEDY (and two legal cards otherwise)
 
 
-cdef inline int32_t strategy_raise(int32_t code, View* v, double* p, bitgen_t* rng) noexcept nogil:
-    if code == S_RANDOM:
-        return random_raise(v, rng)
-    if code >= S_STANDARD:
-        return sensible_raise(v, p)
-    return v.min_bid
+cdef inline int32_t strategy_raise(Seat* s, View* v) noexcept nogil:
+    if s.branch == B_SENSIBLE:
+        return sensible_raise(v, s.params)
+    if s.branch == B_RANDOM:
+        return random_raise(v, s.rng)
+    return v.min_bid    # B_GREEDY: keeps the contract
 
 
-cdef inline int32_t strategy_play(int32_t code, View* v, const PlayState* ps, double* p,
-                                  bitgen_t* rng, int32_t* declare) noexcept nogil:
-    if code == S_RANDOM:
-        return random_play(v, rng, declare)
-    if code >= S_STANDARD:
+cdef inline int32_t strategy_play(Seat* s, View* v, const PlayState* ps, int32_t* declare) noexcept nogil:
+    if s.branch == B_SENSIBLE:
         if not (v.legal & (v.legal - 1)):
             declare[0] = 0
             return td_lowbit(v.legal)       # a forced card: no call
-        return sensible_play(v, ps, p, declare)
-    return greedy_play(v, declare)
+        return sensible_play(v, ps, s.params, declare)
+    if s.branch == B_RANDOM:
+        return random_play(v, s.rng, declare)
+    if s.branch == B_GREEDY:
+        return greedy_play(v, declare)
+    declare[0] = 0
+    return td_lowbit(v.legal)

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from thousand import _fastdeal, kernel
+from thousand.kernel import decide
 from thousand.cards import parse_card, parse_hand
 from thousand.errors import ThousandError
 from thousand.reference import Stream, play_deal
@@ -49,27 +50,27 @@ def test_parameters_parse_and_errors_name_the_problem():
 def test_greedy_bid_is_100_plus_best_marriage():
     hand = parse_hand("KH QH KS QS 9D JD AC")          # hearts 100, spades 40
     view = {"hand": hand, "min_bid": 105, "max_bid": 260, "step": 5}
-    assert _fastdeal.decide_bid(GREEDY, P, view) == 105
+    assert decide("bid", GREEDY, P, view) == 105
     view.update(min_bid=200, max_bid=260)
-    assert _fastdeal.decide_bid(GREEDY, P, view) == 200
+    assert decide("bid", GREEDY, P, view) == 200
     view.update(min_bid=205)
-    assert _fastdeal.decide_bid(GREEDY, P, view) == 0
-    assert _fastdeal.decide_bid(GREEDY, P, {"hand": parse_hand("AH TH 9S JS 9D JD AC"),
+    assert decide("bid", GREEDY, P, view) == 0
+    assert decide("bid", GREEDY, P, {"hand": parse_hand("AH TH 9S JS 9D JD AC"),
                                              "min_bid": 105, "max_bid": 120}) == 0
 
 
 def test_greedy_hand_off_play_and_raise():
     hand = parse_hand("AH TH KH QH 9S JC AD 9D QC KS")
-    a, b = _fastdeal.decide_hand_off(GREEDY, P, {"hand": hand})
+    a, b = decide("hand_off", GREEDY, P, {"hand": hand})
     assert {a, b} == {parse_card("9S"), parse_card("9D")}
     legal = parse_hand("AH QH 9S")
-    card, declare = _fastdeal.decide_play(GREEDY, P, {"hand": hand, "legal": legal,
+    card, declare = decide("play", GREEDY, P, {"hand": hand, "legal": legal,
                                                       "declarable": parse_hand("QH KH")})
     assert card == parse_card("AH") and not declare
-    card, declare = _fastdeal.decide_play(GREEDY, P, {"hand": hand, "legal": parse_hand("KH QH 9S"),
+    card, declare = decide("play", GREEDY, P, {"hand": hand, "legal": parse_hand("KH QH 9S"),
                                                       "declarable": parse_hand("QH KH")})
     assert card == parse_card("KH") and declare
-    assert _fastdeal.decide_raise_or_resign(GREEDY, P, {"hand": hand, "min_bid": 110, "max_bid": 220,
+    assert decide("raise", GREEDY, P, {"hand": hand, "min_bid": 110, "max_bid": 220,
                                                         "can_resign": 1}) == 110
 
 
@@ -77,17 +78,17 @@ def test_random_decisions_are_legal_and_use_the_stream():
     bitgen = np.random.PCG64(3)
     seen = set()
     for _ in range(200):
-        b = _fastdeal.decide_bid(RANDOM, P, {"min_bid": 105, "max_bid": 120, "step": 5}, bitgen)
+        b = decide("bid", RANDOM, P, {"min_bid": 105, "max_bid": 120, "step": 5}, bitgen)
         assert b in (0, 105, 110, 115, 120)
         seen.add(b)
-        r = _fastdeal.decide_raise_or_resign(RANDOM, P, {"min_bid": 100, "max_bid": 110, "step": 5,
+        r = decide("raise", RANDOM, P, {"min_bid": 100, "max_bid": 110, "step": 5,
                                                          "can_resign": 1}, bitgen)
         assert r in (-1, 100, 105, 110)
     assert seen == {0, 105, 110, 115, 120}
     with pytest.raises(ValueError):
-        _fastdeal.decide_bid(RANDOM, P, {"min_bid": 105, "max_bid": 120})
+        decide("bid", RANDOM, P, {"min_bid": 105, "max_bid": 120})
     with pytest.raises(KeyError):
-        _fastdeal.decide_bid(GREEDY, P, {"nonsense": 1})
+        decide("bid", GREEDY, P, {"nonsense": 1})
 
 
 def test_kernel_player_plugs_into_the_reference_engine():
@@ -115,5 +116,5 @@ def test_standard_margin_lowers_the_bidding_limit():
     # standard bids while its hand estimate minus the margin reaches the bid (the default
     # margin is 20); a wider margin stops it 20 points lower
     view = {"hand": hand, "min_bid": 145, "max_bid": 260}
-    assert _fastdeal.decide_bid(code, parse_strategy("standard").params.tolist(), view) == 145
-    assert _fastdeal.decide_bid(code, parse_strategy("standard:margin=40").params.tolist(), view) == 0
+    assert decide("bid", code, parse_strategy("standard").params.tolist(), view) == 145
+    assert decide("bid", code, parse_strategy("standard:margin=40").params.tolist(), view) == 0

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from thousand import _fastdeal, kernel
+from thousand.kernel import decide
 from thousand.cards import parse_card, parse_hand
 from thousand.rules import parse_rules_spec
 from thousand.strategies import resolve_strategies
@@ -35,16 +36,16 @@ def test_four_aces_on_trick_zero_lead_the_ten_then_declare(name):
     code, params = _params(name)
     hand = parse_hand("AS AC AD AH 10C 9S JD QH")
     # trick 0, no marriage_first_trick: nothing is declarable, the ten keeps the aces
-    card, declare = _fastdeal.decide_play(code, params, _lead_view(hand, 0, 0, 200))
+    card, declare = decide("play", code, params, _lead_view(hand, 0, 0, 200))
     assert card == parse_card("10C") and not declare
     # without the ace marriage rule the old play stands: an ace is cashed first
-    card, declare = _fastdeal.decide_play(code, params, _lead_view(hand, 0, 0, 0))
+    card, declare = decide("play", code, params, _lead_view(hand, 0, 0, 0))
     assert card % 6 == 5 and not declare
     # next lead (the ten won trick 0): the engine allows it, the player declares
     rest = hand & ~parse_hand("10C")
     view = _lead_view(rest, 1, ACES, 200)
     view["played"] = parse_hand("10C 9C JC")
-    card, declare = _fastdeal.decide_play(code, params, view)
+    card, declare = decide("play", code, params, view)
     assert card % 6 == 5 and declare
 
 

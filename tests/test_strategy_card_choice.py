@@ -9,6 +9,7 @@ here they are found by sorting, over many random hands.
 import numpy as np
 
 from thousand import _fastdeal
+from thousand.kernel import decide
 from thousand.strategies import N_PARAMS, parse_strategy
 
 GREEDY = _fastdeal.STRATEGY_CODES["greedy"]
@@ -61,9 +62,9 @@ def test_greedy_hands_off_its_lowest_and_plays_its_highest_card():
     for _ in range(3000):
         hand = mask_of(rng.choice(24, size=int(rng.integers(2, 13)), replace=False))
         by_rank = sorted(cards_of(hand), key=lambda c: (c % 6, c // 6))
-        assert _fastdeal.decide_hand_off(GREEDY, [0.0] * N_PARAMS, {"hand": hand}) == tuple(by_rank[:2])
+        assert decide("hand_off", GREEDY, [0.0] * N_PARAMS, {"hand": hand}) == tuple(by_rank[:2])
         legal = random_subset(rng, hand)
-        card, _ = _fastdeal.decide_play(GREEDY, [0.0] * N_PARAMS, {"hand": hand, "legal": legal})
+        card, _ = decide("play", GREEDY, [0.0] * N_PARAMS, {"hand": hand, "legal": legal})
         assert card == max(cards_of(legal), key=lambda c: (c % 6, c // 6))
 
 
@@ -84,5 +85,5 @@ def test_sensible_duck_is_the_cheapest_card_it_can_spare():
                 "hand": hand, "legal": legal, "played": played | (1 << ace) | (1 << follow),
                 "trick_cards": [ace, follow], "trick_seats": [declarer, other]}
         unseen = 0xFFFFFF & ~(hand | view["played"])
-        card, declare = _fastdeal.decide_play(STANDARD.code, STANDARD.params.tolist(), view)
+        card, declare = decide("play", STANDARD.code, STANDARD.params.tolist(), view)
         assert (card, declare) == (duck(hand, legal, unseen), 0), view

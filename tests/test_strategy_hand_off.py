@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from thousand import _fastdeal
+from thousand.kernel import decide
 from thousand.cards import parse_card, parse_hand
 from thousand.strategies import parse_strategy
 
@@ -113,7 +114,7 @@ def test_hand_off_matches_the_pair_by_pair_definition(players):
                                             "9H JH QH TH 9S JS QS TS 9D JD",
                                             "AH TH KH QH AS TS AD TD AC 9C KC KD")]
     for h in hands:
-        assert _fastdeal.decide_hand_off(strategy.code, strategy.params.tolist(), {"hand": h, **VIEWS[players]}) \
+        assert decide("hand_off", strategy.code, strategy.params.tolist(), {"hand": h, **VIEWS[players]}) \
             == hand_off_by_definition(t, h), hex(h)
 
 
@@ -123,7 +124,7 @@ def test_two_players_lay_away_points_where_three_hand_off_cheap_cards():
     so the ten goes with its nine."""
     hand = parse_hand("JS KS TS AS 9C QC KC AC 9D TD 9H JH")
     strategy = parse_strategy("standard")
-    picks = {n: set(_fastdeal.decide_hand_off(strategy.code, strategy.params.tolist(), {"hand": hand, **VIEWS[n]}))
+    picks = {n: set(decide("hand_off", strategy.code, strategy.params.tolist(), {"hand": hand, **VIEWS[n]}))
              for n in (3, 4, 2)}
     assert picks[3] == picks[4] == {parse_card("9H"), parse_card("JH")}, picks
     assert picks[2] == {parse_card("9D"), parse_card("TD")}, picks

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from thousand import _fastdeal as fd
+from thousand.kernel import decide as kernel_decide
 from thousand import kernel
 from thousand.cards import parse_card, parse_hand
 from thousand.errors import ThousandError
@@ -33,7 +34,7 @@ def decide(kind: str, spec: str = "standard", **view):
     p = parse_strategy(spec)
     base = {"players": 3, "active": [0, 1, 2], "dealer": 2, "forehand": 0, "step": 5}
     base.update(view)
-    return getattr(fd, "decide_" + kind)(p.code, list(p.params), base)
+    return kernel_decide("raise" if kind == "raise_or_resign" else kind, p.code, list(p.params), base)
 
 
 def h(text: str) -> int:

@@ -25,11 +25,11 @@ import numpy as np
 from thousand import _fastdeal, schema
 from thousand.errors import ThousandError
 from thousand.rules import RuleField, Rules
-from thousand.strategies import resolve_strategies
+from thousand.strategies import resolve_strategies, workspaces
 from thousand.trace import DealTrace, Event, EventKind, GameTrace
 
 __all__ = ["KERNEL_VERSION", "DEAL_ROW_DTYPE", "GAME_ROW_DTYPE", "play_deals", "play_games",
-           "play_forced_declarer", "play_forced_pass", "PassResult", "deal_traces", "game_traces", "traced_rows", "ForcedResult", "ROLE_SEATS"]
+           "play_forced_declarer", "play_forced_pass", "PassResult", "deal_traces", "game_traces", "traced_rows", "ForcedResult", "ROLE_SEATS", "decide"]
 
 KERNEL_VERSION = _fastdeal.KERNEL_VERSION
 
@@ -94,7 +94,7 @@ def _count(value: Any, name: str) -> int:
 def _engine(bitgen: Any, rules: Any, strategies: Any, params: Any) -> tuple[Any, np.ndarray]:
     r = _rules_array(rules)
     codes, vecs = resolve_strategies(strategies, int(r[RuleField.PLAYERS]), params)
-    return _fastdeal.Engine(_as_bitgen(bitgen), r, codes, vecs), r
+    return _fastdeal.Engine(_as_bitgen(bitgen), r, codes, vecs, workspaces=workspaces(codes)), r
 
 
 def _grow(buf: np.ndarray, used: int, extra: int) -> np.ndarray:
@@ -458,3 +458,30 @@ def play_forced_pass(bitgen: Any, rules: Any, strategies: Any, params: Any, hand
         eng.run_pass(hand, seat, n, score, declarer, winning_bid, bolt, redeals, scratch.view(np.uint8))
     return PassResult(hand=hand, role=role, seat=seat, score=score, declarer=declarer,
                       winning_bid=winning_bid, redeals=int(redeals[0]), bolt=bolt)
+
+
+# --------------------------------------------------------------------------- one decision
+def decide(kind: str, strategy: Any, params: Any, view: dict[str, Any], bitgen: Any = None,
+           rules: Any = None) -> Any:
+    """One decision of a kernel strategy in one position: the kernel's single-decision
+    entry (``_fastdeal.decide``), for the reference engine's ``KernelPlayer``, tests and tools.
+
+    ``kind``: ``blind``, ``redeal``, ``bid``, ``hand_off``, ``raise`` or ``play``;
+    ``strategy``: a code (``STRATEGIES[name].code``); ``params``: its parameter vector;
+    ``view``: a dict of the View's fields (``thousand.strategies.kernel_view`` makes one
+    from a reference View; fields not given keep neutral defaults); ``bitgen``: the
+    strategy's random stream (``random`` needs one); ``rules`` (default classic): the
+    Seat's rules, and the defaults of the View's rule fields (bid step, ace marriage,
+    barrel target and contract).  Answers: blind / redeal 1 or 0; bid 0 or the bid;
+    hand_off ``(to the next seat, to the other)``; raise the contract or -1 (resign);
+    play ``(card, declare)``.
+
+    >>> from thousand.cards import parse_hand
+    >>> from thousand.strategies import STRATEGIES
+    >>> greedy = STRATEGIES["greedy"]
+    >>> decide("bid", greedy.code, [0.0] * 8, {"hand": parse_hand("KH QH AS 9S 9C JC 9D"),
+    ...                                          "min_bid": 105, "max_bid": 180})
+    105
+    """
+    from thousand.rules import CLASSIC
+    return _fastdeal.decide(kind, int(strategy), params, view, bitgen, _rules_array(CLASSIC if rules is None else rules))

@@ -26,7 +26,7 @@ from thousand.errors import ThousandError
 
 __all__ = ["Strategy", "Param", "STRATEGIES", "DEFAULT_STRATEGY", "N_PARAMS", "ParsedStrategy",
            "parse_strategy", "canonical", "resolve_strategies", "KernelPlayer", "reference_player",
-           "register_strategy", "kernel_view"]
+           "register_strategy", "kernel_view", "workspaces"]
 
 #: Parameter slots per seat in the kernel (``double[N_PARAMS]``).
 N_PARAMS = 8
@@ -53,6 +53,7 @@ class Strategy:
     doc: str
     params: dict[str, Param] = field(default_factory=dict)
     alias_of: str | None = None
+    workspace: int = 0      # bytes of scratch its Seat gets (Python allocates, the kernel uses)
 
 
 STRATEGIES: dict[str, Strategy] = {}
@@ -60,6 +61,9 @@ STRATEGIES: dict[str, Strategy] = {}
 
 def register_strategy(strategy: Strategy) -> None:
     """Add (or replace) a strategy; its code must be one the kernel dispatches on."""
+    from thousand import _fastdeal
+    if _fastdeal.strategy_branch_of(strategy.code) is None:
+        raise ValueError(f"{strategy.name}: the kernel has no branch for strategy code {strategy.code}")
     for p in strategy.params.values():
         if not 0 <= p.slot < N_PARAMS:
             raise ValueError(f"{strategy.name}: parameter slot {p.slot} outside 0..{N_PARAMS - 1}")
@@ -213,6 +217,14 @@ def resolve_strategies(strategies: str | Sequence[str] | None, players: int,
     return codes, vecs
 
 
+def workspaces(codes: Sequence[int]) -> list[np.ndarray | None]:
+    """Per seat, the zeroed scratch buffer its strategy asks for (``Strategy.workspace``
+    bytes), or None: Python allocates it, the kernel's Seat points into it."""
+    by_code = {s.code: s for s in STRATEGIES.values()}
+    return [np.zeros(by_code[int(c)].workspace, dtype=np.uint8) if by_code[int(c)].workspace else None
+            for c in codes]
+
+
 # --------------------------------------------------------------------------- KernelPlayer
 def _shown_voids(view: Any) -> list[int]:
     """Per seat, the suits (as suit masks) he has shown out of this deal, by the play rule
@@ -283,7 +295,7 @@ def kernel_view(view: Any, **extra: Any) -> dict[str, Any]:
 
 class KernelPlayer:
     """A reference-engine :class:`~thousand.reference.players.Player` whose every decision is
-    the kernel strategy's answer for that one position (``_fastdeal.decide_*``).
+    the kernel strategy's answer for that one position (``thousand.kernel.decide``).
 
     ``bitgen`` (a numpy BitGenerator) is needed by ``random``: hand it the same stream the
     reference engine deals from to reproduce the kernel's own draws.
@@ -299,41 +311,45 @@ class KernelPlayer:
         self.bitgen = bitgen
         from thousand import _fastdeal
         self._k = _fastdeal
+        self._rules: Any = None         # the last view's rules, and their kernel array
+        self._rules_array: Any = None
 
     def _view(self, view: Any, kind: str, **extra: Any) -> dict[str, Any]:
         """The kernel view of one decision of ``kind`` (a hook: tests record it)."""
         return kernel_view(view, **extra)
 
+    def _decide(self, kind: str, view: Any, **extra: Any) -> Any:
+        """The kernel's answer to one decision (the Seat gets the view's rules)."""
+        if view.rules is not self._rules:
+            self._rules, self._rules_array = view.rules, view.rules.to_kernel()
+        return self._k.decide(kind, self.code, self.params, self._view(view, kind, **extra), self.bitgen,
+                              self._rules_array)
+
     def go_blind(self, view: Any) -> bool:
-        return bool(self._k.decide_blind(self.code, self.params, self._view(view, "blind", hand=0), self.bitgen))
+        return bool(self._decide("blind", view, hand=0))
 
     def demand_redeal(self, view: Any, kind: str) -> bool:
-        code = self._k.REDEAL_CODES[kind]
-        return bool(self._k.decide_redeal(self.code, self.params, self._view(view, "redeal", redeal_kind=code), self.bitgen))
+        return bool(self._decide("redeal", view, redeal_kind=self._k.REDEAL_CODES[kind]))
 
     def bid(self, view: Any, lowest: int, highest: int) -> int:
         step = view.rules.bid_step
         top = lowest - 1 if highest < lowest else lowest + (highest - lowest) // step * step
-        return int(self._k.decide_bid(self.code, self.params,
-                                      self._view(view, "bid", min_bid=lowest, max_bid=top), self.bitgen))
+        return int(self._decide("bid", view, min_bid=lowest, max_bid=top))
 
     def hand_off(self, view: Any) -> tuple[int, int]:
-        a, b = self._k.decide_hand_off(self.code, self.params, self._view(view, "hand_off"), self.bitgen)
+        a, b = self._decide("hand_off", view)
         return int(a), int(b)
 
     def raise_or_resign(self, view: Any, lowest: int, highest: int, may_resign: bool) -> int:
         step = view.rules.bid_step
         top = lowest + (highest - lowest) // step * step
-        return int(self._k.decide_raise_or_resign(
-            self.code, self.params,
-            self._view(view, "raise", min_bid=lowest, max_bid=top, can_resign=int(may_resign),
-                       **_resign_terms(view)), self.bitgen))
+        return int(self._decide("raise", view, min_bid=lowest, max_bid=top, can_resign=int(may_resign),
+                                **_resign_terms(view)))
 
     def play(self, view: Any, legal: int) -> tuple[int, bool]:
         from thousand.reference.play import declarable_cards
         declarable = 0 if view.trick else legal & declarable_cards(view.rules, view.hand, view.trick_index)
-        card, declare = self._k.decide_play(self.code, self.params,
-                                            self._view(view, "play", legal=legal, declarable=declarable), self.bitgen)
+        card, declare = self._decide("play", view, legal=legal, declarable=declarable)
         return int(card), bool(declare)
 
 
