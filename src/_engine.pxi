@@ -78,6 +78,12 @@ cdef inline int32_t bid_cap_of(Ctx* c, uint32_t hand) noexcept nogil:
     return m
 
 
+cdef inline int32_t barrel_contract_of(const int32_t* r) noexcept nogil:
+    """The smallest contract that takes a barrel sitter off: barrel_target rounded down
+    to a multiple of the bid step (docs/rules.md, the barrel; 120 for 121)."""
+    return (r[R_BARREL_TARGET] // r[R_BID_STEP]) * r[R_BID_STEP]
+
+
 cdef inline int32_t next_seat(int32_t s, int32_t n) noexcept nogil:
     # (s + 1) % n without a division: seats are 0..n-1, n the runtime number of players
     return 0 if s + 1 == n else s + 1
@@ -375,6 +381,8 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     d.given[1] = -1
     d.v.n_tricks = 10 if n == 2 else 8
     d.v.ace_marriage = r[R_ACE_MARRIAGE] if r[R_ACE_MARRIAGE] > 0 else 0
+    d.v.barrel_target = r[R_BARREL_TARGET]
+    d.v.barrel_contract = barrel_contract_of(r)
 
     # 0. cut and shuffle, dealt as blocks of deck positions: 2 players 10+10 cards, the
     # talon, the set-aside talon; else 7+7+7 cards to the active seats and the talon
@@ -456,7 +464,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     elif (r[R_BARREL_TAKES_TALON] > 0 and c.g.sitter >= 0
           and active_index(&d, c.g.sitter) >= 0):
         decl = c.g.sitter
-        contract = (r[R_BARREL_TARGET] // step) * step
+        contract = barrel_contract_of(r)
     else:
         opening = 100
         if went_blind:
@@ -721,8 +729,7 @@ cdef void apply_deal(Ctx* c, DealRow* row) noexcept nogil:
                 c.g.golden_made = 1
     # 1. score changes (a sitter's gains count only when he comes off)
     if sitter >= 0 and sitter == decl and row.made and not row.resigned:
-        if (row.contract >= (r[R_BARREL_TARGET] // r[R_BID_STEP]) * r[R_BID_STEP]
-                and row.declarer_points >= r[R_BARREL_TARGET]):
+        if row.contract >= barrel_contract_of(r) and row.declarer_points >= r[R_BARREL_TARGET]:
             came_off = 1
     for s in range(n):
         ch = row.score[s]

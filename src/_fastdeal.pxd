@@ -214,6 +214,9 @@ cdef struct View:
     int32_t resign_cost     # D_RAISE: what resigning now costs the declarer (>= 0)
     int32_t resign_gift     # D_RAISE: what resigning now gives each opponent
     int32_t ace_marriage    # the rules' ace marriage value (0: no ace marriage)
+    int32_t barrel_target   # points a barrel sitter needs to come off (rules' barrel_target)
+    int32_t barrel_contract # the smallest contract that takes him off: barrel_target
+                            # rounded down to a multiple of the bid step (120 for 121)
 
 # ---------------------------------------------------------------- the play layer (_play.pxi)
 # The card-play rules of docs/rules.md step 10 on a PlayState: the engine plays its tricks

@@ -591,7 +591,7 @@ VIEW_FIELDS = (
     ("legal", 1), ("declarable", 1), ("points", 4), ("score", 4), ("sitter", 1), ("golden", 1),
     ("received", 1), ("given", 2), ("n_tricks", 1), ("marriage_points", 4), ("bolts", 4),
     ("resignations", 4), ("voids", 4), ("resign_cost", 1), ("resign_gift", 1),
-    ("ace_marriage", 1),
+    ("ace_marriage", 1), ("barrel_target", 1), ("barrel_contract", 1),
 )
 VIEW_UNSIGNED = frozenset({"hand", "talon", "played", "legal", "declarable", "voids"})
 
@@ -640,7 +640,8 @@ _check_play_view_block()
 cdef View view_from_dict(dict d, const int32_t* r) except *:
     """A View from a dict of its fields (lists for the arrays); fields not given keep
     neutral defaults (no declarer, no trump, no trick cards, 3 players' 8 tricks), and
-    the rules' fields (step, ace marriage) come from ``r`` (classic's without rules)."""
+    the rules' fields (step, ace marriage, barrel target and contract) come from ``r``
+    (classic's without rules)."""
     cdef View v
     cdef int32_t* slot = <int32_t*>&v
     cdef uint32_t* uslot = <uint32_t*>&v
@@ -655,9 +656,13 @@ cdef View view_from_dict(dict d, const int32_t* r) except *:
     v.given[0] = -1
     v.given[1] = -1
     v.n_tricks = 8
+    v.barrel_target = 120
+    v.barrel_contract = 120
     if r != NULL:
         v.step = r[R_BID_STEP]
         v.ace_marriage = r[R_ACE_MARRIAGE] if r[R_ACE_MARRIAGE] > 0 else 0
+        v.barrel_target = r[R_BARREL_TARGET]
+        v.barrel_contract = barrel_contract_of(r)
     for i in range(4):
         v.trick_cards[i] = -1
         v.trick_seats[i] = -1

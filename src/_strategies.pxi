@@ -114,9 +114,6 @@ cdef enum:
     P_BLIND = 6         # go blind when trailing the leader by this much (0: never)
     P_GAMBLE = 7        # trick points for which a declarer overtakes without a sure winner
 
-cdef enum:
-    BARREL_CONTRACT = 120   # the contract that takes a barrel sitter off (classic's barrel_target)
-
 # The hand estimates: additive tables fitted on simulated deals (the generated files say
 # how; docs/strategies.md shows what they mean), one set per table size: 10-card hands
 # with a 2-card talon play differently from 7-card hands with a 3-card talon.
@@ -515,11 +512,13 @@ cdef inline int32_t sensible_bid(View* v, double* p) noexcept nogil:
         return 0
     est = bid_estimate(estimates_for(v), v.hand, p[P_TALON])
     if v.sitter == v.seat:
-        # on the barrel only a made contract of BARREL_CONTRACT or more takes him off (a
-        # smaller one scores nothing): bid it at once, on half the usual margin, since
-        # passing spends one of his barrel deals for nothing
-        b = step_up(v.min_bid, BARREL_CONTRACT, v.step)
-        if b <= v.max_bid and est - 0.5 * p[P_MARGIN] >= b:
+        # on the barrel only a made contract of barrel_contract or more, with
+        # barrel_target points, takes him off (a smaller one scores nothing): bid it at
+        # once, on half the usual margin, since passing spends one of his barrel deals
+        # for nothing; he must make the bid and the barrel target (121 > 120 under the
+        # russian rules)
+        b = step_up(v.min_bid, v.barrel_contract, v.step)
+        if b <= v.max_bid and est - 0.5 * p[P_MARGIN] >= (b if b > v.barrel_target else v.barrel_target):
             return b
         return 0
     if est - p[P_MARGIN] >= v.min_bid:
@@ -557,9 +556,12 @@ cdef inline int32_t sensible_raise(View* v, double* p) noexcept nogil:
         if resign_value > play_value + p[P_RESIGN]:
             return RESIGNED
     target = <int32_t>(est - p[P_RAISE])
-    if v.sitter == v.seat and contract < BARREL_CONTRACT and est - 0.5 * p[P_RAISE] >= BARREL_CONTRACT:
-        # a barrel sitter gains nothing below BARREL_CONTRACT: raise to it on a fair chance
-        target = BARREL_CONTRACT
+    if (v.sitter == v.seat and contract < v.barrel_contract
+            and est - 0.5 * p[P_RAISE] >= (v.barrel_contract if v.barrel_contract > v.barrel_target
+                                           else v.barrel_target)):
+        # a barrel sitter gains nothing below barrel_contract: raise to it on a fair
+        # chance of the points he needs (barrel_target, if more)
+        target = v.barrel_contract
     if target > v.max_bid:
         target = v.max_bid
     if target > contract:

@@ -19,7 +19,7 @@ from helpers.artifacts import failure
 
 COMMON = ["players", "seat", "dealer", "forehand", "hand", "step", "high", "high_seat",
           "declarer", "contract", "blind", "obligation", "talon", "played", "trick_index", "trump",
-          "sitter", "golden", "received", "given", "n_tricks", "ace_marriage"]
+          "sitter", "golden", "received", "given", "n_tricks", "ace_marriage", "barrel_target", "barrel_contract"]
 PER_SEAT = ["bids", "passed", "points", "score", "marriage_points", "bolts", "resignations", "voids"]
 BY_KIND = {
     _fastdeal.DECISION_KINDS["blind"]: [],

@@ -67,29 +67,34 @@ def play_estimate(hand: int, given, contract: int = 100) -> float:
 
 
 # ----------------------------------------------------------------- the barrel sitter
-# The sitter aims for the contract that takes him off: classic's barrel_target 120.  Issue
-# 12 (point 2) makes the aim the rules' barrel_target rounded up to a bid step (125 under
-# barrel_target=121); its case goes beside classic's here:
-#     pytest.param(C("barrel_target=121"), 125, id="barrel_target_121")
-BARREL_AIMS = [pytest.param(CLASSIC, 120, id="classic_120")]
+# The sitter aims for what takes him off (docs/rules.md, the barrel): a made contract of at
+# least barrel_contract (barrel_target rounded down to a bid step) with barrel_target points.
+# Classic: 120 and 120.  barrel_target=121 (the russian rules): a contract of 120 still
+# takes him off, but only with 121 points, so he bids or raises to 120 on an estimate of
+# 121 (before issue 12 the players aimed for a hard-coded 120 points).
+BARREL_AIMS = [pytest.param(CLASSIC, 120, 120, id="classic_120"),
+               pytest.param(C("barrel_target=121"), 120, 121, id="barrel_target_121")]
 
 
-@pytest.mark.parametrize("rules, aim", BARREL_AIMS)
-def test_barrel_sitter_bids_the_barrel_contract_on_half_the_margin(rules, aim):
-    """docs: a sitter bids the barrel contract at once when bid estimate - margin/2 >= it,
-    else passes; off the barrel the same hand bids the smallest bid on the full margin."""
+@pytest.mark.parametrize("rules, aim, points", BARREL_AIMS)
+def test_barrel_sitter_bids_the_barrel_contract_on_half_the_margin(rules, aim, points):
+    """docs: a sitter bids the barrel contract at once when bid estimate - margin/2 >= the
+    points he needs, else passes; off the barrel the same hand bids the smallest bid on
+    the full margin."""
+    assert (rules.barrel_contract, rules.barrel_target) == (aim, points)
     est = bid_estimate(BIDDER, rules)
-    assert aim + 5 < est < aim + 100, est              # the hand's flips lie inside the parameter range
+    assert points + 5 < est < aim + 100, est           # the hand's flips lie inside the parameter range
     sitting = auction_view(rules, hand=BIDDER, sitter=2)
     # the sitter's answers: the aim or a pass, never the smallest bid
     m_sitter = flip(lambda m: player(margin=m).bid(sitting, 105, 220) == aim)
-    assert m_sitter == pytest.approx(2 * (est - aim), abs=1e-6)
+    assert m_sitter == pytest.approx(2 * (est - points), abs=1e-6)
     assert player(margin=m_sitter + 0.01).bid(sitting, 105, 220) == 0
     # where the sitter still bids the aim, the others bid only the smallest bid
     assert player(margin=m_sitter - 0.01).bid(auction_view(rules, hand=BIDDER), 105, 220) in (0, 105)
     # standard's own margin (10): the sitter bids the aim, the others 105
     assert player().bid(sitting, 105, 220) == aim and player().bid(auction_view(rules, hand=BIDDER), 105, 220) == 105
-    # someone already bid the aim: he bids the next step on the same half margin
+    # someone already bid the aim: he bids the next step on the same half margin (that
+    # contract needs more points than the barrel target)
     over = auction_view(rules, hand=BIDDER, sitter=2, bids=((1, 100), (2, 105), (0, aim)))
     m_over = flip(lambda m: player(margin=m).bid(over, aim + 5, 220) == aim + 5)
     assert m_over == pytest.approx(2 * (est - aim - 5), abs=1e-6)
@@ -97,17 +102,17 @@ def test_barrel_sitter_bids_the_barrel_contract_on_half_the_margin(rules, aim):
     assert player().bid(sitting, aim, 220) == aim
 
 
-@pytest.mark.parametrize("rules, aim", BARREL_AIMS)
-def test_barrel_sitter_raises_to_the_barrel_contract_and_no_further(rules, aim):
+@pytest.mark.parametrize("rules, aim, points", BARREL_AIMS)
+def test_barrel_sitter_raises_to_the_barrel_contract_and_no_further(rules, aim, points):
     """docs: as declarer below the barrel contract a sitter raises to it when play
-    estimate - raise_margin/2 >= it (and not beyond it); at or above it he raises like
-    anyone."""
+    estimate - raise_margin/2 >= the points he needs (and not beyond it); at or above it
+    he raises like anyone."""
     est = play_estimate(STRONG8, STRONG_GIVEN)
     assert aim + 40 < est < aim + 100, est
     sitting = contract_view(rules, hand=STRONG8, given=STRONG_GIVEN, contract=100, sitter=1)
     plain = contract_view(rules, hand=STRONG8, given=STRONG_GIVEN, contract=100)
     rm_sitter = flip(lambda m: player(raise_margin=m).raise_or_resign(sitting, 100, 220, False) == aim)
-    assert rm_sitter == pytest.approx(2 * (est - aim), abs=1e-6)
+    assert rm_sitter == pytest.approx(2 * (est - points), abs=1e-6)
     past = player(raise_margin=rm_sitter + 0.01)
     assert past.raise_or_resign(sitting, 100, 220, False) == past.raise_or_resign(plain, 100, 220, False) < aim
     # standard's raise margin (35): the others raise to est - 35 in steps, the sitter to the aim only
@@ -118,6 +123,25 @@ def test_barrel_sitter_raises_to_the_barrel_contract_and_no_further(rules, aim):
     at_aim = dict(hand=STRONG8, given=STRONG_GIVEN, contract=aim)
     assert (player().raise_or_resign(contract_view(rules, sitter=1, **at_aim), aim, 220, False)
             == player().raise_or_resign(contract_view(rules, **at_aim), aim, 220, False) > aim)
+
+
+def test_a_sitter_under_barrel_target_121_aims_for_121_points():
+    """The defect issue 12 fixes: with an estimate (less half the margin) between 120 and
+    121 a classic sitter bids and raises to 120, while under barrel_target=121 -- where
+    120 points leave him on the barrel, scored -120 -- he passes and keeps the contract."""
+    r121 = C("barrel_target=121")
+    est_bid = bid_estimate(BIDDER)
+    margin = 2 * (est_bid - 120.5)                      # estimate - margin/2 = 120.5
+    for rules, bid in ((CLASSIC, 120), (r121, 0)):
+        assert player(margin=margin).bid(auction_view(rules, hand=BIDDER, sitter=2), 105, 220) == bid, rules.barrel_target
+    est_play = play_estimate(STRONG8, STRONG_GIVEN)
+    raise_margin = 2 * (est_play - 120.5)
+    plain = player(raise_margin=raise_margin).raise_or_resign(
+        contract_view(hand=STRONG8, given=STRONG_GIVEN, contract=100), 100, 220, False)
+    assert plain < 120
+    for rules, contract in ((CLASSIC, 120), (r121, plain)):
+        view = contract_view(rules, hand=STRONG8, given=STRONG_GIVEN, contract=100, sitter=1)
+        assert player(raise_margin=raise_margin).raise_or_resign(view, 100, 220, False) == contract, rules.barrel_target
 
 
 # ----------------------------------------------------------------- raise or resign, per resign rule

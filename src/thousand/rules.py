@@ -120,6 +120,16 @@ class Rules:
         # With 2 players a talon holds 2 cards, so a 3-card talon condition (3 jacks) simply
         # never triggers; that is the classic rule at a 2-player table, not an error.
 
+    @property
+    def barrel_contract(self) -> int:
+        """The smallest contract that takes a barrel sitter off: ``barrel_target`` rounded
+        down to a multiple of ``bid_step`` (docs/rules.md, the barrel).
+
+        >>> RUSSIAN.barrel_target, RUSSIAN.barrel_contract
+        (121, 120)
+        """
+        return self.barrel_target // self.bid_step * self.bid_step
+
     # ----------------------------------------------------------------- variants
     def with_overrides(self, overrides: dict[str, Any] | str) -> "Rules":
         """A copy with options changed; values may be text as typed on the command line."""

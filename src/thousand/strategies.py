@@ -288,6 +288,7 @@ def kernel_view(view: Any, **extra: Any) -> dict[str, Any]:
         "given": list(view.given) + [-1] * (2 - len(view.given)), "n_tricks": view.n_tricks,
         "marriage_points": list(view.marriage_points), "bolts": list(view.bolts),
         "resignations": list(view.resignations), "ace_marriage": rules.ace_marriage or 0,
+        "barrel_target": rules.barrel_target, "barrel_contract": rules.barrel_contract,
     }
     d.update(extra)
     return d

@@ -603,7 +603,7 @@ class _Deal:
             if self.golden:
                 self.set_declarer_without_auction(self.forehand, BLIND_CONTRACT)
             elif r.barrel_takes_talon and sitter in self.active:
-                self.set_declarer_without_auction(sitter, r.barrel_target // r.bid_step * r.bid_step)
+                self.set_declarer_without_auction(sitter, r.barrel_contract)
             else:
                 self.run_auction()
             self.take_talon()

@@ -55,9 +55,8 @@ def settle_deal(rules: Rules, state: GameState, res: DealResult) -> tuple[GameSt
 
     sitter = state.barrel_sitter
     d = res.declarer
-    barrel_floor = rules.barrel_target // rules.bid_step * rules.bid_step
     comes_off = (sitter >= 0 and d == sitter and res.made and not res.resigned
-                 and res.contract >= barrel_floor and res.declarer_points >= rules.barrel_target)
+                 and res.contract >= rules.barrel_contract and res.declarer_points >= rules.barrel_target)
     # 1. score changes; a sitter's gains count only when he comes off
     for s in range(n):
         change = res.scores[s]
