@@ -19,8 +19,10 @@ cdef struct Ctx:
     int32_t r[N_RULE_FIELDS]
     PlayRules play            # the rules of the card play (_play.pxi), filled once from r
     uint64_t step_inverse     # floor(2**32 / bid step) + 1: see top_multiple
-    bitgen_t* rng             # the random stream
-    Seat seats[4]             # the strategies (their draws come from rng too)
+    bitgen_t* rng             # the chance stream: shuffles, cuts, first dealers, 2-player talons
+    Seat seats[4]             # the strategies (each with its decision stream: rng, or another)
+    int32_t keyed             # separate streams: rng is key.bitgen, keyed per game/deal/attempt
+    KeyedChance key
     int32_t* ev               # trace events, NULL when off
     int64_t n_ev
     int64_t row_index         # deal row the events belong to
@@ -703,6 +705,8 @@ cdef void start_game(Ctx* c, int64_t game_id) noexcept nogil:
     g.blind_made = 0
     g.golden_reset = 0
     g.cut_penalties = 0
+    if c.keyed:
+        keyed_game(&c.key)      # the game's own place of the chance stream
     c.g.dealer = draw_bounded(c.rng, n)
     g.first_dealer = c.g.dealer
 

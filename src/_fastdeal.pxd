@@ -289,6 +289,7 @@ cdef struct Seat:
     double params[N_PARAMS]         # its parameter vector (thousand.strategies documents it)
     const int32_t* rules            # the flattened rules (N_RULE_FIELDS)
     const PlayRules* play           # the card-play rules, for a player that searches the play
-    bitgen_t* rng                   # its random draws (the engine's stream)
+    bitgen_t* rng                   # its own draws: the decision stream (the chance stream
+                                    # itself unless separate streams were asked for)
     unsigned char* work             # a workspace Python allocated (NULL: none); the kernel
     int64_t work_bytes              # only uses it, for the strategy's own scratch

@@ -15,6 +15,8 @@ Pieces (textually included):
 * ``_strategies.pxi`` the strategies, one function per decision on a ``View``
 * ``_engine.pxi``     one deal, and the game bookkeeping after each deal
 """
+import contextlib
+
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.string cimport memset, memcpy, memcmp
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t, uintptr_t
@@ -214,6 +216,7 @@ cdef class Engine:
     """
     cdef Ctx c
     cdef object bitgen
+    cdef object decisions           # the strategies' own stream when separate, else None
     cdef object workspaces          # per seat: the numpy buffer its Seat.work points into
     cdef public int64_t next_deal_id
     cdef public int64_t next_game_id
@@ -224,10 +227,12 @@ cdef class Engine:
     cdef public int64_t max_redeals
 
     def __init__(self, bitgen, const int32_t[::1] rules, const int32_t[::1] strategies,
-                 const double[:, ::1] params, workspaces=None):
-        """``bitgen`` is the random stream (chance and the strategies' draws);
-        ``workspaces``: None, or per seat a writable uint8 array (or None) that the seat's
-        strategy may use as scratch."""
+                 const double[:, ::1] params, decisions=None, workspaces=None):
+        """``bitgen`` is the chance stream; the strategies draw from it too unless
+        ``decisions`` (another bit generator) is given: then they draw from that, and the
+        chance of every deal is keyed by (game, deal, attempt) on ``bitgen`` (whose own
+        state is then only read).  ``workspaces``: None, or per seat a writable uint8
+        array (or None) that the seat's strategy may use as scratch."""
         cdef int32_t i
         cdef bitgen_t* drng
         cdef unsigned char[::1] w
@@ -247,6 +252,17 @@ cdef class Engine:
         self.bitgen = bitgen
         self.c.rng = get_bitgen(bitgen)
         drng = self.c.rng
+        self.decisions = None
+        if decisions is not None:
+            if decisions is bitgen:
+                raise ValueError("decisions must be another bit generator than the chance stream")
+            if FAST_PCG64 == NULL or <void*>self.c.rng.next_uint64 != FAST_PCG64:
+                raise ValueError("separate streams need numpy's PCG64 as the chance stream")
+            self.decisions = decisions
+            drng = get_bitgen(decisions)
+            self.c.keyed = 1
+            keyed_start(&self.c.key, (<td_pcg64_state*>self.c.rng.state).pcg)
+            self.c.rng = &self.c.key.bitgen
         self.workspaces = [None] * 4
         for i in range(4):
             wp = NULL
@@ -267,6 +283,17 @@ cdef class Engine:
         self.max_redeals = 10000
         cap = 120 + 280 + max(0, rules[R_ACE_MARRIAGE]) + rules[R_LAST_TRICK_BONUS]
         self.max_events_per_deal = (cap - 100) // rules[R_BID_STEP] + 64
+
+    def _locks(self):
+        """The streams' locks, held while the kernel draws (one, or two when separate)."""
+        if self.decisions is None:
+            return self.bitgen.lock, contextlib.nullcontext()
+        return self.bitgen.lock, self.decisions.lock
+
+    @property
+    def separate_streams(self):
+        """True when the strategies draw from their own stream (chance keyed per deal)."""
+        return self.c.keyed != 0
 
     cdef void _reset_deal_only(self) noexcept nogil:
         cdef int32_t s
@@ -318,7 +345,8 @@ cdef class Engine:
             n_pick = chosen.shape[0]
         self.c.ev = ev_base
         self.c.n_ev = n_events
-        with self.bitgen.lock, nogil:
+        lock_chance, lock_decisions = self._locks()
+        with lock_chance, lock_decisions, nogil:
             while self.played < n_deals and n_rows < capacity:
                 if ev_base != NULL and ev_cap - self.c.n_ev < mev:
                     break
@@ -330,6 +358,8 @@ cdef class Engine:
                     break
                 self._reset_deal_only()
                 self.c.g.dealer = <int32_t>(self.played % n)
+                if self.c.keyed:
+                    keyed_deal(&self.c.key, self.redeals_in_a_row > 0)
                 row.deal_id = self.next_deal_id
                 row.game_id = -1
                 row.deal_no = 0
@@ -377,7 +407,8 @@ cdef class Engine:
             n_pick = chosen.shape[0]
         self.c.ev = ev_base
         self.c.n_ev = n_events
-        with self.bitgen.lock, nogil:
+        lock_chance, lock_decisions = self._locks()
+        with lock_chance, lock_decisions, nogil:
             while n_game_rows < n_games and n_game_rows < game_cap:
                 if keep_rows and n_rows >= capacity:
                     break
@@ -397,6 +428,8 @@ cdef class Engine:
                 row.deal_no = self.c.g.deal_no
                 self.c.row_index = n_rows
                 golden = self.c.r[R_GOLDEN_KON] > 0 and self.c.g.deal_no < 3
+                if self.c.keyed:
+                    keyed_deal(&self.c.key, self.redeals_in_a_row > 0)
                 if run_deal(&self.c, &row, golden):
                     apply_deal(&self.c, &row)
                     self.redeals_in_a_row = 0
@@ -445,7 +478,8 @@ cdef class Engine:
         self._reset_deal_only()
         self.c.g.dealer = dealer
         place_known_hand(&self.c, hand, declarer, unseen, &pos1, &pos2)
-        with self.bitgen.lock, nogil:
+        lock_chance, lock_decisions = self._locks()
+        with lock_chance, lock_decisions, nogil:
             if not exact:
                 for idx in range(n_samples):
                     deal_unseen(&self.c, unseen, pos1, pos2)
@@ -501,7 +535,8 @@ cdef class Engine:
         self._reset_deal_only()
         self.c.g.dealer = 0
         place_known_hand(&self.c, hand, seat, unseen, &pos1, &pos2)
-        with self.bitgen.lock, nogil:
+        lock_chance, lock_decisions = self._locks()
+        with lock_chance, lock_decisions, nogil:
             idx = 0
             while idx < n_samples:
                 deal_unseen(&self.c, unseen, pos1, pos2)

@@ -77,11 +77,34 @@ cdef extern from *:
         r->state = now;
         return 1;
     }
+    /* A jump: the PCG64 state advanced by 2**k words in one multiply-add,
+       s -> s*mult + plus (O'Neill's advance for a power of two, made once). */
+    typedef struct { __uint128_t mult; __uint128_t plus; } td_jump;
+    static inline void td_jump_make(td_jump *j, const td_pcg128 *r, int k) {
+        __uint128_t m = TD_PCG_MULT, p = r->inc;
+        int i;
+        for (i = 0; i < k; i++) {
+            p = (m + 1) * p;
+            m = m * m;
+        }
+        j->mult = m;
+        j->plus = p;
+    }
+    static inline void td_jump_to(const td_jump *j, const td_pcg128 *from, td_pcg128 *to) {
+        to->state = from->state * j->mult + j->plus;
+        to->inc = from->inc;
+    }
     """
     ctypedef struct td_pcg128:
         pass
     ctypedef struct td_pcg64_state:
         td_pcg128* pcg
+        int has_uint32
+        uint32_t uinteger
+    ctypedef struct td_jump:
+        pass
+    void td_jump_make(td_jump* j, const td_pcg128* r, int k) noexcept nogil
+    void td_jump_to(const td_jump* j, const td_pcg128* frm, td_pcg128* to) noexcept nogil
     uint64_t td_pcg_step(td_pcg128* r) noexcept nogil
     uint64_t td_pcg64_next(void* st) noexcept nogil
     int td_pcg_deal(td_pcg128* r, int b1, int b2, int b3, int32_t* deck, uint32_t* block) noexcept nogil
@@ -166,3 +189,67 @@ cdef inline int32_t shuffle_blocks(bitgen_t* rng, int32_t b1, int32_t b2, int32_
     block[2] = mask_of_deck(deck, b2, b3)
     block[3] = mask_of_deck(deck, b3, 24)
     return deck[20]
+
+
+# ------------------------------------------------------------------ keyed chance
+# With separate streams (Engine(decisions=...)) the strategies draw from their own
+# stream and the chance of each deal comes from a place of the chance stream fixed by
+# (game, deal number, attempt): game g starts 2**100 * g words after the chance stream's
+# state when the engine was made (its first dealer is drawn there), its deal k (k-th
+# played deal, from 0) 2**84 * (k + 1) words after that, and the a-th redeal of that deal
+# 2**64 * a words further.  A deal-only run is game 0.  So the cards of every deal depend
+# on the chance seed and on that key alone: never on how many numbers the strategies drew,
+# nor on how long earlier games ran (docs/kernel.md, "Chance and decisions").
+cdef enum:
+    KEY_GAME_LOG2 = 100
+    KEY_DEAL_LOG2 = 84
+    KEY_ATTEMPT_LOG2 = 64
+
+cdef struct KeyedChance:
+    td_jump game                # jumps of 2**100, 2**84 and 2**64 words
+    td_jump deal
+    td_jump attempt
+    td_pcg128 next_game         # where the next game starts
+    td_pcg128 game_at           # the current game's start
+    td_pcg128 deal_at           # the current deal's start (its attempt 0)
+    td_pcg128 attempt_at        # the current attempt's start
+    td_pcg128 now               # the live state the deal draws from
+    td_pcg64_state wrap         # numpy's PCG64 state layout around ``now``
+    bitgen_t bitgen             # a bit generator drawing from ``now`` (the engine's chance)
+
+
+cdef void keyed_start(KeyedChance* k, const td_pcg128* base) noexcept nogil:
+    """Keyed chance from the state ``base`` (copied): game 0 and its first deal next."""
+    td_jump_make(&k.game, base, KEY_GAME_LOG2)
+    td_jump_make(&k.deal, base, KEY_DEAL_LOG2)
+    td_jump_make(&k.attempt, base, KEY_ATTEMPT_LOG2)
+    memcpy(&k.next_game, base, sizeof(td_pcg128))
+    memcpy(&k.game_at, base, sizeof(td_pcg128))
+    memcpy(&k.deal_at, base, sizeof(td_pcg128))
+    memcpy(&k.attempt_at, base, sizeof(td_pcg128))
+    memcpy(&k.now, base, sizeof(td_pcg128))
+    k.wrap.pcg = &k.now
+    k.wrap.has_uint32 = 0
+    k.wrap.uinteger = 0
+    memset(&k.bitgen, 0, sizeof(bitgen_t))
+    k.bitgen.state = &k.wrap
+    k.bitgen.next_uint64 = <uint64_t (*)(void*) noexcept nogil>FAST_PCG64
+
+
+cdef inline void keyed_game(KeyedChance* k) noexcept nogil:
+    """A new game: its start, where its first dealer is drawn."""
+    memcpy(&k.game_at, &k.next_game, sizeof(td_pcg128))
+    td_jump_to(&k.game, &k.game_at, &k.next_game)
+    memcpy(&k.deal_at, &k.game_at, sizeof(td_pcg128))
+    memcpy(&k.now, &k.game_at, sizeof(td_pcg128))
+
+
+cdef inline void keyed_deal(KeyedChance* k, bint redeal) noexcept nogil:
+    """The chance of the next dealt deal: the next played deal's, or (``redeal``, the
+    last one was a redeal) the same deal's next attempt."""
+    if redeal:
+        td_jump_to(&k.attempt, &k.attempt_at, &k.attempt_at)
+    else:
+        td_jump_to(&k.deal, &k.deal_at, &k.deal_at)
+        memcpy(&k.attempt_at, &k.deal_at, sizeof(td_pcg128))
+    memcpy(&k.now, &k.attempt_at, sizeof(td_pcg128))

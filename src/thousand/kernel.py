@@ -91,10 +91,20 @@ def _count(value: Any, name: str) -> int:
     return int(value)
 
 
-def _engine(bitgen: Any, rules: Any, strategies: Any, params: Any) -> tuple[Any, np.ndarray]:
+def _engine(bitgen: Any, rules: Any, strategies: Any, params: Any, decisions: Any = None) -> tuple[Any, np.ndarray]:
     r = _rules_array(rules)
     codes, vecs = resolve_strategies(strategies, int(r[RuleField.PLAYERS]), params)
-    return _fastdeal.Engine(_as_bitgen(bitgen), r, codes, vecs, workspaces=workspaces(codes)), r
+    chance = _as_bitgen(bitgen)
+    if decisions is not None:
+        decisions = _as_bitgen(decisions)
+        if decisions is chance:
+            raise ThousandError("decisions: give a bit generator of its own, not the chance stream")
+        if type(chance) is not np.random.PCG64:
+            raise ThousandError(f"decisions: separate streams need a PCG64 chance stream, got {type(chance).__name__}")
+    try:
+        return _fastdeal.Engine(chance, r, codes, vecs, decisions, workspaces(codes)), r
+    except ValueError as e:
+        raise ThousandError(str(e)) from None
 
 
 def _grow(buf: np.ndarray, used: int, extra: int) -> np.ndarray:
@@ -182,7 +192,7 @@ def _chosen(trace: Any, n: int, what: str) -> np.ndarray | None:
 
 
 def play_deals(bitgen: Any, rules: Any, strategies: Any = None, params: Any = None,
-               n_deals: int | None = None, trace: Any = False) -> Any:
+               n_deals: int | None = None, trace: Any = False, decisions: Any = None) -> Any:
     """Play ``n_deals`` deals outside a game; one row per *dealt* deal.
 
     Scores start at 0 for every deal, nobody sits on the barrel; the dealer is seat
@@ -200,6 +210,11 @@ def play_deals(bitgen: Any, rules: Any, strategies: Any = None, params: Any = No
     trace : also return the events, an ``int32 (m, 5)`` array ``(row, kind, seat, a, b)``:
         ``True`` for every deal, or a list of played-deal indices (each with the redeals
         dealt before it)
+    decisions : None (the strategies draw from ``bitgen``: one stream, today's bytes), or
+        a bit generator of their own: then ``bitgen`` is only the key of the chance and
+        played deal ``k``'s ``a``-th attempt is dealt from its own place of that stream
+        (docs/kernel.md, "Chance and decisions"), the same whatever the strategies draw --
+        the same ``bitgen`` seed deals the same decks to any strategies
 
     Returns
     -------
@@ -208,7 +223,7 @@ def play_deals(bitgen: Any, rules: Any, strategies: Any = None, params: Any = No
     """
     params, n_deals = _split_params(params, n_deals)
     n = _count(n_deals, "n_deals")
-    eng, r = _engine(bitgen, rules, strategies, params)
+    eng, r = _engine(bitgen, rules, strategies, params, decisions)
     players = int(r[RuleField.PLAYERS])
     cols = _deal_buffer(n + n // 2 + 16, players)
     mev = eng.max_events_per_deal
@@ -232,17 +247,24 @@ def play_deals(bitgen: Any, rules: Any, strategies: Any = None, params: Any = No
 
 
 def play_games(bitgen: Any, rules: Any, strategies: Any = None, params: Any = None,
-               n_games: int | None = None, deal_rows: bool = False, trace: Any = False) -> Any:
+               n_games: int | None = None, deal_rows: bool = False, trace: Any = False,
+               decisions: Any = None) -> Any:
     """Play ``n_games`` whole games.
 
     Returns ``(games, deals)``: game columns (:func:`thousand.schema.game_columns`) and,
     with ``deal_rows`` (or ``trace``), the deal columns with ``game_id``, ``deal_no`` and
     the score changes (else None).  With ``trace`` (True, or a list of game indices):
     ``(games, deals, events)``.
+
+    ``decisions``: None (one stream), or the strategies' own bit generator: then each game
+    is dealt from its own place of ``bitgen``'s stream (its first dealer, then its deal
+    ``k``'s ``a``-th attempt), so the same ``bitgen`` seed replays the same decks, game by
+    game and deal by deal, to any strategies in any seats -- the deck stream of duplicate
+    matches (docs/kernel.md, "Chance and decisions").
     """
     params, n_games = _split_params(params, n_games)
     n = _count(n_games, "n_games")
-    eng, r = _engine(bitgen, rules, strategies, params)
+    eng, r = _engine(bitgen, rules, strategies, params, decisions)
     players = int(r[RuleField.PLAYERS])
     tracing = trace is not False
     chosen = _chosen(trace, n, "game") if tracing else None
