@@ -17,6 +17,7 @@ cdef struct GameState:
 
 cdef struct Ctx:
     int32_t r[N_RULE_FIELDS]
+    PlayRules play            # the rules of the card play (_play.pxi), filled once from r
     uint64_t step_inverse     # floor(2**32 / bid step) + 1: see top_multiple
     bitgen_t* rng
     int32_t strat[4]
@@ -44,10 +45,6 @@ cdef struct Deal:
     int32_t n
     uint32_t talon2           # 2 players: the set-aside talon
     uint32_t laid             # 2 players: the two cards laid away
-    int32_t cardpts[4]
-    int32_t marr[4]
-    int32_t bonus[4]
-    int32_t tricks[4]
     int32_t golden
     View v                    # the public state; each question sets the asking seat's fields
     uint32_t hands[4]
@@ -133,8 +130,12 @@ cdef inline void log_view(Ctx* c, View* v) noexcept nogil:
 
 cdef inline void view_for(Deal* d, int32_t seat) noexcept nogil:
     """The asking seat's private part of the view: hand, talon, received card."""
+    view_for_hand(d, seat, d.hands[seat])
+
+
+cdef inline void view_for_hand(Deal* d, int32_t seat, uint32_t hand) noexcept nogil:
     d.v.seat = seat
-    d.v.hand = d.hands[seat]
+    d.v.hand = hand
     d.v.talon = d.talon if (seat == d.v.declarer or d.talon_shown) else 0
     d.v.received = d.received[seat & 3]     # seat is 0..3: the mask only tells the compiler
     if seat == d.v.declarer:
@@ -215,10 +216,33 @@ cdef inline void ask_hand_off(Ctx* c, Deal* d, int32_t seat, int32_t* first, int
     emit(c, EV_HAND_OFF, seat, first[0], second[0])
 
 
-cdef inline int32_t ask_play(Ctx* c, Deal* d, int32_t seat, uint32_t legal, uint32_t declarable,
-                             int32_t* declare) noexcept nogil:
-    # Only the fields a card decision changes are refreshed; the rest is kept live in d.v.
-    cdef int32_t card
+cdef inline void view_of_play(View* v, const PlayState* ps) noexcept nogil:
+    """The play's part of the View, from the play layer's state."""
+    cdef int32_t i
+    v.played = ps.played
+    v.trick_index = ps.trick_index
+    v.trick_n = ps.trick_n
+    v.trump = ps.trump
+    for i in range(4):
+        v.trick_cards[i] = ps.trick_cards[i]
+        v.trick_seats[i] = ps.trick_seats[i]
+        v.voids[i] = ps.voids[i]
+        v.points[i] = ps.points[i]
+        v.marriage_points[i] = ps.marriages[i]
+
+
+cdef inline void log_play_view(Ctx* c, View* v, const PlayState* ps) noexcept nogil:
+    if c.vlog != NULL and c.n_vlog < c.cap_vlog:
+        view_of_play(v, ps)
+        c.vlog[c.n_vlog] = v[0]
+        c.n_vlog += 1
+
+
+cdef inline int32_t ask_play(Ctx* c, Deal* d, const PlayState* ps, uint32_t legal,
+                             uint32_t declarable, int32_t* declare) noexcept nogil:
+    # The strategies read the play so far from the play layer's state; the View's play
+    # fields are filled only for a logged view (copying them at every card costs 5%).
+    cdef int32_t card, seat = ps.turn
     if not (legal & (legal - 1)) and c.vlog == NULL:
         # a forced card: every strategy answers it alike (its only card, no declaration
         # since one card is never a marriage, no draw), so no view and no call
@@ -226,12 +250,11 @@ cdef inline int32_t ask_play(Ctx* c, Deal* d, int32_t seat, uint32_t legal, uint
         card = td_lowbit(legal)
         emit(c, EV_PLAY, seat, card, 0)
         return card
-    d.v.kind = D_PLAY
-    view_for(d, seat)
+    view_for_hand(d, seat, ps.hands[seat])     # (v.kind is D_PLAY through the play)
     d.v.legal = legal
     d.v.declarable = declarable
-    log_view(c, &d.v)
-    card = strategy_play(c.strat[seat], &d.v, seat_params(c, seat), c.rng, declare)
+    log_play_view(c, &d.v, ps)
+    card = strategy_play(c.strat[seat], &d.v, ps, seat_params(c, seat), c.rng, declare)
     emit(c, EV_PLAY, seat, card, declare[0])
     return card
 
@@ -280,9 +303,12 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     cdef int32_t s, i, k, cutter, seen, paid, run, f, dealer, step, decl, lo, hi, cap
     cdef int32_t went_blind = 0
     cdef int32_t n_passed, broke, opening, b, first = 0, second = 0, contract, resigned, ans
-    cdef int32_t leader, li, j, t, n_tricks, best, best_seat, led, card, declare, tr, trick_points
-    cdef uint32_t legal, declarable, follow, bit, h, talon
+    cdef int32_t li, card, declare, played_out
+    cdef uint32_t legal, declarable, bit, h, talon
     cdef int32_t dealpts[4]
+    cdef int32_t cardpts[4]
+    cdef PlayState ps
+    cdef const PlayRules* pr = &c.play
 
     d.n = n
     d.golden = golden
@@ -314,10 +340,6 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
         d.pos[d.v.active[i]] = i
     for s in range(4):
         d.hands[s] = 0
-        d.cardpts[s] = 0
-        d.marr[s] = 0
-        d.bonus[s] = 0
-        d.tricks[s] = 0
         d.v.bids[s] = 0
         d.v.passed[s] = 0
         d.v.points[s] = 0
@@ -564,100 +586,29 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     row.contract = contract
     row.resigned = resigned
 
-    # 10. play
-    if not resigned or c.play_out_resigned:
-        n_tricks = 10 if n == 2 else 8
-        leader = decl
-        for t in range(n_tricks):
-            d.v.trick_index = t
-            d.v.trick_n = 0
-            li = active_index(&d, leader)
-            best = -1
-            best_seat = -1
-            led = -1
-            trick_points = 0
-            j = li
-            for k in range(d.v.n_active):
-                s = d.v.active[j]
-                j += 1
-                if j == d.v.n_active:
-                    j = 0
-                h = d.hands[s]
-                declarable = 0
-                if k == 0:
-                    legal = h
-                    if t >= 1 or r[R_MARRIAGE_FIRST_TRICK] > 0:
-                        bit = marriage_bits(h)
-                        declarable = (bit << 2) | (bit << 3)
-                        if r[R_ACE_MARRIAGE] > 0 and (h & ACES) == ACES:
-                            declarable |= ACES
-                else:
-                    follow = h & SUIT_MASK_C[led]
-                    if follow:
-                        legal = follow
-                        if r[R_MUST_BEAT] > 0 and SUIT_OF[best] == led:
-                            bit = follow & ~((<uint32_t>2 << best) - 1)
-                            if bit:
-                                legal = bit
-                    elif d.v.trump >= 0 and r[R_MUST_TRUMP] > 0 and (h & SUIT_MASK_C[d.v.trump]):
-                        legal = h & SUIT_MASK_C[d.v.trump]
-                    else:
-                        legal = h
-                declare = 0
-                card = ask_play(c, &d, s, legal, declarable, &declare)
-                bit = <uint32_t>1 << card
-                d.hands[s] &= ~bit
-                d.v.played |= bit
-                trick_points += CARD_POINTS_C[card]
-                d.v.trick_cards[k] = card
-                d.v.trick_seats[k] = s
-                d.v.trick_n = k + 1
-                if k == 0:
-                    led = SUIT_OF[card]
-                    if declare:
-                        if card % 6 == 5:
-                            d.marr[s] += r[R_ACE_MARRIAGE]
-                            d.v.marriage_points[s] += r[R_ACE_MARRIAGE]
-                            if r[R_ACE_MARRIAGE_SETS_TRUMP] > 0:
-                                d.v.trump = led
-                        else:
-                            d.marr[s] += MARRIAGE_VALUE[led]
-                            d.v.marriage_points[s] += MARRIAGE_VALUE[led]
-                            d.v.trump = led
-                    best = card
-                    best_seat = s
-                else:
-                    tr = SUIT_OF[card]
-                    # a seat that does not follow is void in the led suit (and, when it
-                    # had to trump, in trumps too): strategies count on it
-                    if tr != led:
-                        d.v.voids[s] |= SUIT_MASK_C[led]
-                        if d.v.trump >= 0 and tr != d.v.trump and r[R_MUST_TRUMP] > 0:
-                            d.v.voids[s] |= SUIT_MASK_C[d.v.trump]
-                    if tr == SUIT_OF[best]:
-                        if card > best:
-                            best = card
-                            best_seat = s
-                    elif tr == d.v.trump:
-                        best = card
-                        best_seat = s
-            d.tricks[best_seat] += 1
-            d.v.points[best_seat] += trick_points
-            leader = best_seat
-        d.v.trick_n = 0
-        d.bonus[leader] += r[R_LAST_TRICK_BONUS]
-        for s in range(n):
-            d.cardpts[s] = d.v.points[s]    # the card points of the tricks each seat won
-        if n == 2:
-            d.cardpts[decl] += card_points_c(d.laid)
-            d.cardpts[leader] += card_points_c(d.talon2)
+    # 10. play: every trick through the play layer (_play.pxi)
+    played_out = not resigned or c.play_out_resigned
+    play_start(&ps, pr, d.hands, d.v.active, decl, card_points_c(d.talon2) if n == 2 else 0)
+    if played_out:
+        d.v.kind = D_PLAY
+        for i in range(pr.n_tricks * pr.n_active):
+            legal = legal_cards(&ps, pr)
+            declarable = declarable_cards(&ps, pr)
+            declare = 0
+            card = ask_play(c, &d, &ps, legal, declarable, &declare)
+            play_card_no_undo(&ps, pr, card, declare)
 
-    # scoring
+    # scoring (2 players: the play gave the set-aside talon to the last trick's winner;
+    # the laid-away cards, which no card played can change, count for the declarer here)
     for s in range(n):
-        dealpts[s] = d.cardpts[s] + d.marr[s] + d.bonus[s]
-        row.points[s] = d.cardpts[s]
-        row.marriages[s] = d.marr[s]
-        row.tricks[s] = d.tricks[s]
+        cardpts[s] = ps.points[s]
+    if n == 2 and played_out:
+        cardpts[decl] += card_points_c(d.laid)
+    for s in range(n):
+        dealpts[s] = cardpts[s] + ps.marriages[s] + ps.bonus[s]
+        row.points[s] = cardpts[s]
+        row.marriages[s] = ps.marriages[s]
+        row.tricks[s] = ps.tricks[s]
     row.declarer_points = dealpts[decl]
     if resigned:
         row.made = 0
@@ -693,7 +644,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
                 continue
             k = dealpts[s]
             if d.v.blind:
-                k += d.cardpts[s]
+                k += cardpts[s]
             if r[R_ROUND_DEFENDERS] > 0:
                 k = round_defender(k)
             row.score[s] = k
@@ -705,7 +656,7 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
             if r[R_BOLTS] == BOLTS_NOT_ON_BARREL and s == c.g.sitter:
                 continue
             if r[R_BOLT_WHEN] == BOLTWHEN_NO_TRICKS:
-                k = d.tricks[s] == 0
+                k = ps.tricks[s] == 0
             else:
                 k = dealpts[s] == 0
             if k:

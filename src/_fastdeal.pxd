@@ -206,3 +206,62 @@ cdef struct View:
     int32_t resign_cost     # D_RAISE: what resigning now costs the declarer (>= 0)
     int32_t resign_gift     # D_RAISE: what resigning now gives each opponent
     int32_t ace_marriage    # the rules' ace marriage value (0: no ace marriage)
+
+# ---------------------------------------------------------------- the play layer (_play.pxi)
+# The card-play rules of docs/rules.md step 10 on a PlayState: the engine plays its tricks
+# through them and a search makes and unmakes cards on them.  See docs/kernel.md.
+cdef enum:
+    MAX_PLAYS = 24          # cards a deal's play can hold: 3 x 8 (2 players: 2 x 10)
+    PLAY_VIEW_BLOCK = 48    # bytes of the fields played .. trump (PlayState and View)
+
+cdef struct PlayRules:
+    # filled once from the rules (play_rules_from)
+    int32_t must_trump
+    int32_t must_beat
+    int32_t marriage_first_trick
+    int32_t ace_marriage            # its value; 0 when the rules have no ace marriage
+    int32_t ace_marriage_sets_trump
+    int32_t last_trick_bonus
+    int32_t n_active                # seats that play: 3 (4 players: the dealer sits out), 2
+    int32_t n_tricks                # 8, or 10 with 2 players
+
+cdef struct PlayUndo:
+    # what play_card changed beyond what the card itself says (16 bytes)
+    uint32_t voids_before           # the seat's voids
+    int16_t marriage                # points declared with the card (0: no declaration)
+    int16_t trick_points            # the trick's card points with this card in it
+    int8_t card
+    int8_t seat
+    int8_t trump_before
+    int8_t led_before
+    int8_t best_before
+    int8_t best_seat_before
+    int8_t slot_card_before         # what trick_cards / trick_seats held at the card's slot
+    int8_t slot_seat_before
+
+cdef struct PlayState:
+    uint32_t hands[4]               # by seat (a seat that sits out holds 0)
+    # played .. trump: the order of the View's fields of the same names (one block copy)
+    uint32_t played                 # every card played, the trick in progress included
+    int32_t trick_index             # 0-based; n_tricks once the last trick is won
+    int32_t trick_n                 # cards in the trick in progress
+    int32_t trick_cards[4]          # its cards in play order (slots >= trick_n: stale)
+    int32_t trick_seats[4]
+    int32_t trump                   # -1 none
+    uint32_t voids[4]               # by seat: suits (as suit masks) he has shown out of
+    int32_t points[4]               # card points of the tricks won (2 players: the last
+                                    # trick's winner also takes the set-aside talon's)
+    int32_t marriages[4]            # marriage points declared
+    int32_t bonus[4]                # the last-trick bonus, once the last trick is won
+    int32_t tricks[4]               # tricks won
+    int32_t active[3]               # seats that play, in order from the forehand
+    int32_t next_seat[4]            # the active seat after each active seat (-1: sits out)
+    int32_t leader                  # who led (or leads) the trick in progress
+    int32_t turn                    # who plays next
+    int32_t led                     # suit led      } of the trick in progress,
+    int32_t best                    # card winning  } meaningful while trick_n > 0
+    int32_t best_seat               # its seat      }
+    int32_t trick_points            # card points in the trick in progress
+    int32_t set_aside_points        # 2 players: the set-aside talon's card points (else 0)
+    int32_t n_played                # undo records in use (cards played by play_card)
+    PlayUndo undo[MAX_PLAYS]

@@ -10,6 +10,8 @@ Pieces (textually included):
 
 * ``_cards.pxi``      card masks, points, marriages, lookup tables
 * ``_rng.pxi``        bounded draws and the shuffle on a numpy bit generator
+* ``_play.pxi``       the card-play rules on a PlayState: legal cards, declarations,
+  play and undo a card, the trick winner
 * ``_strategies.pxi`` the strategies, one function per decision on a ``View``
 * ``_engine.pxi``     one deal, and the game bookkeeping after each deal
 """
@@ -23,6 +25,7 @@ from numpy.random cimport bitgen_t
 include "_fastdeal.pxd"
 include "_cards.pxi"
 include "_rng.pxi"
+include "_play.pxi"
 include "_strategies.pxi"
 include "_engine.pxi"
 
@@ -228,6 +231,7 @@ cdef class Engine:
         if self.c.r[R_BID_STEP] <= 0:
             raise ValueError("the bid step must be positive")
         self.c.step_inverse = (<uint64_t>1 << 32) // <uint64_t>self.c.r[R_BID_STEP] + 1
+        play_rules_from(&self.c.play, self.c.r)
         for i in range(4):
             self.c.strat[i] = strategies[i]
             for j in range(N_PARAMS):
@@ -593,6 +597,27 @@ def _view_slots():
 _VIEW_SLOTS = _view_slots()
 
 
+def _check_play_view_block():
+    """The engine copies the fields played .. trump from a PlayState to a View as one block
+    (_engine.pxi, view_of_play): they must lie alike in both structs."""
+    cdef View v
+    cdef PlayState ps
+    cdef Py_ssize_t vb = <char*>&v.played - <char*>&v
+    cdef Py_ssize_t pb = <char*>&ps.played - <char*>&ps
+    for name, vo, po in (("trick_index", <char*>&v.trick_index - <char*>&v, <char*>&ps.trick_index - <char*>&ps),
+                         ("trick_n", <char*>&v.trick_n - <char*>&v, <char*>&ps.trick_n - <char*>&ps),
+                         ("trick_cards", <char*>&v.trick_cards - <char*>&v, <char*>&ps.trick_cards - <char*>&ps),
+                         ("trick_seats", <char*>&v.trick_seats - <char*>&v, <char*>&ps.trick_seats - <char*>&ps),
+                         ("trump", <char*>&v.trump - <char*>&v, <char*>&ps.trump - <char*>&ps)):
+        if vo - vb != po - pb:
+            raise ImportError(f"thousand._fastdeal: PlayState and View place {name!r} differently")
+    if (<char*>&v.trump - <char*>&v) + 4 - vb != PLAY_VIEW_BLOCK:
+        raise ImportError("thousand._fastdeal: PLAY_VIEW_BLOCK is not the size of played .. trump")
+
+
+_check_play_view_block()
+
+
 cdef View view_from_dict(dict d) except *:
     """A View from a dict of its fields (lists for the arrays); fields not given keep
     neutral defaults (no declarer, no trump, no trick cards, 3 players' 8 tricks)."""
@@ -702,18 +727,182 @@ def decide_raise_or_resign(int32_t strategy, params, dict view, bitgen=None):
     return strategy_raise(strategy, &v, dd.p, dd.rng)
 
 
+cdef int play_state_of_view(PlayState* ps, View* v) except -1:
+    """The play layer's state that a View describes, for one card decision: the asking
+    seat's hand, the trick in progress (its winner so far by the play rule), trump, the
+    played cards, voids, points and marriages."""
+    cdef int32_t s, k, n = v.trick_n
+    if not 0 <= v.seat < 4:
+        raise ValueError(f"view field 'seat' must be 0..3, got {v.seat}")
+    if not 0 <= n < 4:
+        raise ValueError(f"a trick in progress holds 0..3 cards, the view has {n}")
+    for k in range(n):
+        if not 0 <= v.trick_cards[k] < 24 or not 0 <= v.trick_seats[k] < 4:
+            raise ValueError("view fields 'trick_cards' / 'trick_seats' must be cards 0..23 / seats 0..3")
+    memset(ps, 0, sizeof(PlayState))
+    for s in range(4):
+        ps.next_seat[s] = -1
+        ps.voids[s] = v.voids[s]
+        ps.points[s] = v.points[s]
+        ps.marriages[s] = v.marriage_points[s]
+        ps.trick_cards[s] = v.trick_cards[s]
+        ps.trick_seats[s] = v.trick_seats[s]
+    for k in range(3):
+        ps.active[k] = v.active[k] if k < v.n_active else -1
+    for k in range(v.n_active):
+        if 0 <= v.active[k] < 4:
+            ps.next_seat[v.active[k]] = v.active[(k + 1) % v.n_active]
+    ps.hands[v.seat] = v.hand
+    ps.turn = v.seat
+    ps.leader = v.trick_seats[0] if n > 0 else v.seat
+    ps.trump = v.trump
+    ps.trick_index = v.trick_index
+    ps.trick_n = n
+    ps.played = v.played
+    ps.led = -1
+    ps.best = -1
+    ps.best_seat = -1
+    for k in range(n):
+        # the engine's views count the current trick in ``played``; a view built by hand
+        # may not, so its trick cards are added here (the strategies rely on it)
+        ps.played |= <uint32_t>1 << v.trick_cards[k]
+        ps.trick_points += CARD_POINTS_C[v.trick_cards[k]]
+        if k == 0:
+            ps.led = SUIT_OF[v.trick_cards[0]]
+        if k == 0 or card_beats(v.trick_cards[k], ps.best, ps.trump):
+            ps.best = v.trick_cards[k]
+            ps.best_seat = v.trick_seats[k]
+    return 0
+
+
 def decide_play(int32_t strategy, params, dict view, bitgen=None):
     """``(card, declare)`` with the card in ``view['legal']``."""
     cdef View v = view_from_dict(view)
     cdef _Decider dd = _decider(strategy, params, bitgen)
-    cdef int32_t declare = 0, card, k
+    cdef PlayState ps
+    cdef int32_t declare = 0, card
     v.kind = D_PLAY
-    # the engine's views count the current trick in ``played``; a view built by hand
-    # may not, so its trick cards are added here (the strategies rely on it)
-    for k in range(v.trick_n):
-        v.played |= <uint32_t>1 << v.trick_cards[k]
-    card = strategy_play(strategy, &v, dd.p, dd.rng, &declare)
+    play_state_of_view(&ps, &v)
+    v.played = ps.played
+    card = strategy_play(strategy, &v, &ps, dd.p, dd.rng, &declare)
     return card, declare
+
+
+# ------------------------------------------------------------------ play layer, for tests
+cdef int64_t _perft(PlayState* ps, const PlayRules* pr, int32_t depth) noexcept nogil:
+    cdef uint32_t legal, declarable
+    cdef int32_t c
+    cdef int64_t n = 0
+    if depth == 0 or ps.trick_index == pr.n_tricks:
+        return 1
+    legal = legal_cards(ps, pr)
+    declarable = declarable_cards(ps, pr)
+    while legal:
+        c = td_lowbit(legal)
+        legal &= legal - 1
+        play_card(ps, pr, c, 0)
+        n += _perft(ps, pr, depth - 1)
+        undo_card(ps, pr)
+        if declarable >> c & 1:
+            play_card(ps, pr, c, 1)
+            n += _perft(ps, pr, depth - 1)
+            undo_card(ps, pr)
+    return n
+
+
+cdef class _PlayLayerForTests:
+    """Test helper (tests/test_play_layer.py), not an API: one PlayState and its PlayRules,
+    driven from Python through the play layer's functions (src/_play.pxi) so that tests can
+    hold them to thousand.reference.play position by position.
+
+    ``rules`` is ``Rules.to_kernel()``; ``hands`` four masks by seat; ``active`` the seats
+    that play, from the forehand; ``leader`` the declarer."""
+    cdef PlayRules pr
+    cdef PlayState ps
+
+    def __init__(self, const int32_t[::1] rules, hands, active, int32_t leader, int32_t set_aside_points=0):
+        cdef uint32_t h[4]
+        cdef int32_t a[3]
+        cdef int32_t i
+        if rules.shape[0] != N_RULE_FIELDS:
+            raise ValueError(f"rules must have {N_RULE_FIELDS} entries")
+        play_rules_from(&self.pr, &rules[0])
+        if len(hands) != 4 or len(active) != self.pr.n_active:
+            raise ValueError(f"4 hands and {self.pr.n_active} active seats needed")
+        for i in range(4):
+            h[i] = hands[i]
+        for i in range(3):
+            a[i] = active[i] if i < self.pr.n_active else -1
+        if leader not in list(active):
+            raise ValueError(f"the leader {leader} is not an active seat")
+        play_start(&self.ps, &self.pr, h, a, leader, set_aside_points)
+
+    def legal(self):
+        return legal_cards(&self.ps, &self.pr)
+
+    def declarable(self):
+        return declarable_cards(&self.ps, &self.pr)
+
+    def trick_winner(self):
+        return trick_winner(&self.ps)
+
+    def play(self, int32_t card, bint declare=False, bint undoable=True):
+        """play_card (``undoable=False``: play_card_no_undo); returns its result.  Refuses
+        what play_card leaves to its caller: a card not legal, a declaration not allowed."""
+        if self.ps.trick_index >= self.pr.n_tricks:
+            raise ValueError("the play is over")
+        if not (0 <= card < 24 and legal_cards(&self.ps, &self.pr) >> card & 1):
+            raise ValueError(f"card {card} is not legal here")
+        if declare and not declarable_cards(&self.ps, &self.pr) >> card & 1:
+            raise ValueError(f"card {card} cannot be declared here")
+        if undoable:
+            return play_card(&self.ps, &self.pr, card, declare)
+        return play_card_no_undo(&self.ps, &self.pr, card, declare)
+
+    def undo(self):
+        if self.ps.n_played == 0:
+            raise ValueError("no card to take back")
+        undo_card(&self.ps, &self.pr)
+
+    def perft(self, int32_t depth):
+        """Lines of ``depth`` cards from here (a declaration counts as its own line),
+        enumerated with play_card / undo_card: a test of the pair and their speed."""
+        cdef int64_t n
+        if not 0 <= depth <= MAX_PLAYS - self.ps.n_played:
+            raise ValueError(f"depth must be 0..{MAX_PLAYS - self.ps.n_played}")
+        with nogil:
+            n = _perft(&self.ps, &self.pr, depth)
+        return n
+
+    def raw(self):
+        """The state's bytes, without the undo records at and above n_played (scratch)."""
+        cdef Py_ssize_t n = <char*>&self.ps.undo[self.ps.n_played] - <char*>&self.ps
+        return (<char*>&self.ps)[:n]
+
+    def rules(self):
+        r = <dict>self.pr
+        return {k: r[k] for k in ("must_trump", "must_beat", "marriage_first_trick", "ace_marriage",
+                                  "ace_marriage_sets_trump", "last_trick_bonus", "n_active", "n_tricks")}
+
+    def state(self):
+        """Every field of the PlayState (the undo records in use as tuples)."""
+        cdef PlayState* p = &self.ps
+        cdef int32_t i
+        return {
+            "hands": [p.hands[i] for i in range(4)], "played": p.played, "trick_index": p.trick_index,
+            "trick_n": p.trick_n, "trick_cards": [p.trick_cards[i] for i in range(4)],
+            "trick_seats": [p.trick_seats[i] for i in range(4)], "trump": p.trump,
+            "voids": [p.voids[i] for i in range(4)], "points": [p.points[i] for i in range(4)],
+            "marriages": [p.marriages[i] for i in range(4)], "bonus": [p.bonus[i] for i in range(4)],
+            "tricks": [p.tricks[i] for i in range(4)], "active": [p.active[i] for i in range(3)],
+            "next_seat": [p.next_seat[i] for i in range(4)], "leader": p.leader, "turn": p.turn,
+            "led": p.led, "best": p.best, "best_seat": p.best_seat, "trick_points": p.trick_points,
+            "set_aside_points": p.set_aside_points, "n_played": p.n_played,
+            "undo": [(p.undo[i].card, p.undo[i].seat, p.undo[i].voids_before, p.undo[i].marriage,
+                      p.undo[i].trick_points, p.undo[i].trump_before, p.undo[i].led_before,
+                      p.undo[i].best_before, p.undo[i].best_seat_before, p.undo[i].slot_card_before,
+                      p.undo[i].slot_seat_before) for i in range(p.n_played)],
+        }
 
 
 def fast_pcg64_active():

@@ -563,16 +563,16 @@ cdef inline int32_t sensible_raise(View* v, double* p) noexcept nogil:
     return contract
 
 
-cdef inline uint32_t ruff_risk_suits(View* v, uint32_t unseen, uint32_t empty, uint32_t trm,
+cdef inline uint32_t ruff_risk_suits(const PlayState* ps, uint32_t unseen, uint32_t empty, uint32_t trm,
                                      int32_t who) noexcept nogil:
     """Suits (as masks) in which seat ``who`` may trump: he showed out of them, or no
     unseen card of them is left (``empty``), while trumps are still out."""
-    if not (unseen & trm) or (v.voids[who] & trm):
+    if not (unseen & trm) or (ps.voids[who] & trm):
         return 0
-    return (v.voids[who] | empty) & ~trm
+    return (ps.voids[who] | empty) & ~trm
 
 
-cdef inline int32_t sensible_lead(View* v, uint32_t h, uint32_t unseen, uint32_t empty,
+cdef inline int32_t sensible_lead(View* v, const PlayState* ps, uint32_t h, uint32_t unseen, uint32_t empty,
                                   uint32_t boss, uint32_t mcards, uint32_t trm,
                                   int32_t* declare) noexcept nogil:
     cdef uint32_t risky = 0, safe, cand, q
@@ -582,7 +582,7 @@ cdef inline int32_t sensible_lead(View* v, uint32_t h, uint32_t unseen, uint32_t
         for i in range(v.n_active):
             o = v.active[i]
             if o != v.seat and (v.seat == v.declarer or o == v.declarer):
-                risky |= ruff_risk_suits(v, unseen, empty, trm, o)
+                risky |= ruff_risk_suits(ps, unseen, empty, trm, o)
     safe = boss & ~risky & ~mcards
     # 0. the ace marriage (all four aces held and the rules score it): declare it as soon
     #    as the engine allows, with the ace of the longest suit (it may become trumps);
@@ -657,37 +657,32 @@ cdef inline int32_t smear_card(uint32_t h, uint32_t give, uint32_t unseen) noexc
     return cheapest_card(h, give)
 
 
-cdef inline int32_t sensible_play(View* v, double* p, int32_t* declare) noexcept nogil:
-    # Each branch computes only the masks it needs: this runs ~17 times a deal.
+cdef inline int32_t sensible_play(View* v, const PlayState* ps, double* p, int32_t* declare) noexcept nogil:
+    # Each branch computes only the masks it needs: this runs ~17 times a deal.  The
+    # play so far (trick, trump, played cards, voids) is the play layer's state.
     cdef uint32_t h = v.hand
     cdef uint32_t legal = v.legal
     cdef int32_t decl = v.declarer
-    cdef int32_t tr = v.trump
+    cdef int32_t tr = ps.trump
     cdef uint32_t trm = SUIT_MASK_C[tr] if tr >= 0 else 0
     cdef uint32_t unseen, under, empty, over, beat, safe_beat, give
-    cdef int32_t k, n = v.trick_n, best, best_seat, led, c, nxt
+    cdef int32_t n = ps.trick_n, best, best_seat, led, nxt
     cdef bint defender = v.seat != decl
     cdef bint best_trumps
     declare[0] = 0
     if not (legal & (legal - 1)):
         return td_lowbit(legal)             # a single legal card (never a declaration)
-    unseen = FULL_DECK & ~(h | v.played)     # played includes the current trick's cards
+    unseen = FULL_DECK & ~(h | ps.played)    # played includes the current trick's cards
     if n == 0:
         under = below_mask(unseen)
         # suits with no unseen card left: bit 6*s of a suit is in ``under`` iff any is
         empty = (SUIT_BITS & ~under) * 0x3F
-        return sensible_lead(v, h, unseen, empty, h & ~under, marriage_cards(h), trm, declare)
-    # who is winning the trick so far, and the cards that beat his
-    best = v.trick_cards[0]
-    best_seat = v.trick_seats[0]
-    led = SUIT_OF[best]
+        return sensible_lead(v, ps, h, unseen, empty, h & ~under, marriage_cards(h), trm, declare)
+    # who is winning the trick so far (the play layer keeps it), and the cards that beat his
+    best = ps.best
+    best_seat = ps.best_seat
+    led = ps.led
     over = beating_cards(best, trm)
-    for k in range(1, n):
-        c = v.trick_cards[k]
-        if over >> c & 1:
-            best = c
-            best_seat = v.trick_seats[k]
-            over = beating_cards(c, trm)
     best_trumps = SUIT_OF[best] == tr
     beat = legal & over
     give = legal & ~over
@@ -701,7 +696,7 @@ cdef inline int32_t sensible_play(View* v, double* p, int32_t* declare) noexcept
             return cheapest_card(h, beat)
         return duck_card(h, legal, unseen)
     # second of three: the third seat is the one not yet in the trick
-    nxt = v.active[0] + v.active[1] + v.active[2] - v.seat - v.trick_seats[0]
+    nxt = v.active[0] + v.active[1] + v.active[2] - v.seat - ps.trick_seats[0]
     if defender and nxt != decl:
         # the declarer led, my partner plays last: win if I can
         if beat:
@@ -711,12 +706,12 @@ cdef inline int32_t sensible_play(View* v, double* p, int32_t* declare) noexcept
     empty = (SUIT_BITS & ~under) * 0x3F
     # my cards that win against anything the third seat can hold
     safe_beat = beat & ~under
-    if not best_trumps and (ruff_risk_suits(v, unseen, empty, trm, nxt) & SUIT_MASK_C[led]):
+    if not best_trumps and (ruff_risk_suits(ps, unseen, empty, trm, nxt) & SUIT_MASK_C[led]):
         safe_beat &= trm
     if defender:
         # my partner led, the declarer plays last: is the partner's card safe?
         if not (unseen & above_in_suit(best)) and not (
-                not best_trumps and (ruff_risk_suits(v, unseen, empty, trm, nxt) & SUIT_MASK_C[led])):
+                not best_trumps and (ruff_risk_suits(ps, unseen, empty, trm, nxt) & SUIT_MASK_C[led])):
             if give:
                 return smear_card(h, give, unseen)
             return cheapest_card(h, beat)
@@ -775,13 +770,13 @@ cdef inline int32_t strategy_raise(int32_t code, View* v, double* p, bitgen_t* r
     return v.min_bid
 
 
-cdef inline int32_t strategy_play(int32_t code, View* v, double* p, bitgen_t* rng,
-                                  int32_t* declare) noexcept nogil:
+cdef inline int32_t strategy_play(int32_t code, View* v, const PlayState* ps, double* p,
+                                  bitgen_t* rng, int32_t* declare) noexcept nogil:
     if code == S_RANDOM:
         return random_play(v, rng, declare)
     if code >= S_STANDARD:
         if not (v.legal & (v.legal - 1)):
             declare[0] = 0
             return td_lowbit(v.legal)       # a forced card: no call
-        return sensible_play(v, p, declare)
+        return sensible_play(v, ps, p, declare)
     return greedy_play(v, declare)

@@ -214,26 +214,19 @@ def resolve_strategies(strategies: str | Sequence[str] | None, players: int,
 
 
 # --------------------------------------------------------------------------- KernelPlayer
-_SUIT_MASKS = tuple(0x3F << (6 * s) for s in range(4))
-
-
 def _shown_voids(view: Any) -> list[int]:
-    """Per seat, the suits (as suit masks) he has shown out of this deal: a card off the
-    led suit; with ``must_trump``, a card that is neither the led suit nor a trump shows
-    out of trumps too.  The kernel keeps the same record as it plays."""
+    """Per seat, the suits (as suit masks) he has shown out of this deal, by the play rule
+    (:func:`thousand.reference.play.shown_voids`) over the view's tricks.  The kernel's
+    play layer keeps the same record as it plays."""
+    from thousand.reference.play import shown_voids
     voids = [0] * 4
-    must_trump = view.rules.must_trump
     tricks = [(t.plays, t.trump) for t in view.tricks]
     if view.trick:
         tricks.append((view.trick, view.trump))
     for plays, trump in tricks:
         led = plays[0][1] // 6
         for seat, card in plays[1:]:
-            suit = card // 6
-            if suit != led:
-                voids[seat] |= _SUIT_MASKS[led]
-                if trump >= 0 and suit != trump and must_trump:
-                    voids[seat] |= _SUIT_MASKS[trump]
+            voids[seat] |= shown_voids(view.rules, led, card, trump)
     return voids
 
 
@@ -337,12 +330,8 @@ class KernelPlayer:
                        **_resign_terms(view)), self.bitgen))
 
     def play(self, view: Any, legal: int) -> tuple[int, bool]:
-        from thousand.reference.legal import can_declare
-        declarable = 0
-        if not view.trick:
-            for c in range(24):
-                if legal >> c & 1 and can_declare(view.rules, view.hand, c, view.trick_index, True):
-                    declarable |= 1 << c
+        from thousand.reference.play import declarable_cards
+        declarable = 0 if view.trick else legal & declarable_cards(view.rules, view.hand, view.trick_index)
         card, declare = self._k.decide_play(self.code, self.params,
                                             self._view(view, "play", legal=legal, declarable=declarable), self.bitgen)
         return int(card), bool(declare)

@@ -6,7 +6,10 @@ checked against it decision by decision.
 Modules, in the order the rules need them:
 
 * :mod:`.rng` -- the random stream (PCG64 raw words, Lemire bounding, Fisher-Yates);
-* :mod:`.legal` -- caps, legal cards, declarations, rounding: small pure functions;
+* :mod:`.legal` -- caps, redeal conditions, rounding: small pure functions (and the
+  play rules of :mod:`.play` under their older names);
+* :mod:`.play` -- the card play on a frozen :class:`Position`: legal cards, declarations,
+  trump, voids, the trick winner, points (the twin of the kernel's ``_play.pxi``);
 * :mod:`.players` -- the :class:`View` a seat sees and the :class:`Player` protocol
   (``go_blind``, ``demand_redeal``, ``bid``, ``hand_off``, ``raise_or_resign``, ``play``),
   with :class:`RandomPlayer`, :class:`PassivePlayer` and :class:`TracePlayer`;
@@ -32,6 +35,7 @@ from .deal import DealResult, GameState, active_seats, play_deal, replay_deal
 from .game import GameResult, play_game, replay_game, settle_deal
 from .legal import (bid_cap, can_declare, declaration_value, hand_redeal_allowed, legal_plays,
                     round_defender, talon_redeal_allowed, trick_winner)
+from .play import Position
 from .players import PassivePlayer, Player, RandomPlayer, TraceCursor, TracePlayer, TrickRecord, View
 from .rng import Stream, draw_bounded, shuffle
 
@@ -40,4 +44,5 @@ __all__ = [
     "TracePlayer", "TraceCursor", "GameState", "DealResult", "play_deal", "replay_deal", "active_seats",
     "GameResult", "play_game", "replay_game", "settle_deal", "bid_cap", "legal_plays", "can_declare",
     "declaration_value", "trick_winner", "hand_redeal_allowed", "talon_redeal_allowed", "round_defender",
+    "Position",
 ]

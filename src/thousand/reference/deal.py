@@ -16,15 +16,16 @@ import numbers
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
-from thousand.cards import (ACE, FULL_DECK, NINE, SUIT_MASK, card_name, card_points, format_hand,
+from thousand.cards import (FULL_DECK, NINE, RANK_POINTS, SUIT_MASK, card_name, card_points, format_hand,
                             popcount, rank_of, suit_of, SUIT_SYMBOLS)
 from thousand.errors import IllegalDecision
 from thousand.rules import Rules
 from thousand.schema import REDEAL_NONE
 from thousand.trace import REDEAL_KINDS, DealTrace, Event, EventKind
 
-from .legal import (bid_cap, can_declare, dealer_talon_score, declaration_value, half_bid,
-                    hand_redeal_allowed, legal_plays, round_defender, talon_redeal_allowed, trick_winner)
+from .legal import (bid_cap, dealer_talon_score, half_bid, hand_redeal_allowed, round_defender,
+                    talon_redeal_allowed)
+from .play import Position, declaration_value
 from .players import Player, TraceCursor, TracePlayer, TrickRecord, View
 from .rng import Stream
 
@@ -248,17 +249,14 @@ class _Deal:
         self.talon_shown = False
         self.given: tuple[int, int] | None = None
         self.received = [-1] * n
-        self.trump = -1
-        self.trick: list[tuple[int, int]] = []
-        self.trick_index = 0
+        self.position: Position | None = None   # the card play (step 10), once it starts
         self.trick_log: list[TrickRecord] = []
-        self.played = 0
         self.card_pts = [0] * n
         self.marriage_pts = [0] * n
         self.tricks_won = [0] * n
         self.declared: list[tuple[int, int, int]] = []
         self.resigned = False
-        self.last_winner = -1
+        self.bonus = [0] * n      # the last-trick bonus, from the play
         self.dealer_talon = 0
         self.phase = "deal"
 
@@ -278,16 +276,24 @@ class _Deal:
     def view(self, seat: int, hide_hand: bool = False) -> View:
         can_see_talon = seat == self.declarer or self.talon_shown
         given: tuple[int, ...] = self.given if (self.given is not None and seat == self.declarer) else ()
+        p = self.position   # the play so far (None before it)
+        if p is None:
+            hand, trump, trick, trick_index, played = self.hands[seat], -1, (), 0, 0
+            points, marriages = (0,) * self.n, (0,) * self.n
+        else:
+            hand, trump, trick, played, points, marriages = (p.hands[seat], p.trump, p.trick, p.played,
+                                                             p.points, p.marriages)
+            trick_index = min(p.trick_index, self.n_tricks - 1)
         return View(
             rules=self.rules, seat=seat, phase=self.phase, dealer=self.dealer, forehand=self.forehand,
-            active=self.active, hand=0 if hide_hand else self.hands[seat], scores=tuple(self.scores_now()),
+            active=self.active, hand=0 if hide_hand else hand, scores=tuple(self.scores_now()),
             barrel_sitter=self.state.barrel_sitter, bids=tuple(self.bids), high_bid=self.high_bid,
             declarer=self.declarer, contract=self.contract, blind=self.blind, obligation=self.obligation,
             golden=self.golden, talon=self.talon if can_see_talon else 0, received=self.received[seat],
-            given=given, trump=self.trump, trick=tuple(self.trick), trick_index=self.trick_index,
-            n_tricks=self.n_tricks, tricks=tuple(self.trick_log), played=self.played,
-            points=tuple(self.card_pts), declared=tuple(self.declared),
-            marriage_points=tuple(self.marriage_pts), bolts=tuple(self.state.bolts),
+            given=given, trump=trump, trick=trick, trick_index=trick_index,
+            n_tricks=self.n_tricks, tricks=tuple(self.trick_log), played=played,
+            points=points, declared=tuple(self.declared),
+            marriage_points=marriages, bolts=tuple(self.state.bolts),
             resignations=tuple(self.state.resignations))
 
     def scores_now(self) -> list[int]:
@@ -478,40 +484,35 @@ class _Deal:
 
     # ---------------------------------------------------------------- 10. play
     def play_tricks(self) -> None:
+        """Step 10: every card through :class:`~thousand.reference.play.Position` (the
+        play rules); the deal keeps the record the View shows (tricks, declarations)."""
         r = self.rules
         self.phase = "play"
-        leader = self.declarer
-        for t in range(self.n_tricks):
-            self.trick_index = t
-            self.trick = []
-            for seat in self.order_from(leader):
-                hand = self.hands[seat]
-                legal = legal_plays(r, hand, [c for _, c in self.trick], self.trump)
-                v = self.players[seat].play(self.view(seat), legal)
-                card, declare, reason = self._check_play(seat, v, hand, legal)
-                self.decide(seat, reason, EventKind.PLAY, card, declare)
-                if declare:
-                    value = declaration_value(r, hand, card)
-                    self.marriage_pts[seat] += value
-                    self.declared.append((seat, suit_of(card), value))
-                    if rank_of(card) != ACE or r.ace_marriage_sets_trump:
-                        self.trump = suit_of(card)
-                self.hands[seat] &= ~(1 << card)
-                self.played |= 1 << card
-                self.trick.append((seat, card))
-            winner = trick_winner(self.trick, self.trump)
-            pts = card_points(_mask(c for _, c in self.trick))
-            self.card_pts[winner] += pts
-            self.tricks_won[winner] += 1
-            self.trick_log.append(TrickRecord(leader, tuple(self.trick), winner, pts, self.trump))
-            leader = winner
-        self.trick = []
-        self.last_winner = leader
+        pos = self.position = Position.start(r, self.hands, self.active, self.declarer, card_points(self.set_aside))
+        for _ in range(self.n_tricks * len(self.active)):
+            seat = pos.turn
+            hand = pos.hands[seat]
+            legal = pos.legal()
+            v = self.players[seat].play(self.view(seat), legal)
+            card, declare, reason = self._check_play(pos, seat, v, hand, legal)
+            self.decide(seat, reason, EventKind.PLAY, card, declare)
+            if declare:
+                self.declared.append((seat, suit_of(card), declaration_value(r, hand, card)))
+            trick = pos.trick + ((seat, card),)
+            pos = self.position = pos.play(card, declare)
+            if pos.winner >= 0:
+                won = sum(RANK_POINTS[rank_of(c)] for _, c in trick)
+                self.trick_log.append(TrickRecord(trick[0][0], trick, pos.winner, won, pos.trump))
+        self.hands = list(pos.hands)
+        self.card_pts = list(pos.points)
+        self.marriage_pts = list(pos.marriages)
+        self.tricks_won = list(pos.tricks)
+        self.bonus = list(pos.bonus)
         if self.n == 2:
-            self.card_pts[leader] += card_points(self.set_aside)
             self.card_pts[self.declarer] += card_points(_mask(self.given or ()))
 
-    def _check_play(self, seat: int, v: Any, hand: int, legal: int) -> tuple[int, bool, str | None]:
+    def _check_play(self, pos: Position, seat: int, v: Any, hand: int,
+                    legal: int) -> tuple[int, bool, str | None]:
         try:
             card, declare = v
             card = int(card)
@@ -523,22 +524,22 @@ class _Deal:
         if not (0 <= card < 24 and hand >> card & 1):
             return card, declare, f"played {_name(card)}, which is not in his hand"
         if not legal >> card & 1:
-            return card, declare, f"played {_name(card)} but {self._why_illegal(hand)}"
-        if declare and not can_declare(self.rules, hand, card, self.trick_index, not self.trick):
-            why = ("only the leader may declare" if self.trick else
-                   "no marriage may be declared on the first trick" if self.trick_index == 0
+            return card, declare, f"played {_name(card)} but {self._why_illegal(pos, hand)}"
+        if declare and not pos.declarable() >> card & 1:
+            why = ("only the leader may declare" if pos.trick else
+                   "no marriage may be declared on the first trick" if pos.trick_index == 0
                    and not self.rules.marriage_first_trick and declaration_value(self.rules, hand, card)
                    else f"{_name(card)} completes no marriage in his hand")
             return card, declare, f"declared with {_name(card)}, but {why}"
         return card, declare, None
 
-    def _why_illegal(self, hand: int) -> str:
-        led = suit_of(self.trick[0][1])
+    def _why_illegal(self, pos: Position, hand: int) -> str:
+        led = suit_of(pos.trick[0][1])
         if hand & SUIT_MASK[led]:
-            if self.rules.must_beat and hand & SUIT_MASK[led] & ~legal_plays(self.rules, hand, [c for _, c in self.trick], self.trump):
+            if self.rules.must_beat and hand & SUIT_MASK[led] & ~pos.legal():
                 return f"must beat the best {SUIT_SYMBOLS[led]} with a higher one"
             return f"must follow {SUIT_SYMBOLS[led]}"
-        return f"must trump with {SUIT_SYMBOLS[self.trump]}"
+        return f"must trump with {SUIT_SYMBOLS[pos.trump]}"
 
     # ---------------------------------------------------------------- scoring
     def score(self) -> tuple[list[int], list[bool], list[int], bool]:
@@ -561,8 +562,7 @@ class _Deal:
             for s in opponents:
                 scores[s] = each
         else:
-            bonus = [0] * n
-            bonus[self.last_winner] = r.last_trick_bonus
+            bonus = self.bonus
             for s in self.active:
                 deal_pts[s] = self.card_pts[s] + self.marriage_pts[s] + bonus[s]
             if self.blind:

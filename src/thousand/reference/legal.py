@@ -1,7 +1,10 @@
 """The small rules every decision is checked against: caps, legal cards, declarations.
 
 These functions are the rules as code; strategies, the interactive table and the kernel's
-tests reuse them.
+tests reuse them.  The card-play rules (legal cards, declarations, the trick winner) are
+written once, in :mod:`thousand.reference.play`; ``legal_plays``, ``can_declare``,
+``declaration_value`` and ``trick_winner`` here are that module's rules under the names
+the rest of the code knows.
 
 >>> from thousand.cards import parse_hand, parse_card
 >>> from thousand.rules import CLASSIC
@@ -17,10 +20,12 @@ tests reuse them.
 """
 from __future__ import annotations
 
-from thousand.cards import (ACE, JACK, KING, MARRIAGE_VALUES, NINE, QUEEN, SUIT_MASK,
-                            card_points, count_rank, format_hand, held_marriages, marriage_points,
-                            rank_of, suit_of)  # format_hand: used by the examples above
+from thousand.cards import (ACE, JACK, MARRIAGE_VALUES, NINE, card_points, count_rank, format_hand,
+                            marriage_points)  # format_hand: used by the examples above
 from thousand.rules import Rules
+
+# the card-play rules live in .play; these names are kept for the code and examples using them
+from .play import declarable_cards, declaration_value, legal_cards, trick_winner
 
 __all__ = ["bid_cap", "no_cap", "legal_plays", "can_declare", "declaration_value", "trick_winner",
            "hand_redeal_allowed", "talon_redeal_allowed", "round_defender", "dealer_talon_score",
@@ -48,70 +53,20 @@ def legal_plays(rules: Rules, hand: int, trick: list[int], trump: int) -> int:
 
     Follow suit; with ``must_beat``, beat the best card of the led suit if it is still the
     best card of the trick and you can.  Void: with a trump set and ``must_trump``, play a
-    trump if you hold one.  Otherwise anything.
+    trump if you hold one.  Otherwise anything.  (The rule is
+    :func:`thousand.reference.play.legal_cards`.)
     """
-    if not trick:
-        return hand
-    led = suit_of(trick[0])
-    in_suit = hand & SUIT_MASK[led]
-    if in_suit:
-        if rules.must_beat:
-            best = _best_card(trick, trump)
-            if suit_of(best) == led:
-                higher = in_suit & ~((2 << best) - 1)
-                if higher:
-                    return higher
-        return in_suit
-    if trump >= 0 and rules.must_trump and hand & SUIT_MASK[trump]:
-        return hand & SUIT_MASK[trump]
-    return hand
-
-
-def _best_card(trick: list[int], trump: int) -> int:
-    best = trick[0]
-    for c in trick[1:]:
-        if suit_of(c) == suit_of(best):
-            if c > best:  # same suit: the higher card number is the higher rank
-                best = c
-        elif suit_of(c) == trump:  # a trump beats a card of any other suit
-            best = c
-        # any other card (a third suit, or the led suit under a trump) never wins
-    return best
-
-
-def trick_winner(trick: list[tuple[int, int]], trump: int) -> int:
-    """Seat that wins ``trick`` (``[(seat, card), ...]`` in play order): highest trump, else
-    highest card of the led suit."""
-    cards = [c for _, c in trick]
-    best = _best_card(cards, trump)
-    return trick[cards.index(best)][0]
-
-
-def declaration_value(rules: Rules, hand: int, card: int) -> int:
-    """Value scored by leading ``card`` from ``hand`` with a declaration (0: nothing to declare).
-
-    A queen or king whose partner is in ``hand`` declares its marriage; with
-    ``ace_marriage`` an ace led while holding all four aces declares the ace marriage.
-    """
-    r, s = rank_of(card), suit_of(card)
-    if r in (QUEEN, KING) and s in held_marriages(hand):
-        return MARRIAGE_VALUES[s]
-    if r == ACE and rules.ace_marriage and count_rank(hand, ACE) == 4:
-        return rules.ace_marriage
-    return 0
+    return legal_cards(rules, hand, trick, trump)
 
 
 def can_declare(rules: Rules, hand: int, card: int, trick_index: int, leading: bool) -> bool:
     """May the player holding ``hand`` declare when playing ``card``?
 
     Only the leader, only from trick 1 on (or trick 0 with ``marriage_first_trick``), only
-    a card that completes a marriage in his hand (or the ace marriage).
+    a card that completes a marriage in his hand (or the ace marriage).  (The rule is
+    :func:`thousand.reference.play.declarable_cards`.)
     """
-    if not leading or not hand >> card & 1:
-        return False
-    if trick_index == 0 and not rules.marriage_first_trick:
-        return False
-    return declaration_value(rules, hand, card) > 0
+    return leading and bool(declarable_cards(rules, hand, trick_index) >> card & 1)
 
 
 def hand_redeal_allowed(rules: Rules, hand: int) -> bool:
