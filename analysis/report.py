@@ -363,20 +363,13 @@ def _reusable_run(path: Path, rules: Rules, cfg: ReportConfig) -> dict[str, Any]
     report's settings (so it can be continued or reused), else ``None``."""
     from thousand import simulate as runner
 
-    if not (path / runner.METADATA_FILE).is_file():
-        return None
     try:
-        old = runner.read_metadata(path)
         strategies = runner.normalize_strategies(cfg.strategies, rules.players)
-        # What the runner itself would write for this run; it compares the same keys on --resume.
-        want = runner._metadata("deals", int(cfg.deals), runner.DEFAULT_CHUNK_DEALS, int(cfg.seed), rules,
-                                strategies, runner.PARQUET_COMPRESSION, runner._KERNEL_MODULE,
-                                with_deals=False, rows_of="deals", first_chunk=0)
     except ThousandError:
         return None
-    if any(old.get(key) != want.get(key) for key in runner._RESUME_KEYS):
-        return None
-    return old
+    # What the runner itself would write for this run; it compares the same keys on --resume.
+    want = runner.run_metadata("deals", int(cfg.deals), runner.DEFAULT_CHUNK_DEALS, int(cfg.seed), rules, strategies)
+    return runner.reusable_run(path, want)
 
 
 def _simulate_deals(rules: Rules, label: str, cfg: ReportConfig, log: _Log) -> tuple[pl.LazyFrame, bool, Path]:
@@ -659,16 +652,20 @@ FORCED_PARTS = "forced_hands.parts"  # chunks of an unfinished forced-declarer r
 
 
 def _forced_key(cfg: ReportConfig) -> dict[str, Any]:
-    """Everything that determines the forced-declarer data; stored next to it so that a
-    later report with the same settings reuses it instead of playing it again."""
-    try:
-        import importlib
-        kernel_version = getattr(importlib.import_module("thousand.kernel"), "KERNEL_VERSION", None)
-    except ImportError:
-        kernel_version = None
-    return {"rules_hash": cfg.rules[0].hash, "hands": int(cfg.hands), "samples": int(cfg.samples),
-            "seed": int(cfg.seed), "strategies": list(cfg.strategies) if cfg.strategies else None,
-            "version": __version__, "kernel_version": kernel_version}
+    """Everything that determines the forced-declarer data (the runner's metadata of its
+    chunks); stored next to it so that a later report with the same settings reuses it
+    instead of playing it again."""
+    from thousand.analysis import thresholds as th
+
+    return th.forced_hands_metadata(cfg.rules[0], cfg.hands, cfg.samples, cfg.seed, cfg.strategies)
+
+
+def _same_forced_key(found: Any, cfg: ReportConfig) -> bool:
+    """Whether ``found`` (a stored key or chunk metadata) describes this report's forced-declarer data."""
+    from thousand.analysis import thresholds as th
+
+    want = _forced_key(cfg)
+    return isinstance(found, dict) and all(found.get(k) == want.get(k) for k in th.FORCED_RESUME_KEYS)
 
 
 # The rule of thumb is fitted on 70% of the hands and scored on the rest: below this many
@@ -687,7 +684,7 @@ def _stop_if_fatal(section: str, e: BaseException) -> None:
     the same command continues from it."""
     from concurrent.futures import BrokenExecutor
 
-    from thousand.simulate import exception_chain, killed_by_interrupt
+    from thousand.runner.pool import exception_chain, killed_by_interrupt
 
     if killed_by_interrupt(e):  # also when the workers got the Ctrl-C first and died of it
         raise KeyboardInterrupt from e
@@ -732,12 +729,10 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
             log(f"reusing {data} ({cfg.hands:,} hands x {cfg.samples} completions)")
             hands = pl.read_parquet(data)
         else:
-            # The chunks go to FORCED_PARTS as they finish (its key first), so that an
-            # interrupted run keeps them; build_report removed any made with other settings.
+            # The chunks go to FORCED_PARTS (a store of the runner) as they finish, so that
+            # an interrupted run keeps them; build_report removed any made with other settings.
             parts = cfg.out / "data" / FORCED_PARTS
-            parts.mkdir(exist_ok=True)
-            (parts / FORCED_KEY).write_text(json.dumps(_forced_key(cfg), indent=1) + "\n")
-            kept = len(list(parts.glob("chunk-*.parquet")))
+            kept = len(list(parts.glob("chunk-*.parquet"))) if parts.is_dir() else 0
             if kept:
                 log(f"continuing {parts}: {kept} chunks of hands already played")
             hands = th.simulate_forced_hands(rules, n_hands=cfg.hands, samples_per_hand=cfg.samples,
@@ -747,7 +742,8 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
             tmp = data.with_name(f".{data.name}.tmp")
             hands.write_parquet(tmp)
             os.replace(tmp, data)
-            (cfg.out / "data" / FORCED_KEY).write_text(json.dumps(_forced_key(cfg), indent=1) + "\n")
+            (cfg.out / "data" / FORCED_KEY).write_text(json.dumps({**_forced_key(cfg), "status": "complete"},
+                                                                  indent=1) + "\n")
             shutil.rmtree(parts)
         table = th.threshold_table(hands, rules)
         table.write_csv(tables_dir / "bid_thresholds.csv")
@@ -964,8 +960,11 @@ def _earlier_datasets(out: Path) -> set[str]:
 
 def _own_parts(parts: Path) -> bool:
     """``parts`` holds only what an unfinished forced-declarer run writes there."""
+    from thousand.simulate import METADATA_FILE
+
     return parts.is_dir() and all(
-        p.is_file() and (p.name == FORCED_KEY or re.fullmatch(r"chunk-\d+\.parquet(\.\d+\.tmp)?", p.name))
+        # FORCED_KEY: where reports before the runner's store kept the chunks' key
+        p.is_file() and (p.name in (METADATA_FILE, FORCED_KEY) or re.fullmatch(r"\.?chunk-\d+\.parquet(\.[0-9a-f]+\.tmp)?", p.name))
         for p in parts.iterdir())
 
 
@@ -1062,7 +1061,7 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     # The forced-declarer data is kept only when it was made with this run's settings.
     forced, forced_key = out / "data" / FORCED_DATA, out / "data" / FORCED_KEY
     try:
-        kept = json.loads(forced_key.read_text()) == _forced_key(cfg)
+        kept = _same_forced_key(json.loads(forced_key.read_text()), cfg)
     except (OSError, ValueError):
         kept = False
     if not kept:
@@ -1071,8 +1070,9 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     # The chunks of an interrupted forced-declarer run are continued only with the same key
     # (and are not needed once the whole file is there).
     parts = out / "data" / FORCED_PARTS
+    from thousand.simulate import METADATA_FILE
     try:
-        parts_kept = not kept and json.loads((parts / FORCED_KEY).read_text()) == _forced_key(cfg)
+        parts_kept = not kept and _same_forced_key(json.loads((parts / METADATA_FILE).read_text()), cfg)
     except (OSError, ValueError):
         parts_kept = False
     if parts.exists() and not parts_kept:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from types import SimpleNamespace
 
 import json
 
@@ -53,12 +54,14 @@ def exact_p_make(hand: int, bid: int) -> Fraction:
 
 
 class FakeKernel:
-    """Callable with the kernel's signature; records its calls."""
+    """Callable with the signature of ``thousand.kernel.play_forced_declarer``, answering with
+    the attributes of its ``ForcedResult`` that the bid analysis reads; records its calls."""
 
     def __init__(self) -> None:
         self.calls: list[dict] = []
 
-    def __call__(self, bitgen, rules, strategies, params, hand, role, n_samples, exact=False, contract=100):
+    def __call__(self, bitgen, rules, strategies=None, *, hand, role, params=None, n_samples=100_000, exact=False,
+                 contract=100):
         self.calls.append(dict(rules=rules, strategies=strategies, hand=hand, role=role,
                                n_samples=n_samples, exact=exact, contract=contract))
         talons = np.array(all_talons(hand), dtype=np.uint32)
@@ -69,7 +72,7 @@ class FakeKernel:
         else:
             idx = np.random.Generator(bitgen).integers(0, len(talons), n_samples)
         decision = fake_decision(pts, contract)
-        return {"talon": talons[idx], "declarer_points": pts[idx], "decision": decision[idx]}
+        return SimpleNamespace(talon=talons[idx], declarer_points=pts[idx], decision=decision[idx])
 
 
 def fake_decision(points: np.ndarray, contract: int) -> np.ndarray:

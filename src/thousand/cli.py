@@ -39,7 +39,13 @@ class OneLineErrorParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+class MissingCommand(ImportError):
+    """A module of :data:`COMMAND_MODULES` is not installed."""
+
+
 def _load_commands() -> list:
+    """The command modules of :data:`COMMAND_MODULES`; a missing one is a broken install, not
+    a command to leave out of ``--help`` without a word."""
     mods = []
     for name in COMMAND_MODULES:
         try:
@@ -47,6 +53,8 @@ def _load_commands() -> list:
         except ModuleNotFoundError as e:
             if e.name != f"thousand.commands.{name}":
                 raise
+            raise MissingCommand(f"thousand is installed incompletely: the command module thousand.commands.{name} "
+                                 "is missing; reinstall it (`make build` in a checkout)") from None
     return mods
 
 
@@ -70,7 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    try:
+        parser = build_parser()
+    except MissingCommand as e:
+        print(f"thousand: error: {e}", file=sys.stderr)
+        return 1
     # parse_args would blame an unknown option on `thousand`; the subcommand names it
     args, extra = parser.parse_known_args(argv)
     if not getattr(args, "_run", None):
