@@ -896,6 +896,8 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from thousand.analysis.charts import save_figure
+
     t = est.table
     b = t["bid"].to_numpy()
     if len(b) == 0:
@@ -972,8 +974,10 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
     # Below the panel: the horizontal pass line crosses the whole plot, so no place inside is free.
     ax2.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=8)
     ax2.grid(alpha=0.3)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    try:
+        save_figure(fig, path, dpi=120)
+    finally:
+        plt.close(fig)
     return fig
 
 

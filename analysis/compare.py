@@ -1352,6 +1352,8 @@ def forest_plot(result: ComparisonResult, path: str | os.PathLike) -> Path:
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
+    from thousand.analysis.charts import save_figure
+
     def finite(r: MetricRow) -> bool:
         return (r.diff is not None and r.diff_ci_low is not None and r.diff_ci_high is not None
                 and all(math.isfinite(v) for v in (r.diff, r.diff_ci_low, r.diff_ci_high)))
@@ -1399,10 +1401,10 @@ def forest_plot(result: ComparisonResult, path: str | os.PathLike) -> Path:
     fig.text(0.01, 0.005, f"{result.n:,} {'games' if result.mode == 'games' else 'deal slots'} per rule set, "
              f"same seeds (seed {result.seed}); filled marker: Holm p < 0.05 (quantiles: no test, hollow)", fontsize=7, color="dimgrey")
     fig.tight_layout(rect=(0, 0.015, 1, 0.98))
-    path = Path(path)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    try:
+        return save_figure(fig, path, dpi=120)
+    finally:
+        plt.close(fig)
 
 
 OUTPUT_FILES = ("compare.md", "compare.csv", "compare.json", "compare_forest.png")
@@ -1437,16 +1439,14 @@ def _write_record(out: Path, files: dict[str, Any]) -> None:
 
 
 def claim_out_dir(out_dir: str | os.PathLike) -> None:
-    """Refuse in one line, before any work, when ``out_dir`` holds an output name (or the
-    record of them) that an earlier ``thousand compare --out`` did not write, or that was
-    changed since: writing would replace a file of the user's."""
+    """Refuse in one line, before any work, when ``out_dir`` cannot be created or written, or
+    holds an output name (or the record of them) that an earlier ``thousand compare --out``
+    did not write, or that was changed since: writing would replace a file of the user's."""
+    from thousand.runner.store import check_writable
+
     out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise ThousandError(f"--out {os.fspath(out)!r} is a file, not a directory")
-    try:  # now, so that a folder that cannot be made fails before the simulation, not after
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise ThousandError(f"cannot create output directory {os.fspath(out)!r}: {e.strerror}") from None
+    # Now, so that a folder that cannot be made or written fails before the simulation, not after.
+    check_writable(out)
     written = _written_record(out)
     for name in OUTPUT_FILES:
         path = out / name

@@ -21,10 +21,10 @@ from __future__ import annotations
 import base64
 import html
 import json
+import math
 import numbers
 import os
 import re
-import shutil
 import sys
 import time
 import traceback
@@ -130,6 +130,21 @@ class ReportResult:
     data: dict[str, Path]
     notes: list[str]
     seconds: float
+    # Sections that failed (an error, not "does not apply"): "<section> (<error>)" each.
+    failed: list[str] = field(default_factory=list)
+
+
+class Failure(str):
+    """A note that says a section failed (the report then exits non-zero): the note's text,
+    with the section and the error kept apart."""
+
+    section: str
+    error: str
+
+    def __new__(cls, section: str, error: BaseException) -> Failure:
+        note = super().__new__(cls, f"{section} failed: {error}")
+        note.section, note.error = section, str(error)
+        return note
 
 
 # --------------------------------------------------------------------------- blocks
@@ -372,6 +387,52 @@ def _reusable_run(path: Path, rules: Rules, cfg: ReportConfig) -> dict[str, Any]
     return runner.reusable_run(path, want)
 
 
+def _write_whole(path: Path, text: str, encoding: str = "utf-8") -> None:
+    """``path.write_text(text)``, but whole or not at all (a hidden temporary file renamed):
+    a full disk or an interruption leaves the earlier file, never a cut one."""
+    tmp = path.with_name(f".{path.name}.partial")
+    try:
+        tmp.write_text(text, encoding=encoding)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+NO_KERNEL_DATA = "deals.parquet"   # a rule set's dealt cards when the kernel is not available
+
+
+def _own_dataset_files(path: Path) -> set[str]:
+    """The names in a report's dataset folder that the report can prove it wrote: the
+    runner's store (its metadata, the chunks it numbers, its own temporary files), or the
+    dealt-cards file of a report made without the kernel."""
+    from thousand.runner.store import own_files, read_metadata
+
+    try:
+        meta = read_metadata(path)
+    except ThousandError:
+        meta = None
+    own = {f.name for f in own_files(path, meta)} if meta is not None else set()
+    if meta is None and (path / NO_KERNEL_DATA).is_file():
+        own.add(NO_KERNEL_DATA)
+    return own
+
+
+def _foreign_files(path: Path) -> list[str]:
+    """What a dataset folder holds that the report did not write (hidden files aside)."""
+    if not path.is_dir():
+        return []
+    own = _own_dataset_files(path)
+    return sorted(p.name for p in path.iterdir() if p.name not in own and not p.name.startswith("."))
+
+
+def _remove_dataset(path: Path) -> list[str]:
+    """Delete a report's dataset: only the files it can prove it wrote, then the folder if
+    nothing is left.  Returns the names left in it."""
+    from thousand.runner.store import remove_files
+
+    return remove_files(path, _own_dataset_files(path)) if path.is_dir() else []
+
+
 def _simulate_deals(rules: Rules, label: str, cfg: ReportConfig, log: _Log) -> tuple[pl.LazyFrame, bool, Path]:
     """Deal rows for one rule set: the simulator's, or (no kernel) dealt cards only.
 
@@ -382,15 +443,15 @@ def _simulate_deals(rules: Rules, label: str, cfg: ReportConfig, log: _Log) -> t
     """
     path = cfg.out / "data" / _slug(label)
     if _kernel_available():
-        from thousand.simulate import chunk_file, run
+        from thousand.runner.store import written_chunks
+        from thousand.simulate import run
 
         old = _reusable_run(path, rules, cfg) if path.exists() else None
         if old is None:
-            if path.exists():
-                shutil.rmtree(path)
+            _remove_dataset(path)   # _claim_outputs made sure that is all there is
             log(f"simulating {cfg.deals:,} deals under {label} ...")
         else:
-            written = sum(1 for k in range(old["n_chunks"]) if (path / chunk_file(k)).is_file())
+            written = len(written_chunks(path, old))
             if written == old["n_chunks"]:
                 log(f"reusing {path} ({cfg.deals:,} deals)")
             else:
@@ -399,13 +460,12 @@ def _simulate_deals(rules: Rules, label: str, cfg: ReportConfig, log: _Log) -> t
         lf = run("deals", cfg.deals, rules, strategies=cfg.strategies, seed=cfg.seed, jobs=cfg.jobs, out=path,
                  resume=old is not None, progress=cfg.progress, resume_hint=RESUME_HINT).frame()
         return lf, True, path
-    if path.exists():
-        shutil.rmtree(path)
+    _remove_dataset(path)
     why = f" ({_KERNEL_PROBLEM[0]})" if _KERNEL_PROBLEM else ""
     log(f"kernel not available{why}: dealing {cfg.deals:,} random deals under {label} (cards only, no play)")
     path.mkdir(parents=True, exist_ok=True)
-    random_deals(cfg.deals, seed=cfg.seed, players=rules.players).write_parquet(path / "deals.parquet")
-    return pl.scan_parquet(path / "deals.parquet"), False, path
+    random_deals(cfg.deals, seed=cfg.seed, players=rules.players).write_parquet(path / NO_KERNEL_DATA)
+    return pl.scan_parquet(path / NO_KERNEL_DATA), False, path
 
 
 # --------------------------------------------------------------------------- sections
@@ -649,6 +709,9 @@ RULE_OF_THUMB_HEADERS = {
 FORCED_DATA = "forced_hands.parquet"
 FORCED_KEY = "forced_hands.json"
 FORCED_PARTS = "forced_hands.parts"  # chunks of an unfinished forced-declarer run
+# Hands per chunk of a forced-declarer run before the runner's store (thresholds' default):
+# how an interrupted report of that version numbered its chunks.
+FORCED_CHUNK_HANDS = 50
 
 
 def _forced_key(cfg: ReportConfig) -> dict[str, Any]:
@@ -742,9 +805,9 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
             tmp = data.with_name(f".{data.name}.tmp")
             hands.write_parquet(tmp)
             os.replace(tmp, data)
-            (cfg.out / "data" / FORCED_KEY).write_text(json.dumps({**_forced_key(cfg), "status": "complete"},
+            _write_whole(cfg.out / "data" / FORCED_KEY, json.dumps({**_forced_key(cfg), "status": "complete"},
                                                                   indent=1) + "\n")
-            shutil.rmtree(parts)
+            _remove_parts(parts)
         table = th.threshold_table(hands, rules)
         table.write_csv(tables_dir / "bid_thresholds.csv")
         tables["bid_thresholds"] = tables_dir / "bid_thresholds.csv"
@@ -807,7 +870,7 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
                     f"median (R² {t['r2']:.2f}).")))
             except Exception as e:  # the thresholds table stands on its own
                 _stop_if_fatal("the rule of thumb", e)
-                notes.append(f"rule of thumb failed: {e}")
+                notes.append(Failure("rule of thumb", e))
                 blocks.append(Block("note", f"The rule of thumb could not be fitted: {e}"))
     except ReportStopped:
         raise
@@ -818,7 +881,7 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
         blocks.append(Block("note", f"Not computed: {e}."))
     except Exception as e:
         _stop_if_fatal("bidding thresholds", e)
-        notes.append(f"bidding thresholds failed: {e}")
+        notes.append(Failure("bidding thresholds", e))
         log(f"bidding thresholds failed: {e}")
         traceback.print_exc(file=sys.stderr)
         blocks.append(Block("note", f"The bidding-threshold analysis failed and is not shown ({e})."))
@@ -859,7 +922,7 @@ def _compare_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_dir:
         return [title, Block("note", f"Not computed: {e}.")], tables, figs
     except Exception as e:
         _stop_if_fatal("house-rule comparison", e)
-        notes.append(f"house-rule comparison failed: {e}")
+        notes.append(Failure("house-rule comparison", e))
         log(f"house-rule comparison failed: {e}")
         traceback.print_exc(file=sys.stderr)
         return [title, Block("note", f"The house-rule comparison failed and is not shown ({e}).")], tables, figs
@@ -958,14 +1021,36 @@ def _earlier_datasets(out: Path) -> set[str]:
     return earlier
 
 
+def _parts_files(parts: Path) -> set[str]:
+    """The names in ``parts`` that a forced-declarer run can prove it wrote: its store's
+    (:func:`thousand.runner.store.own_files`), or, for a report from before the runner's
+    store, its key and the chunks the key numbers."""
+    from thousand.runner.store import chunk_file, own_files, read_metadata
+
+    try:
+        return {f.name for f in own_files(parts, read_metadata(parts))}
+    except ThousandError:
+        pass
+    try:
+        hands = json.loads((parts / FORCED_KEY).read_text())["hands"]
+        chunks = range(math.ceil(int(hands) / FORCED_CHUNK_HANDS))
+    except (OSError, ValueError, KeyError, TypeError):
+        return set()
+    return {FORCED_KEY, *(chunk_file(k) for k in chunks)}
+
+
 def _own_parts(parts: Path) -> bool:
     """``parts`` holds only what an unfinished forced-declarer run writes there."""
-    from thousand.simulate import METADATA_FILE
+    own = _parts_files(parts)
+    return parts.is_dir() and all(p.is_file() and p.name in own for p in parts.iterdir())
 
-    return parts.is_dir() and all(
-        # FORCED_KEY: where reports before the runner's store kept the chunks' key
-        p.is_file() and (p.name in (METADATA_FILE, FORCED_KEY) or re.fullmatch(r"\.?chunk-\d+\.parquet(\.[0-9a-f]+\.tmp)?", p.name))
-        for p in parts.iterdir())
+
+def _remove_parts(parts: Path) -> None:
+    """Delete the chunks of a forced-declarer run: its own files only, then the folder if empty."""
+    from thousand.runner.store import remove_files
+
+    if parts.is_dir():
+        remove_files(parts, _parts_files(parts))
 
 
 def _claim_outputs(cfg: ReportConfig, names: list[str]) -> None:
@@ -1001,6 +1086,10 @@ def _claim_outputs(cfg: ReportConfig, names: list[str]) -> None:
             continue  # an empty folder: nothing to lose, the dataset is written into it
         if name not in earlier or not _report_dataset(path):
             refuse(path, "it is not a dataset an earlier report made there")
+        foreign = _foreign_files(path)
+        if foreign:
+            refuse(path, f"it holds files the report did not write ({', '.join(foreign[:3])}"
+                         f"{', ...' if len(foreign) > 3 else ''})")
     forced, key, parts = data / FORCED_DATA, data / FORCED_KEY, data / FORCED_PARTS
     if key.exists() and not key.is_file():
         refuse(key, "the report keeps the key of its forced-declarer data there")
@@ -1023,8 +1112,10 @@ def _remove_stale_datasets(out: Path, names: list[str], log: Callable[[str], Non
         # Only a plain child of data/ that still looks like a report dataset.
         if Path(str(name)).name == name and name not in ("", ".", "..") and _report_dataset(path):
             log(f"removing {path}: a dataset of an earlier report that this one does not use")
-            shutil.rmtree(path)
-    (data / DATASETS_FILE).write_text(json.dumps({"datasets": names}, indent=1) + "\n")
+            left = _remove_dataset(path)
+            if left:
+                log(f"kept {path}: it holds files the report did not write ({', '.join(left[:3])})")
+    _write_whole(data / DATASETS_FILE, json.dumps({"datasets": names}, indent=1) + "\n")
 
 
 def build_report(cfg: ReportConfig) -> ReportResult:
@@ -1042,10 +1133,21 @@ def build_report(cfg: ReportConfig) -> ReportResult:
         (out / "data").mkdir(exist_ok=True)
     except OSError as e:
         raise ThousandError(f"cannot create output directory {os.fspath(out)!r}: {e.strerror}") from None
+    from thousand.runner.store import claim_dir
+    # One report at a time in a folder: two would mix their data (a page labelled with one
+    # seed showing the other's thresholds).
+    with claim_dir(out, "--out"):
+        return _write_report(cfg, log, t0, rule_sets, earlier)
+
+
+def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple[str, Rules]],
+                  earlier: dict[str, Any]) -> ReportResult:
+    """:func:`build_report` once its outputs are checked and its folder claimed."""
+    out = cfg.out
     # Claim every name this report may write before writing any (a record an interrupted
     # run leaves behind, so that the rerun recognises its files); the finished report
     # replaces it with the list of what it wrote.
-    (out / "report.json").write_text(json.dumps({
+    _write_whole(out / "report.json", json.dumps({
         **earlier, "status": "running", "claimed": sorted(set(_report_files()) | _claimed(earlier)),
     }, indent=1) + "\n", encoding="utf-8")
     tables_dir, charts_dir = out / "tables", out / "charts"
@@ -1076,7 +1178,7 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     except (OSError, ValueError):
         parts_kept = False
     if parts.exists() and not parts_kept:
-        shutil.rmtree(parts)
+        _remove_parts(parts)
     _remove_stale_datasets(out, [_slug(label) for label, _ in rule_sets], log)
     tables: dict[str, Path] = {}
     figs: dict[str, Path] = {}
@@ -1186,13 +1288,14 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     if notes:
         blocks.append(Block("list", items=[f"not shown: {n}" for n in notes]))
     text, page = _render(blocks, out)
-    (out / "report.md").write_text(text, encoding="utf-8")
-    (out / "report.html").write_text(page, encoding="utf-8")
-    (out / "report.json").write_text(json.dumps({
+    _write_whole(out / "report.md", text, encoding="utf-8")
+    _write_whole(out / "report.html", page, encoding="utf-8")
+    _write_whole(out / "report.json", json.dumps({
         "rules": cfg.labels, "deals": cfg.deals, "games": cfg.games, "seed": cfg.seed, "seconds": round(seconds, 1),
         "tables": {k: os.path.relpath(v, out) for k, v in tables.items()},
         "charts": {k: os.path.relpath(v, out) for k, v in figs.items()},
         "data": {k: os.path.relpath(v, out) for k, v in data.items()}, "notes": notes,
     }, indent=1) + "\n", encoding="utf-8")
     log(f"wrote {out / 'report.html'} ({len(tables)} tables, {len(figs)} charts) in {seconds:.0f} s")
-    return ReportResult(out, out / "report.html", out / "report.md", tables, figs, data, notes, seconds)
+    failed = [f"{n.section} ({n.error})" for n in notes if isinstance(n, Failure)]
+    return ReportResult(out, out / "report.html", out / "report.md", tables, figs, data, notes, seconds, failed)

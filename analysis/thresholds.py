@@ -118,21 +118,25 @@ class _HandsChunk:
     samples: int
     roles: tuple[str, ...]
     simulator: Simulator
-    path: str | None      # the chunk's file in the run's store, if it has one
+    store: str | None     # the run's store, if it has one
+    token: str | None     # the store's writer token of this session
+    kept: bool            # the store holds this chunk already (checked when it was opened)
 
 
 def _stored_chunk(task: _HandsChunk) -> pl.DataFrame:
     """:func:`_simulate_chunk` of the task, read back from its store when it is there, else
-    computed and written (whole or not at all), so that an interrupted run loses no finished chunk."""
+    computed, written (whole or not at all) and recorded, so that an interrupted run loses
+    no finished chunk."""
     from thousand.runner.seeding import chunk_seed
-    from thousand.runner.store import write_frame
+    from thousand.runner.store import chunk_file, journal_chunk, write_frame
 
-    if task.path is not None and os.path.isfile(task.path):
-        return pl.read_parquet(task.path)
+    if task.kept:
+        return pl.read_parquet(Path(task.store) / chunk_file(task.index))
     frame = _simulate_chunk(chunk_seed(task.seed, task.index), task.start, task.size, task.samples, task.roles,
                             task.simulator)
-    if task.path is not None:
-        write_frame(frame, Path(task.path))
+    if task.store is not None:
+        size = write_frame(frame, Path(task.store) / chunk_file(task.index), task.token)
+        journal_chunk(task.store, task.index, frame.height, size)
     return frame
 
 
@@ -200,24 +204,27 @@ def simulate_forced_hands(rules: Rules = CLASSIC, n_hands: int = 2000, samples_p
             raise ValueError(f"role must be one of {ROLES}, got {r!r}")
     sim = simulator or _kernel_simulator(rules, strategies)
     bounds = chunk_bounds(n_hands, chunk_hands)
-    store = None
-    if chunk_dir is not None:
-        store = ChunkStore(chunk_dir, forced_hands_metadata(rules, n_hands, samples_per_hand, seed, strategies, roles,
-                                                            chunk_hands), FORCED_RESUME_KEYS, option="chunk_dir")
-        store.prepare(resume=True)
+    with contextlib.ExitStack() as claims:
+        store, kept = None, set()
+        if chunk_dir is not None:
+            store = claims.enter_context(ChunkStore(
+                chunk_dir, forced_hands_metadata(rules, n_hands, samples_per_hand, seed, strategies, roles,
+                                                 chunk_hands), FORCED_RESUME_KEYS, option="chunk_dir"))
+            store.prepare(resume=True)
 
-        def first_row(k: int) -> pl.DataFrame:
-            # A chunk begins with its first hand (drawn first from the chunk's stream) at the first role.
-            return pl.DataFrame({"hand_id": np.array([bounds[k][0]], dtype=np.int32),
-                                 "hand": random_hands(chunk_stream(seed, k), 1), "role": [roles[0]]})
-        store.open(first_row, partial=True)
-    tasks = [_HandsChunk(k, start, size, seed, samples_per_hand, tuple(roles), sim,
-                         None if store is None else os.fspath(store.chunk_path(k)))
-             for k, (start, size) in enumerate(bounds)]
-    with contextlib.closing(run_tasks(_stored_chunk, tasks, jobs=jobs, ordered=True)) as frames:
-        hands = pl.concat(list(frames))
-    if store is not None:
-        store.complete()
+            def first_row(k: int) -> pl.DataFrame:
+                # A chunk begins with its first hand (drawn first from the chunk's stream) at the first role.
+                return pl.DataFrame({"hand_id": np.array([bounds[k][0]], dtype=np.int32),
+                                     "hand": random_hands(chunk_stream(seed, k), 1), "role": [roles[0]]})
+            kept = store.open(first_row, partial=True)
+        tasks = [_HandsChunk(k, start, size, seed, samples_per_hand, tuple(roles), sim,
+                             None if store is None else os.fspath(store.path), None if store is None else store.token,
+                             k in kept)
+                 for k, (start, size) in enumerate(bounds)]
+        with contextlib.closing(run_tasks(_stored_chunk, tasks, jobs=jobs, ordered=True)) as frames:
+            hands = pl.concat(list(frames))
+        if store is not None:
+            store.complete()
     return hands
 
 
@@ -430,9 +437,13 @@ def plot_threshold_heatmap(df: pl.DataFrame, path: Any, probability: float = 0.8
     """
     import matplotlib.pyplot as plt
 
+    from thousand.analysis.charts import save_figure
+
     fig = threshold_heatmap_figure(df, probability, rows, cols, title)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    try:
+        save_figure(fig, path, dpi=120)
+    finally:
+        plt.close(fig)
 
 
 # The heatmap's figure never gets smaller than this (inches): its title, axis labels and

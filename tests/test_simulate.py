@@ -190,7 +190,8 @@ def test_resume_after_lost_chunks_gives_the_same_dataset(tmp_path):
     # What an interruption leaves: some chunk files, a half-written temp file, status running.
     for k in (2, 5, 8):
         (cut / sim.chunk_file(k)).unlink()
-    (cut / ".chunk-000002.parquet.deadbeef.tmp").write_bytes(b"PAR1 half a file")
+    token = sim.read_metadata(cut)["writers"][-1]   # the writer that was cut off
+    (cut / f".chunk-000002.parquet.{token}.deadbeef.tmp").write_bytes(b"PAR1 half a file")
     meta = json.loads((cut / "metadata.json").read_text())
     meta["status"] = "running"
     (cut / "metadata.json").write_text(json.dumps(meta))
@@ -523,7 +524,7 @@ def test_output_folder_errors_name_the_option(tmp_path):
         sim.run("deals", 1_000, backend="dask", scheduler="", out=tmp_path / "s")
     meta = json.loads((tmp_path / "g1" / "metadata.json").read_text())
     (tmp_path / "g1" / "metadata.json").write_text(json.dumps({**{k: v for k, v in meta.items() if k != "first_chunk"}, "format": 1}))
-    with pytest.raises(ThousandError, match="it was run with format=1, not 2"):  # named for what it is
+    with pytest.raises(ThousandError, match="it was run with format=1, not 3"):  # named for what it is
         sim.simulate_games(10, chunk_size=10, out=tmp_path / "g1", deals_out=tmp_path / "d1", resume=True)
 
 

@@ -2,7 +2,8 @@
 
 Each subcommand lives in ``thousand.commands.<module>`` and exposes ``NAME``, ``HELP``
 (one line), ``DESCRIPTION`` (the ``--help`` text, with an example), ``add_arguments(parser)``
-and ``run(args) -> int``.  User errors print one line and exit 2; Ctrl-C exits 130.
+and ``run(args) -> int``.  User errors print one line and exit 2; Ctrl-C exits 130, and
+SIGTERM (143) and SIGHUP (129) stop a command the same way.
 """
 from __future__ import annotations
 
@@ -92,14 +93,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if extra:
         args._parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    from thousand.runner.pool import stop_signals_interrupt
     try:
-        return int(args._run(args) or 0)
+        # SIGTERM (kill) and SIGHUP (a closed terminal) stop a command as Ctrl-C does:
+        # its workers stopped, its data kept or its temporary files removed, one line said.
+        with stop_signals_interrupt():
+            return int(args._run(args) or 0)
     except USER_ERRORS as e:
         print(f"thousand {args.command}: error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         print(f"thousand {args.command}: interrupted", file=sys.stderr)
-        return 130
+        return 128 + getattr(e, "signum", 2)   # the shell's code for the signal: 130 Ctrl-C, 143 TERM, 129 HUP
     except BrokenPipeError:
         return 0
     except OSError as e:  # after BrokenPipeError, one of its kind

@@ -43,7 +43,7 @@ from thousand.rules import Rules, parse_rules_spec
 from thousand.runner import chunks, pool
 from thousand.runner.pool import BACKENDS
 from thousand.runner.seeding import chunk_bounds, chunk_seed
-from thousand.runner.store import FORMAT_VERSION, METADATA_FILE, ChunkStore, chunk_file, load, read_metadata
+from thousand.runner.store import FORMAT_VERSION, MAX_CHUNKS, METADATA_FILE, ChunkStore, chunk_file, load, read_metadata
 from thousand.schema import DEFAULT_CHUNK_DEALS, DEFAULT_CHUNK_GAMES
 from thousand.strategies import canonical
 
@@ -183,7 +183,8 @@ _TEMP_DIRS: list[str] = []
 
 
 def _temp_out() -> Path:
-    """A temporary dataset directory, removed when the interpreter exits."""
+    """A temporary dataset directory (made by this process, so it goes whole), removed when
+    the interpreter exits (also after SIGTERM or SIGHUP: see ``pool.stop_signals_interrupt``)."""
     if not _TEMP_DIRS:
         atexit.register(lambda: [shutil.rmtree(d, ignore_errors=True) for d in _TEMP_DIRS])
     d = tempfile.mkdtemp(prefix="thousand-run-")
@@ -191,12 +192,42 @@ def _temp_out() -> Path:
     return Path(d)
 
 
+# Bytes on disk per row, upper bounds of what the runner's writer takes (measured
+# 2026-12-01 on 250,000 deals and 2,000 games, 2 to 4 players, standard and random
+# players: 32-52 bytes a deal, 18-46 a game); for the warning about a disk too small.
+def _bytes_per_item(kind: str, players: int) -> int:
+    return 12 * players + (16 if kind == "deals" else 10)
+
+
+def _size(n: float) -> str:
+    """``n`` bytes as a person reads them (decimal units)."""
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n / 1e3:.1f} kB"
+
+
+def _check_room(kind: str, n: int, players: int, folder: str, temporary: bool) -> None:
+    """Refuse a run without --out that would fill the temporary folder (it is removed at the
+    end, so the data could only be lost); warn when --out's disk looks too small (the run
+    stops when it is full, and --resume continues once there is room)."""
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return
+    need = n * _bytes_per_item(kind, players)
+    if need <= 0.9 * free:
+        return
+    if temporary:
+        raise ThousandError(f"a run of {n:,} {kind} without --out would write about {_size(need)} to the temporary "
+                            f"folder {folder}, which has {_size(free)} free; give --out DIR on a disk with room")
+    print(f"warning: {n:,} {kind} take about {_size(need)} and {folder} has {_size(free)} free: the run stops when "
+          "the disk is full (--resume continues it once there is room)", file=sys.stderr)
+
+
 # Sanity limits: beyond them a run would take months or a chunk would not fit in memory.
 MAX_ITEMS = {"deals": 10**11, "games": 10**10}
 MAX_CHUNK = {"deals": 5_000_000, "games": 200_000}
-# Chunk files a run may have: every chunk is a task and a file, so a tiny --chunk-size with
-# a large count would fill memory with tasks (and the directory with files) before work.
-MAX_CHUNKS = 100_000
 # What polars' writer takes for compressed runs ("uncompressed" is the runner's own writer).
 COMPRESSIONS = ("uncompressed", "lz4", "zstd", "snappy", "gzip", "brotli")
 
@@ -266,38 +297,56 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
 
     check_name(out, "--out", "the directory to write to")
     check_name(deals_out, "--deals-out", "the directory to write to")
-    out_path = Path(out) if out is not None else _temp_out()
     if out is None and resume:
         raise ThousandError("--resume needs --out: the directory of the run to continue")
-    deals_path = Path(deals_out) if deals_out is not None else None
-    with_deals = deals_path is not None
-    store = ChunkStore(out_path, run_metadata(kind, n, chunk_size, seed, rules, strategies, compression,
-                                              with_deals, first_chunk=first_chunk), RESUME_KEYS)
-    deal_store = None
-    if deals_path is not None:
-        a, b = deals_path.resolve(), out_path.resolve()
-        if a == b:
-            raise ThousandError("--deals-out must be a different directory from --out")
-        if a.is_relative_to(b) or b.is_relative_to(a):   # one dataset inside the other mixes the two tables
-            raise ThousandError("--deals-out and --out must not be inside one another")
-        deal_store = ChunkStore(deals_path, run_metadata(kind, n, chunk_size, seed, rules, strategies, compression,
-                                                         with_deals, rows_of="deals", first_chunk=first_chunk),
-                                RESUME_KEYS, option="--deals-out")
-    out_existed = out_path.exists()
-    store.prepare(resume)
-    if deal_store is not None:
-        try:
-            deal_store.prepare(resume)
-        except ThousandError:
-            if not out_existed:  # leave no empty --out behind a refused run
-                out_path.rmdir()
-            raise
+    if out is None:
+        _check_room(kind, n, rules.players, tempfile.gettempdir(), temporary=True)
+    # SIGTERM and SIGHUP stop the run like Ctrl-C (the CLI already says so for its commands).
+    with pool.stop_signals_interrupt(), contextlib.ExitStack() as claims:
+        out_path = Path(out) if out is not None else _temp_out()
+        deals_path = Path(deals_out) if deals_out is not None else None
+        with_deals = deals_path is not None
+        store = claims.enter_context(ChunkStore(out_path, run_metadata(
+            kind, n, chunk_size, seed, rules, strategies, compression, with_deals, first_chunk=first_chunk),
+            RESUME_KEYS))
+        deal_store = None
+        if deals_path is not None:
+            a, b = deals_path.resolve(), out_path.resolve()
+            if a == b:
+                raise ThousandError("--deals-out must be a different directory from --out")
+            if a.is_relative_to(b) or b.is_relative_to(a):   # one dataset inside the other mixes the two tables
+                raise ThousandError("--deals-out and --out must not be inside one another")
+            deal_store = claims.enter_context(ChunkStore(deals_path, run_metadata(
+                kind, n, chunk_size, seed, rules, strategies, compression, with_deals, rows_of="deals",
+                first_chunk=first_chunk), RESUME_KEYS, option="--deals-out"))
+        out_existed = out_path.exists()
+        store.prepare(resume)
+        if deal_store is not None:
+            try:
+                deal_store.prepare(resume)
+            except ThousandError:
+                if not out_existed:  # leave no empty --out behind a refused run
+                    claims.close()
+                    out_path.rmdir()
+                raise
+        if out is not None:
+            _check_room(kind, n, rules.players, os.fspath(out_path), temporary=False)
+        return _run_chunks(kind, n, chunk_size, seed, rules, strategies, compression, store, deal_store, jobs,
+                           backend, scheduler, progress, out is None, resume_hint)
+
+
+def _run_chunks(kind: str, n: int, chunk_size: int, seed: int, rules: Rules, strategies: tuple[str, ...],
+                compression: str, store: ChunkStore, deal_store: ChunkStore | None, jobs: int, backend: str,
+                scheduler: str | None, progress: bool | None, temporary: bool, resume_hint: str) -> RunResult:
+    """The chunks of a run whose stores are prepared: keep what is written, compute the rest."""
+    out_path, deals_path = store.path, None if deal_store is None else deal_store.path
     bounds = chunk_bounds(n, chunk_size)
     wanted = store.chunks()
     rules_array = rules.to_kernel()
     all_tasks = {
         k: chunks.ChunkTask(kind, k, bounds[k][0], bounds[k][1], seed, rules_array, rules.players, strategies,
-                            os.fspath(out_path), os.fspath(deals_path) if deals_path else None, compression)
+                            os.fspath(out_path), os.fspath(deals_path) if deals_path else None, compression,
+                            store.token)
         for k in wanted
     }
 
@@ -322,24 +371,25 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
         # closing(): an interruption shuts the pool (or the Dask cluster) down at once.
         with contextlib.closing(pool.run_tasks(chunks.run_chunk, tasks, backend=backend, jobs=jobs,
                                                scheduler=scheduler)) as results:
-            for _, size, nrows in results:
-                computed += size
-                rows += nrows
+            for c in results:   # the worker recorded its chunk in the store's journal
+                computed += c.items
+                rows += c.rows
                 if bar is not None:
-                    bar.update(size)
+                    bar.update(c.items)
     except (KeyboardInterrupt, BrokenExecutor) as e:
         if bar is not None:
             bar.close()
             bar = None
-        left = len(wanted) - len(store.written())
-        if out is None:  # the temporary directory goes at exit: nothing to resume from
+        if temporary:  # the temporary directory goes at exit: nothing to resume from
             kept = "nothing is kept (no --out was given; with --out DIR an interrupted run can be resumed)"
         else:
-            kept = f"{len(wanted) - left} of {len(wanted)} chunks are written in {out_path}; {resume_hint}"
+            kept = f"{len(store.written())} of {len(wanted)} chunks are written in {out_path}; {resume_hint}"
         if pool.killed_by_interrupt(e):
             # A worker that got Ctrl-C itself (its workers start deaf to the terminal's,
             # but a signal can be sent to one alone) dies of it: that is the interrupt too.
             print(f"interrupted: {kept}", file=sys.stderr)
+            if isinstance(e, KeyboardInterrupt):
+                raise
             raise KeyboardInterrupt from None
         # A worker process died (killed, out of memory): what was written is kept.
         raise ThousandError(f"a worker process died ({type(e).__name__}); {kept}") from None
@@ -351,7 +401,7 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
     meta = store.complete()
     if deal_store is not None:
         deal_store.complete()
-    return RunResult(out_path, kind, total, computed, rows, seconds, deals_path, meta, temporary=out is None)
+    return RunResult(out_path, kind, total, computed, rows, seconds, deals_path, meta, temporary=temporary)
 
 
 def simulate(n_deals: int, rules: Rules | str | None = "classic",

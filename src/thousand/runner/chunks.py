@@ -22,9 +22,9 @@ from thousand import schema
 from thousand.errors import ThousandError
 from thousand.runner.pool import keep_freed_memory
 from thousand.runner.seeding import DEAL_BLOCK, chunk_stream, unit_stream
-from thousand.runner.store import chunk_file, write_chunk
+from thousand.runner.store import chunk_file, journal_chunk, new_token, write_chunk
 
-__all__ = ["ChunkTask", "run_chunk", "chunk_columns", "chunk_frames", "unit_chunk_columns", "stored_columns",
+__all__ = ["ChunkTask", "ChunkDone", "run_chunk", "chunk_columns", "chunk_frames", "unit_chunk_columns", "stored_columns",
            "STORED_DTYPES", "kernel"]
 
 # Columns stored narrower than the schema's type.  On disk ``deal_id`` counts the rows of
@@ -58,21 +58,40 @@ class ChunkTask:
     out: str
     deals_out: str | None
     compression: str
+    token: str | None = None   # the writing session's, for the temporary names (see store.ChunkStore.open)
 
 
-def run_chunk(task: ChunkTask) -> tuple[int, int, int]:
-    """Compute chunk ``task.index`` and write its file(s); returns ``(index, items, rows)``.
+@dataclass(frozen=True)
+class ChunkDone:
+    """What a worker reports of a chunk it wrote: the rows and bytes of each file."""
 
-    Runs in a worker; the written file is the only result that matters, the return value
-    only feeds the progress bar and the summary.
+    index: int
+    items: int
+    rows: int
+    size: int
+    deal_rows: int = 0
+    deal_size: int = 0
+
+
+def run_chunk(task: ChunkTask) -> ChunkDone:
+    """Compute chunk ``task.index``, write its file(s) and record them in the store's journal.
+
+    Runs in a worker; the written files are the result, the return value only feeds the
+    progress bar and the summary.
     """
     keep_freed_memory()
     columns, deal_columns = chunk_columns(task)
+    token = task.token or new_token()
+    deal_rows = deal_size = 0
     if deal_columns is not None:
-        # The deals file goes first: a chunk counts as done when its games file exists.
-        write_chunk(deal_columns, Path(task.deals_out) / chunk_file(task.index), task.compression)
-    write_chunk(columns, Path(task.out) / chunk_file(task.index), task.compression)
-    return task.index, task.size, len(next(iter(columns.values())))
+        # The deals file goes first: a games chunk is done only when both are recorded.
+        deal_size = write_chunk(deal_columns, Path(task.deals_out) / chunk_file(task.index), task.compression, token)
+        deal_rows = len(next(iter(deal_columns.values())))
+        journal_chunk(task.deals_out, task.index, deal_rows, deal_size)
+    size = write_chunk(columns, Path(task.out) / chunk_file(task.index), task.compression, token)
+    rows = len(next(iter(columns.values())))
+    journal_chunk(task.out, task.index, rows, size)
+    return ChunkDone(task.index, task.size, rows, size, deal_rows, deal_size)
 
 
 def stored_columns(columns: dict[str, np.ndarray], names: Iterable[str]) -> dict[str, np.ndarray]:

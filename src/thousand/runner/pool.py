@@ -30,7 +30,9 @@ import functools
 import itertools
 import logging
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Any, TypeVar
@@ -38,7 +40,8 @@ from typing import Any, TypeVar
 from thousand.errors import ThousandError
 
 __all__ = ["BACKENDS", "run_tasks", "loky_backend", "die_with_owner", "keep_freed_memory", "killed_by_interrupt",
-           "exception_chain", "progress_bar", "children_deaf_to_ctrl_c", "DASK_CONNECT_TIMEOUT"]
+           "exception_chain", "progress_bar", "children_deaf_to_ctrl_c", "stop_signals_interrupt", "Interrupted",
+           "STOP_SIGNALS", "DASK_CONNECT_TIMEOUT"]
 
 BACKENDS = ("loky", "threads", "dask")
 DASK_CONNECT_TIMEOUT = "10s"
@@ -73,6 +76,8 @@ def run_tasks(fn: Callable[[T], R], tasks: Sequence[T], *, backend: str = "loky"
             close()
         return
     owner = os.getpid()
+    with children_deaf_to_ctrl_c():   # joblib's first use of loky's resource tracker starts it
+        pass
     calls = (delayed(_in_worker)(owner, fn, t) for t in tasks)
     yield from Parallel(n_jobs=jobs, backend=loky_backend(), return_as=return_as)(calls)
 
@@ -175,28 +180,79 @@ def _spawn_without_sigint(executor: Any) -> None:
 
 @contextlib.contextmanager
 def children_deaf_to_ctrl_c() -> Iterator[None]:
-    """Block SIGINT in this thread meanwhile: processes and threads started from it inherit
-    the blocked signal (through fork and exec too; Python leaves the mask as it finds it).
+    """Block SIGINT, SIGTERM and SIGHUP in this thread meanwhile: processes and threads
+    started from it inherit the blocked signals (through fork and exec too; Python leaves
+    the mask as it finds it).
 
-    Ctrl-C in a terminal goes to the whole process group.  A worker process still
-    importing would die of it with a traceback of its own on the user's screen; blocked,
-    only the run's own process sees Ctrl-C, stops its workers and reports the
-    interruption in one line.  A Ctrl-C pressed meanwhile waits until the block ends.
+    Ctrl-C in a terminal goes to the whole process group, and so do the SIGHUP of a closed
+    terminal and the SIGTERM a service manager sends to a group.  A worker process would
+    die of them (with a traceback of its own on the user's screen, or a "worker died"
+    instead of the interruption); blocked, only the run's own process sees them, stops its
+    workers (loky kills them with SIGKILL) and reports the interruption in one line.  A
+    signal sent meanwhile waits until the block ends.
     """
-    import signal
-
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    # Starting a process may first start multiprocessing's resource tracker, whose start
-    # unblocks SIGINT in this thread (Python 3.11): start it beforehand.
-    from multiprocessing import resource_tracker
-    resource_tracker.ensure_running()
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, set(STOP_SIGNALS))
     try:
+        # The resource trackers (multiprocessing's and loky's) ignore SIGINT and SIGTERM
+        # but would die of a closed terminal's SIGHUP (then warn, relaunch, and print
+        # tracebacks about resources they no longer know): start them with it blocked.
+        # The standard library's start unblocks SIGINT and SIGTERM in this thread again
+        # (Python 3.11), hence the block after it.
+        _start_resource_trackers()
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, *STOP_SIGNALS})
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _start_resource_trackers() -> None:
+    from multiprocessing import resource_tracker
+    resource_tracker.ensure_running()
+    try:
+        from joblib.externals.loky.backend import resource_tracker as loky_tracker
+    except ImportError:  # pragma: no cover - joblib without loky
+        return
+    loky_tracker.ensure_running()
+
+
+#: The signals that ask a run to stop besides Ctrl-C: ``kill PID`` and a closed terminal.
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, handled like Ctrl-C; ``signum`` says which."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _raise_interrupted(signum: int, frame: Any) -> None:
+    raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def stop_signals_interrupt() -> Iterator[None]:
+    """Meanwhile SIGTERM and SIGHUP raise :class:`Interrupted` (a ``KeyboardInterrupt``), so
+    that a run stopped by ``kill`` or a closed terminal stops as on Ctrl-C: its pool shut
+    down, what it wrote kept (or its temporary dataset removed), one line said.
+
+    Only in the main thread (where Python runs signal handlers), and only for a signal
+    still at its default action: a program that set its own handler keeps it.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    installed = {sig: signal.signal(sig, _raise_interrupted) for sig in STOP_SIGNALS
+                 if signal.getsignal(sig) is signal.SIG_DFL}
+    try:
+        yield
+    finally:
+        for sig, previous in installed.items():
+            signal.signal(sig, previous)
 
 
 _PR_SET_PDEATHSIG = 1
@@ -215,7 +271,6 @@ def die_with_owner(owner: int | None) -> None:
     if owner is None or os.getpid() == owner or not sys.platform.startswith("linux"):
         return
     if _DEATH_SIGNAL_ARMED != owner:
-        import signal
         try:
             if ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0:
                 _DEATH_SIGNAL_ARMED = owner
@@ -261,13 +316,14 @@ def keep_freed_memory() -> bool:
 
 # --------------------------------------------------------------------------- interruptions
 def killed_by_interrupt(error: BaseException) -> bool:
-    """Whether a broken worker pool is the work of Ctrl-C (SIGINT) rather than a crash.
+    """Whether a broken worker pool is the work of Ctrl-C (SIGINT), SIGTERM or SIGHUP rather
+    than a crash.
 
     loky names the workers' exit codes (``{SIGINT(-2)}``) in its error; a worker that
     caught the interrupt as an exception passes it on as the error's cause.
     """
-    return any(isinstance(e, KeyboardInterrupt) or "SIGINT" in str(e) or "KeyboardInterrupt" in str(e)
-               for e in exception_chain(error))
+    words = ("SIGINT", "SIGTERM", "SIGHUP", "KeyboardInterrupt")
+    return any(isinstance(e, KeyboardInterrupt) or any(w in str(e) for w in words) for e in exception_chain(error))
 
 
 def exception_chain(error: BaseException) -> list[BaseException]:
@@ -288,10 +344,18 @@ def _dask_client(scheduler: str | None, jobs: int) -> tuple[Any, Callable[[], No
     except ImportError:
         raise ThousandError("the dask backend needs dask[distributed]: pip install 'thousand[dask]'") from None
     if scheduler:
+        _probe_scheduler(scheduler)
         try:
             client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
         except (OSError, TimeoutError, ValueError) as e:
             raise ThousandError(f"cannot reach the Dask scheduler at {scheduler!r}: {e}") from None
+        try:
+            # A scheduler without workers would take the chunks and never run them.
+            client.wait_for_workers(1, timeout=DASK_CONNECT_TIMEOUT)
+        except TimeoutError:
+            client.close()
+            raise ThousandError(f"the Dask scheduler at {scheduler!r} has no workers (none joined within "
+                                f"{DASK_CONNECT_TIMEOUT}); start some with `dask worker {scheduler}`") from None
         return client, client.close
     # The cluster's processes and its event-loop thread start deaf to Ctrl-C, like loky's
     # workers: the run stops them itself.  Its log messages are the run's own business:
@@ -305,6 +369,50 @@ def _dask_client(scheduler: str | None, jobs: int) -> tuple[Any, Callable[[], No
         client.close()
         cluster.close()
     return client, close
+
+
+def _probe_scheduler(address: str) -> None:
+    """Connect to ``address`` and exchange Dask's handshake, all within
+    :data:`DASK_CONNECT_TIMEOUT`, or raise a one-line :class:`ThousandError`.
+
+    ``distributed.Client`` waits for the handshake without a limit: a service that
+    accepts the connection but never answers would hang the run forever, and one that
+    answers with something else (an HTTP server) makes it read a length of exabytes from
+    the reply.  The probe runs on its own event loop in a thread of its own, so it also
+    works where the caller already runs an event loop.
+    """
+    import asyncio
+
+    from dask.utils import parse_timedelta
+    from distributed.comm import connect
+
+    seconds = parse_timedelta(DASK_CONNECT_TIMEOUT, default="seconds")
+    outcome: list[BaseException | None] = []
+
+    async def handshake() -> None:
+        comm = await connect(address, timeout=seconds)
+        await comm.close()
+
+    def probe() -> None:
+        try:
+            asyncio.run(asyncio.wait_for(handshake(), seconds))
+            outcome.append(None)
+        except BaseException as e:  # noqa: BLE001 - every way of failing is reported below
+            outcome.append(e)
+
+    thread = threading.Thread(target=probe, name="thousand-dask-probe", daemon=True)
+    thread.start()
+    thread.join(seconds + 5)
+    error = outcome[0] if outcome else TimeoutError()
+    if error is None:
+        return
+    if isinstance(error, (TimeoutError, asyncio.TimeoutError)):
+        why = f"no answer within {DASK_CONNECT_TIMEOUT} (is a Dask scheduler listening there?)"
+    elif isinstance(error, OSError) and not isinstance(error, MemoryError):
+        why = " ".join(str(error).split()) or type(error).__name__
+    else:  # e.g. a length of exabytes read from an HTTP reply
+        why = f"it does not answer as a Dask scheduler does ({type(error).__name__})"
+    raise ThousandError(f"cannot reach the Dask scheduler at {address!r}: {why}")
 
 
 # --------------------------------------------------------------------------- progress
