@@ -1488,21 +1488,28 @@ def write_outputs(result: ComparisonResult, out_dir: str | os.PathLike, level: i
             raise ThousandError(f"cannot create output directory {os.fspath(d)!r}: {e.strerror}") from None
     final = {"compare_forest.png": figures / "compare_forest.png", "compare.csv": tables / "compare.csv",
              "compare.json": tables / "compare.json", "compare.md": out / "compare.md"}
-    # With claim, every file is written under a temporary name and renamed once the record
-    # lists both its old and new checksums: a run interrupted anywhere leaves files the next
-    # run recognises as its own.
-    staged = {name: p.with_name(f".{p.stem}.partial{p.suffix}") for name, p in final.items()} if claim else final
-    forest_plot(result, staged["compare_forest.png"])
-    result.frame().write_csv(staged["compare.csv"])
-    staged["compare.json"].write_text(json.dumps(result.to_json(), indent=1) + "\n")
-    md = result_markdown(result, figure=Path(os.path.relpath(final["compare_forest.png"], out)).as_posix(),
-                         level=level)
-    staged["compare.md"].write_text(md)
+    # Every file is written under a temporary name and renamed, so a full disk or an
+    # interruption leaves no cut file; with claim, renamed once the record lists both its
+    # old and new checksums: a run interrupted anywhere leaves files the next run
+    # recognises as its own.
+    staged = {name: p.with_name(f".{p.stem}.partial{p.suffix}") for name, p in final.items()}
+    try:
+        forest_plot(result, staged["compare_forest.png"])
+        result.frame().write_csv(staged["compare.csv"])
+        staged["compare.json"].write_text(json.dumps(result.to_json(), indent=1) + "\n")
+        md = result_markdown(result, figure=Path(os.path.relpath(final["compare_forest.png"], out)).as_posix(),
+                             level=level)
+        staged["compare.md"].write_text(md)
+    except BaseException:
+        for p in staged.values():   # ours: written just now under these names
+            p.unlink(missing_ok=True)
+        raise
     if claim:
         new = {name: _sha256(staged[name]) for name in OUTPUT_FILES}
         old = _written_record(out)
         _write_record(out, {name: sorted({*old.get(name, ()), new[name]}) for name in OUTPUT_FILES})
-        for name in OUTPUT_FILES:
-            os.replace(staged[name], final[name])
+    for name in OUTPUT_FILES:
+        os.replace(staged[name], final[name])
+    if claim:
         _write_record(out, new)
     return md

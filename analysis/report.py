@@ -398,6 +398,11 @@ def _write_whole(path: Path, text: str, encoding: str = "utf-8") -> None:
         tmp.unlink(missing_ok=True)
 
 
+def _write_table(frame: pl.DataFrame, path: Path) -> None:
+    """A table as CSV, whole or not at all (see :func:`_write_whole`)."""
+    _write_whole(path, frame.write_csv())
+
+
 NO_KERNEL_DATA = "deals.parquet"   # a rule set's dealt cards when the kernel is not available
 
 
@@ -809,7 +814,7 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
                                                                   indent=1) + "\n")
             _remove_parts(parts)
         table = th.threshold_table(hands, rules)
-        table.write_csv(tables_dir / "bid_thresholds.csv")
+        _write_table(table, tables_dir / "bid_thresholds.csv")
         tables["bid_thresholds"] = tables_dir / "bid_thresholds.csv"
         grid = th.threshold_table(hands, rules, by=("points_band", "marriage_value"), n_boot=0)
         blocks.append(Block("p", (
@@ -852,7 +857,7 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
             try:
                 rule = th.fit_rule_of_thumb(hands, rules)
                 acc = th.rule_of_thumb_table(rule)
-                acc.write_csv(tables_dir / "rule_of_thumb.csv")
+                _write_table(acc, tables_dir / "rule_of_thumb.csv")
                 tables["rule_of_thumb"] = tables_dir / "rule_of_thumb.csv"
                 blocks.append(Block("h", "Rule of thumb", level=3))
                 blocks.append(Block("p", f"`{rule.formula()}`, fitted on {_count(rule.hands_train, 'hand')} "
@@ -1206,14 +1211,14 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
                for label, rules in rule_sets]
     # A condition nobody could be checked for (four nines without any hand-off) has no row.
     freq = pl.concat([p[0] for p in per_set]).filter(pl.col("n") > 0)
-    freq.write_csv(tables_dir / "redeal_frequencies.csv")
+    _write_table(freq, tables_dir / "redeal_frequencies.csv")
     tables["redeal_frequencies"] = tables_dir / "redeal_frequencies.csv"
     figs["redeal_frequencies"] = charts.redeal_frequency_chart(freq, charts_dir / "redeal_frequencies.png")
     calls_chart = None
     calls = pl.DataFrame()
     if played:
         calls = pl.concat([p[1] for p in per_set])
-        calls.write_csv(tables_dir / "redeal_calls.csv")
+        _write_table(calls, tables_dir / "redeal_calls.csv")
         tables["redeal_calls"] = tables_dir / "redeal_calls.csv"
         calls_chart = figs["redeal_calls"] = charts.redeal_calls_chart(calls, charts_dir / "redeal_calls.png")
 
@@ -1232,7 +1237,7 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
                                     "needs play is left out."))
     if played:
         ov = pl.concat([p[2] for p in per_set])
-        ov.write_csv(tables_dir / "overview.csv")
+        _write_table(ov, tables_dir / "overview.csv")
         tables["overview"] = tables_dir / "overview.csv"
         blocks += _overview_blocks(ov)
     blocks += _redeal_blocks(freq, calls, played, figs["redeal_frequencies"], calls_chart)
@@ -1242,7 +1247,7 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
         log(f"marriage statistics ({main_label}) ...")
         mt = marriage_tables(frames[main_label], main_rules)
         for name, frame in mt.items():
-            frame.write_csv(tables_dir / f"{name}.csv")
+            _write_table(frame, tables_dir / f"{name}.csv")
             tables[name] = tables_dir / f"{name}.csv"
         played_deals, held = held_in_play(mt["marriages"])
         if held == 0:  # every role row and chart would be empty (n = 0): say why instead

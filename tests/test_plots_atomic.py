@@ -52,3 +52,41 @@ def test_the_heatmap_forest_plot_and_bid_chart_leave_nothing_on_a_full_disk(tmp_
     with pytest.raises(OSError):
         bids.plot_bid_chart(est, tmp_path / "bid.png")
     assert _only(tmp_path) == []
+
+
+def test_the_reports_comparison_outputs_are_renamed_into_place_whole(tmp_path, monkeypatch):
+    from thousand.analysis.compare import compare_rules, write_outputs
+    from test_compare_pipeline import toy_simulator
+
+    result = compare_rules(["classic", "classic:bolts=off"], n_games=400, seed=2, chunk_size=200,
+                           simulator=toy_simulator, metrics=["bolt_penalties"])
+
+    def write_csv(self, file=None, **kwargs):   # the disk fills up during the table
+        with open(file, "w") as fh:
+            fh.write("metric,rules\n")
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(pl.DataFrame, "write_csv", write_csv)
+    with pytest.raises(OSError):
+        write_outputs(result, tmp_path, tables_dir=tmp_path / "tables", figures_dir=tmp_path / "charts")
+    assert [p.name for p in tmp_path.rglob("*") if p.is_file()] == []
+
+
+def test_report_pages_and_tables_are_replaced_whole_or_not_at_all(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from thousand.analysis import report
+
+    page = tmp_path / "report.md"
+    page.write_text("the earlier page\n")
+    real = Path.write_text
+
+    def full(self, data, *args, **kwargs):
+        real(self, data[:5], *args, **kwargs)
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(Path, "write_text", full)
+    with pytest.raises(OSError, match="No space left"):
+        report._write_whole(page, "the new page\n")
+    with pytest.raises(OSError, match="No space left"):
+        report._write_table(pl.DataFrame({"a": [1, 2]}), tmp_path / "t.csv")
+    monkeypatch.undo()
+    assert page.read_text() == "the earlier page\n" and _only(tmp_path) == ["report.md"]
