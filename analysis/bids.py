@@ -34,6 +34,13 @@ What the numbers mean (``docs/bids.md`` has the long version)
 Passing: ``simulate_pass`` / ``pass_summary`` sample the hand passing at its first chance
 (``thousand.kernel.play_forced_pass``): the seat's expected score change with a 95% interval.
 
+Bolts are counted in every value: a deal in which a player wins no trick (or scores no
+points, as ``bolt_when`` says) gives him a bolt, and every third bolt costs
+``bolt_penalty``, so each bolt costs ``bolt_penalty / 3`` on average (:func:`bolt_cost`):
+subtracted from a played-out deal that gives the seat a bolt, as defender when passing
+or as declarer when bidding.  A resignation and a redeal give nobody a bolt.  What is
+not counted is the game score: every value is one deal from a score of 0, off the barrel.
+
 >>> wilson_interval(8, 10)  # doctest: +ELLIPSIS
 (0.4901..., 0.9433...)
 >>> bid_cap(0, CLASSIC_RULES)  # no marriage: 120
@@ -61,7 +68,7 @@ __all__ = [
     "ROLES", "N_COMPLETIONS", "Completions", "BidEstimate",
     "wilson_interval", "bid_cap", "lowest_bid", "bids_for_hand", "hand_redeal_reasons", "make_counts", "resign_score",
     "talon_redeal_allowed", "bid_table", "safe_bid", "best_ev_bid", "estimate_from_completions",
-    "points_histogram", "seat_strategies", "kernel_play", "ROLE_SEATS",
+    "points_histogram", "seat_strategies", "kernel_play", "ROLE_SEATS", "bolt_cost", "recommendation",
     "simulate_hand", "estimate_bid", "format_bid_table", "bid_estimate_json", "plot_bid_chart",
 ]
 
@@ -164,6 +171,20 @@ def resign_score(bid: Any, rules: Rules, free_resignation: bool = True) -> Any:
     return -b
 
 
+def bolt_cost(rules: Rules) -> float:
+    """The expected cost of one bolt: ``bolt_penalty / 3`` (0 with ``bolts = off``).
+
+    Every third bolt of a player costs ``bolt_penalty`` and clears his count, so over a
+    game the penalties he pays are his bolts divided by three: whatever his count before
+    a deal, a bolt costs a third of the penalty on average.  (With ``not_on_barrel`` a
+    sitter gets none; the values here are for a player off the barrel.)
+
+    >>> bolt_cost(CLASSIC_RULES)
+    40.0
+    """
+    return 0.0 if rules.bolts == "off" else rules.bolt_penalty / 3
+
+
 def talon_redeal_allowed(talon: np.ndarray, rules: Rules, obligation: bool = False) -> np.ndarray:
     """Per talon mask, whether the declarer may demand a talon redeal (worth 0 to him).
 
@@ -217,6 +238,9 @@ class Completions:
         contract it would play (``>= contract``), or -1 to resign.
     contract : int
         The contract the declarer held when the strategies decided and played.
+    bolt : ndarray of int or None
+        The declarer's bolts in each completion were it scored as played out (0, 1);
+        ``None``: none known (counted as 0).
     """
 
     hand: int
@@ -228,6 +252,7 @@ class Completions:
     decision: np.ndarray | None = None
     contract: int = 100
     meta: dict[str, Any] = field(default_factory=dict)
+    bolt: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:
@@ -238,6 +263,8 @@ class Completions:
             raise ValueError("weight must have one entry per completion")
         if self.decision is not None and len(self.decision) != len(self.points):
             raise ValueError("decision must have one entry per completion")
+        if self.bolt is not None and len(self.bolt) != len(self.points):
+            raise ValueError("bolt must have one entry per completion")
         if len(self.points) == 0:
             raise ValueError("no completions")
 
@@ -249,6 +276,11 @@ class Completions:
     def n(self) -> int:
         """Number of completions (sum of weights)."""
         return int(self.weights.sum())
+
+    @property
+    def bolts(self) -> np.ndarray:
+        """The declarer's bolts per completion (zeros when unknown)."""
+        return np.zeros(len(self.points), dtype=np.int64) if self.bolt is None else np.asarray(self.bolt, dtype=np.int64)
 
 
 def _weighted_bincount(index: np.ndarray, weight: np.ndarray | None, length: int) -> np.ndarray:
@@ -337,33 +369,59 @@ def _choice_scores(c: Completions, bids: np.ndarray, rules: Rules, free_resignat
     talon_ids, talon_idx = np.unique(np.asarray(c.talon, dtype=np.int64), return_inverse=True)
     alt = _alternatives(c, talon_ids, bids, rules, free_resignation)
     alt_f = np.where(np.isfinite(alt), alt, 0.0)
+    # Playing scores +b or -b, less the bolt's expected cost in a deal that gives the
+    # declarer a bolt: the deals of a talon fall into classes (made or not, k bolts).
+    cost = bolt_cost(rules)
+    bolts = c.bolts
+    levels = [int(k) for k in np.unique(bolts) if k > 0] if cost else []
     tot, made = _group_make_counts(c.points, talon_idx, len(talon_ids), bids, c.weight)
     tot = tot.astype(float)[:, None]
     made = made.astype(float)
     failed = tot - made
-    play_sum = (made - failed) * bf                                  # sum of +-b over the talon's deals
+    # per bolt level k > 0: (deals, made deals) of each talon with k bolts
+    by_level = {}
+    for k in levels:
+        wk = np.where(bolts == k, c.weights, 0)
+        tot_k, made_k = _group_make_counts(c.points, talon_idx, len(talon_ids), bids, wk)
+        by_level[k] = (tot_k.astype(float)[:, None], made_k.astype(float))
+    bolt_sum = sum((k * t for k, (t, _) in by_level.items()), np.zeros_like(tot))
+    play_sum = (made - failed) * bf - cost * bolt_sum                 # sum of play scores over the talon's deals
     n = float(tot.sum())
     play = play_sum / tot >= alt                                     # every talon here has deals
     plug_sum = np.where(play, play_sum, alt_f * tot).sum(axis=0)
     if c.exact:
         ev = plug_sum / n
         return ev, ev.copy(), ev.copy()
-    plug_sq = np.where(play, tot * bf ** 2, alt_f ** 2 * tot).sum(axis=0)
-    # Leave one out: a made deal sees its talon's mean without one +b, a failed one without one -b.
+    # sum of squared play scores: b² for every deal, corrected for the deals with bolts
+    play_sq = tot * bf ** 2
+    for k, (tot_k, made_k) in by_level.items():
+        play_sq = play_sq + made_k * ((bf - cost * k) ** 2 - bf ** 2) + (tot_k - made_k) * ((bf + cost * k) ** 2 - bf ** 2)
+    plug_sq = np.where(play, play_sq, alt_f ** 2 * tot).sum(axis=0)
+    # Leave one out: each deal sees its talon's mean without its own score v, and is scored
+    # v if that mean says play, else the alternative.
     others = tot - 1
-    with np.errstate(invalid="ignore", divide="ignore"):
-        play_if_made = np.where(others > 0, (play_sum - bf) / others >= alt, True)   # alone: play
-        play_if_failed = np.where(others > 0, (play_sum + bf) / others >= alt, True)
-    loo_sum = (made * np.where(play_if_made, bf, alt_f) + failed * np.where(play_if_failed, -bf, alt_f)).sum(axis=0)
-    loo_sq = (made * np.where(play_if_made, bf ** 2, alt_f ** 2)
-              + failed * np.where(play_if_failed, bf ** 2, alt_f ** 2)).sum(axis=0)
+
+    def loo(count: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            plays = np.where(others > 0, (play_sum - v) / others >= alt, True)   # alone: play
+        return count * np.where(plays, v, alt_f), count * np.where(plays, v ** 2, alt_f ** 2)
+
+    classes = [(made, bf), (failed, -bf)]
+    for k, (tot_k, made_k) in by_level.items():   # the deals with bolts move to their own class
+        classes[0] = (classes[0][0] - made_k, bf)
+        classes[1] = (classes[1][0] - (tot_k - made_k), -bf)
+        classes += [(made_k, bf - cost * k), (tot_k - made_k, -bf - cost * k)]
+    loo_parts = [loo(count, v) for count, v in classes]
+    loo_sum = sum(p[0] for p in loo_parts).sum(axis=0)
+    loo_sq = sum(p[1] for p in loo_parts).sum(axis=0)
     z = z_for(confidence_level)
     ev = (plug_sum + loo_sum) / (2 * n)
     lo = pseudo_count_bound(loo_sum, loo_sq, n, bf, -z)
     hi = pseudo_count_bound(plug_sum, plug_sq, n, bf, z)
     # Known bounds: no choice scores above +b, and the declarer can always take the worst
     # of the alternatives every talon offers (e.g. a free resignation, 0), else play (-b).
-    floor = np.where(np.isfinite(alt).all(axis=0), alt.min(axis=0), -bf) if len(alt) else -bf
+    worst_play = -bf - cost * max(levels, default=0)
+    floor = np.where(np.isfinite(alt).all(axis=0), alt.min(axis=0), worst_play) if len(alt) else worst_play
     ev = np.clip(ev, floor, bf)
     lo = np.clip(np.minimum(lo, ev), floor, None)
     hi = np.clip(np.maximum(hi, ev), None, bf)
@@ -374,8 +432,9 @@ def strategy_scores(c: Completions, rules: Rules, free_resignation: bool = True)
     """Per completion, the declarer's score change when the strategy's own answer is followed.
 
     At ``c.contract``: resign (-1) costs :func:`resign_score`; a contract ``k`` (the held one
-    or a raise) scores ``+k`` when the played-out points reach it, else ``-k``.  ``None``
-    without decisions.
+    or a raise) scores ``+k`` when the played-out points reach it, else ``-k``, less
+    :func:`bolt_cost` when the deal gives the declarer a bolt (a resignation gives none).
+    ``None`` without decisions.
 
     >>> c = Completions(hand=0b1111111, role="rear", points=np.array([130, 90, 130]),
     ...                 talon=np.zeros(3, dtype=np.uint32), decision=np.array([100, -1, 140]))
@@ -386,7 +445,7 @@ def strategy_scores(c: Completions, rules: Rules, free_resignation: bool = True)
         return None
     d = np.asarray(c.decision, dtype=np.int64)
     pts = np.asarray(c.points, dtype=np.int64)
-    played = np.where(pts >= d, d, -d).astype(float)
+    played = np.where(pts >= d, d, -d).astype(float) - bolt_cost(rules) * c.bolts
     resign = resign_score(float(c.contract), rules, free_resignation)
     # A strategy may only resign where the rules allow it; treat any other -1 as an error.
     if resign is None and (d < 0).any():
@@ -430,6 +489,16 @@ def bid_table(c: Completions, rules: Rules, bids: Sequence[int] | None = None,
     ev_play = b * (2 * p - 1)
     # Play-out score is +-b, so its standard error is 2 b sqrt(p(1-p)/n).
     ev_play_se = np.zeros(len(b)) if c.exact else 2 * b * np.sqrt(p * (1 - p) / n)
+    cost = bolt_cost(rules)
+    if cost and c.bolts.any():
+        # less cost x k in a deal with k bolts: mean and variance of (2 made - 1) b - cost k
+        k_mean = float((c.bolts * w).sum() / n)
+        k_sq = float((c.bolts ** 2 * w).sum() / n)
+        k_made = make_counts(c.points, b, w * c.bolts) / n            # E[k; made]
+        ev_play = ev_play - cost * k_mean
+        if not c.exact:
+            second = b ** 2 - 2 * b * cost * (2 * k_made - k_mean) + cost ** 2 * k_sq
+            ev_play_se = np.sqrt(np.maximum(second - ev_play ** 2, 0.0) / n)
     resign = resign_score(b, rules, free_resignation)
     ev, ev_lo, ev_hi = _choice_scores(c, b, rules, free_resignation, confidence_level)
     # The strategy's own raise/resign answer is known for the contract it was asked at.
@@ -513,6 +582,9 @@ class BidEstimate:
     pass_samples: int = 0
     pass_on_obligation: float | None = None   # share of deals he still plays (forehand's 100)
     redeal_reasons: tuple[str, ...] = ()      # why the hand may demand a redeal (worth 0); empty: it may not
+    pass_bolt_rate: float | None = None       # share of deals in which the passer gets a bolt
+    pass_ev_without_bolts: float | None = None
+    declarer_bolt_rate: float | None = None   # share of played-out deals giving the declarer a bolt
 
     @property
     def pass_ev_ci(self) -> tuple[float, float] | None:
@@ -551,6 +623,8 @@ def estimate_from_completions(c: Completions, rules: Rules, confidence: float = 
     quant = {f"q{int(q * 100):02d}": float(np.searchsorted(cum, q - 1e-12)) for q in (0.1, 0.25, 0.5, 0.75, 0.9)}
     pts = pts_int.astype(float)
     info.setdefault("redeal_reasons", tuple(hand_redeal_reasons(c.hand, rules)))
+    if c.bolt is not None:
+        info.setdefault("declarer_bolt_rate", float(((c.bolts > 0) * w).sum() / w.sum()))
     return BidEstimate(
         hand=c.hand, role=c.role, rules=rules, samples=c.n, exact=c.exact, table=table,
         confidence=confidence, safe_bid=safe_bid(table, confidence), best_ev_bid=best_ev_bid(table),
@@ -636,7 +710,8 @@ def _call_kernel(play: Any, hand: int, rules: Rules, role: str, strategies: Any,
     res = play(_as_bitgen(seed), rules, strategies, hand=hand, role=role, n_samples=samples, exact=exact,
                contract=contract)
     return Completions(hand=hand, role=role, points=np.asarray(res.declarer_points), talon=np.asarray(res.talon),
-                       exact=exact, contract=contract, decision=np.asarray(res.decision))
+                       exact=exact, contract=contract, decision=np.asarray(res.decision),
+                       bolt=np.asarray(res.declarer_bolt))
 
 
 def estimate_bid(hand: int, rules: Rules, role: str = "forehand", strategies: Sequence[str] | str | None = None,
@@ -663,7 +738,7 @@ def estimate_bid(hand: int, rules: Rules, role: str = "forehand", strategies: Se
         runs = {int(b): (c if b == first else simulate_hand(hand, rules, role, strategies, samples, exact, seed,
                                                              contract=int(b)))
                 for b in bids_for_hand(hand, rules, role)}
-    pass_info = pass_summary(simulate_pass(hand, rules, role, strategies, samples, seed))
+    pass_info = pass_summary(simulate_pass(hand, rules, role, strategies, samples, seed), bolt_cost(rules))
     est = estimate_from_completions(c, rules, confidence, free_resignation, per_bid=runs,
                                     strategies=_strategy_label(strategies), seed=None if exact else seed,
                                     **pass_info)
@@ -691,12 +766,17 @@ def simulate_pass(hand: int, rules: Rules, role: str = "forehand", strategies: S
                                    n_samples=samples)
 
 
-def pass_summary(res: Any) -> dict[str, float]:
-    """Mean, standard error and sample count of a ``PassResult``'s score changes."""
-    s = np.asarray(res.score, dtype=float)
+def pass_summary(res: Any, cost: float = 0.0) -> dict[str, float]:
+    """Mean, standard error and sample count of a ``PassResult``'s score changes, each
+    less ``cost`` (:func:`bolt_cost`) per bolt the seat got in the deal; the share of
+    deals with a bolt, and the mean before the bolts (``pass_ev_without_bolts``)."""
+    raw = np.asarray(res.score, dtype=float)
+    k = np.asarray(res.bolt, dtype=float)
+    s = raw - cost * k
     n = len(s)
     return {"pass_ev": float(s.mean()), "pass_ev_se": float(s.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0,
-            "pass_samples": n, "pass_on_obligation": float(np.mean(res.declarer == res.seat))}
+            "pass_samples": n, "pass_on_obligation": float(np.mean(res.declarer == res.seat)),
+            "pass_bolt_rate": float(np.mean(k > 0)), "pass_ev_without_bolts": float(raw.mean())}
 
 
 def _with_seconds(est: BidEstimate, seconds: float) -> BidEstimate:
@@ -755,6 +835,11 @@ def bid_estimate_json(est: BidEstimate) -> dict[str, Any]:
         "redeal_reasons": list(est.redeal_reasons),
         "redeal_ev": 0.0 if est.redeal_reasons else None,
         "best_choice": best_choice(est),
+        "recommendation": recommendation(est),
+        "bolt_cost": bolt_cost(est.rules),
+        "declarer_bolt_rate": num(est.declarer_bolt_rate),
+        "pass_bolt_rate": num(est.pass_bolt_rate),
+        "pass_ev_without_bolts": num(est.pass_ev_without_bolts),
         "bids": bids,
         "safe_bid": est.safe_bid,
         "best_ev_bid": est.best_ev_bid,
@@ -795,12 +880,56 @@ def best_choice(est: BidEstimate) -> str | None:
     return max(options, key=lambda o: o[:2])[2] if options else None
 
 
+def recommendation(est: BidEstimate) -> dict[str, Any]:
+    """What to do with the hand, in one line a player can act on.
+
+    ``action`` is :func:`best_choice`'s kind (``"bid"``, ``"pass"`` or ``"redeal"``).  For a
+    bid, ``up_to`` is how high to go in the auction: the highest bid whose expected score
+    (holding it, ``ev``) is still at least what the hand gets without winning the auction
+    (passing, or a redeal where the hand may demand one).  Won lower, the declarer can
+    raise after the talon, so every bid up to it is worth at least as much; above it,
+    letting the others have the contract is better.  ``text`` says it in words, bolts
+    counted as everywhere in the estimate.
+    """
+    choice = best_choice(est)
+    held, raised = _bid_options(est)
+    best_bid = max((o for o in (held, raised) if o is not None), default=None)
+    bid_txt = f"the best bid, {best_bid[1]}, {best_bid[0]:+.1f}" if best_bid else "no bid this seat can win"
+    pass_txt = f"passing {est.pass_ev:+.1f}" if est.pass_ev is not None else None
+    if choice == "redeal":
+        others = ", ".join(t for t in (pass_txt, bid_txt) if t)
+        return {"action": "redeal", "up_to": None,
+                "text": f"demand a redeal: worth 0, more than the alternatives ({others})"}
+    if choice == "pass" or choice is None:
+        obligation = (" (as forehand you still play the 100 if both others pass: counted)"
+                      if est.role == "forehand" else "")
+        return {"action": "pass", "up_to": None,
+                "text": f"pass: {est.pass_ev:+.1f}, more than bidding ({bid_txt}){obligation}"}
+    # Bid: as high as a won contract is still worth what not winning it is.
+    floor = max([v for v in (est.pass_ev, 0.0 if est.redeal_reasons else None) if v is not None],
+                default=-math.inf)
+    worth = est.table.filter(pl.col("ev") >= floor)
+    up_to = int(worth["bid"].max()) if worth.height else int(choice.split()[1])
+    at = est.table.filter(pl.col("bid") == up_to)
+    against = "passing" if est.pass_ev is not None and est.pass_ev >= (0.0 if est.redeal_reasons else -math.inf) \
+        else "a redeal"
+    text = f"bid up to {up_to}"
+    if worth.height and math.isfinite(floor):
+        text += f": winning there is worth {float(at['ev'][0]):+.1f}, more than {against} ({floor:+.1f})"
+    if held is not None and held[1] != up_to:
+        text += f"; the best contract to hold is {held[1]} ({held[0]:+.1f})"
+    return {"action": "bid", "up_to": up_to, "text": text}
+
+
 def format_bid_table(est: BidEstimate) -> str:
-    """The terminal report: header, one line per bid, the two recommendations."""
+    """The terminal report: the recommendation first, then the hand, one line per bid and
+    the figures behind the recommendation."""
     hand_txt = format_hand(est.hand)
     pts, marr = card_points(est.hand), marriage_points(est.hand)
     mode = "exact: all %s completions" % f"{est.samples:,}" if est.exact else f"{est.samples:,} sampled completions, seed {est.seed}"
     lines = [
+        f"recommendation: {recommendation(est)['text']}",
+        "",
         f"hand {hand_txt}  ({pts} card points, marriages {marr}) as {est.role} declarer",
         f"rules {est.rules.describe()}, strategies {est.strategies}; {mode}",
         f"declarer points: mean {est.points_mean:.1f}, median {est.points_quantiles['q50']:.0f}, "
@@ -862,22 +991,33 @@ def format_bid_table(est: BidEstimate) -> str:
                      " (--per-bid gives it for every bid)")
     if est.redeal_reasons:
         lines.append(f"redeal: this hand may demand one ({', '.join(est.redeal_reasons)}): "
-                     "EV 0, the deal is replayed with no score change")
+                     "EV 0, the deal is replayed with no score change and no bolt")
     choice = best_choice(est)
-    if choice == "redeal":
-        lines.append("best choice: demand a redeal (EV 0), worth more than every bid and passing")
-    elif choice == "pass":
-        lines.append(f"best choice: pass (EV {est.pass_ev:+.1f}), if you may pass")
-    elif choice is not None:
-        how = ("holding it" if raised is None or (held is not None and held[0] >= raised[0])
-               else "then raising or resigning after the talon as the strategy does")
-        lines.append(f"best choice: {choice}, {how}")
+    if choice is not None and choice.startswith("bid") and raised is not None \
+            and (held is None or raised[0] > held[0]):
+        lines.append(f"best of all, if the auction is won at {raised[1]}: raise or resign after the talon "
+                     f"as the strategy does ({raised[0]:+.1f})")
+    lines.append(_bolt_line(est))
     lines.append("EV bid = bid, then after the talon play or resign, whichever is better for that talon; "
-                 "passing = pass at the first chance, the others bid and play (docs/bids.md explains both "
-                 "and the EV interval).")
+                 "passing = pass at the first chance, the others bid and play; not counted: the game score "
+                 "(one deal from 0, off the barrel). docs/bids.md explains both and the EV interval.")
     if est.seconds is not None:
         lines.append(f"({est.seconds:.2f} s)")
     return "\n".join(lines)
+
+
+def _bolt_line(est: BidEstimate) -> str:
+    """How the bolts are counted, with how often they happen for this hand."""
+    cost = bolt_cost(est.rules)
+    if not cost:
+        return "bolts: off under these rules"
+    what = "no trick" if est.rules.bolt_when == "no_tricks" else "no points"
+    seen = [f"{who} gets one in {rate:.1%} of deals" for who, rate in
+            (("as declarer (played out) the hand", est.declarer_bolt_rate), ("passing it", est.pass_bolt_rate))
+            if rate is not None]
+    return (f"bolts: a deal with {what} is a bolt and every third costs {est.rules.bolt_penalty}, so each is "
+            f"counted at -{cost:.0f}" + (f"; {', '.join(seen)}" if seen else "")
+            + "; a redeal or a resignation gives none")
 
 
 def _ev_text(row: dict[str, Any], col: str, exact: bool) -> str:

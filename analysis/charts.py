@@ -67,6 +67,14 @@ def _err(lo: np.ndarray, mid: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return np.vstack([np.nan_to_num(mid - lo), np.nan_to_num(hi - mid)])
 
 
+def _pct_decimals(v: float) -> int:
+    """Decimals that show a percentage ``v`` with three significant digits (1 to 4), as the
+    report's tables do: 19.1, 2.31, 0.768."""
+    if not np.isfinite(v) or v == 0 or abs(v) >= 10:
+        return 1
+    return int(max(1, min(4, 2 - np.floor(np.log10(abs(v))))))
+
+
 def redeal_frequency_chart(freq: pl.DataFrame, path: str | os.PathLike) -> Path:
     """Observed frequency of each redeal condition (bar, 95% Wilson interval) and its exact
     probability (black tick), one panel per rule set, on a log scale in percent."""
@@ -107,9 +115,12 @@ def redeal_frequency_chart(freq: pl.DataFrame, path: str | os.PathLike) -> Path:
         ax.set_xlabel("frequency (% of hands / deals / talons, log scale)")
         ax.set_title(f"{label}", fontsize=10, loc="left")
         ax.grid(axis="x", which="both", alpha=0.3)
-        for yy, o, n in zip(y, obs, t["n"]):
+        for yy, o, h, e in zip(y, obs, hi, exact):
             if np.isfinite(o) and o > 0:
-                ax.annotate(f"{o:.3g}%", (o, yy), xytext=(4, 4), textcoords="offset points", fontsize=7)
+                # right of the bar's interval and its exact tick, level with the bar
+                right = np.nanmax([o, h, e])
+                ax.annotate(f"{o:.{_pct_decimals(o)}f}%", (right, yy), xytext=(6, 0), textcoords="offset points",
+                            fontsize=7, va="center")
     handles = [Rectangle((0, 0), 1, 1, color=c, alpha=0.75) for c in scope_colour.values()]
     handles.append(Line2D([], [], color="black", marker="|", linestyle="none", markersize=12))
     fig.suptitle("How often redeal conditions occur (observed with 95% interval, exact tick)", fontsize=11)
@@ -139,7 +150,7 @@ def redeal_calls_chart(calls: pl.DataFrame, path: str | os.PathLike) -> Path:
         ax.barh(y - 0.18, called, height=0.36, color="#2e86c1", label="redeal called")
         ax.errorbar(called, y - 0.18, xerr=_err(lo, called, hi), fmt="none", ecolor="black", capsize=3)
         for yy, e, c, w in zip(y, elig, called, calls["when_eligible"].fill_null(np.nan).to_numpy()):
-            txt = f"{c:.2f}% called" + (f" ({w * 100:.0f}% of chances)" if np.isfinite(w) else "")
+            txt = f"{c:.{_pct_decimals(c)}f}% called" + (f" ({w * 100:.1f}% of chances)" if np.isfinite(w) else "")
             ax.annotate(txt, (max(e, c), yy), xytext=(4, -3), textcoords="offset points", fontsize=7)
         ax.set_yticks(y, [f"{r}: {k}" for r, k in zip(calls["rules"], calls["kind"])], fontsize=8)
         ax.set_xlabel("share of dealt deals (%)")
@@ -199,7 +210,10 @@ def marriage_frequency_chart(table: pl.DataFrame, path: str | os.PathLike, rules
     for j, s in enumerate(suits):
         for k, role in enumerate(roles):
             positions.append(j * 2.6 + k * 1.1)
-            labels.append(f"{s}\n{role}")
+            r = table.filter((pl.col("suit") == s) & (pl.col("role") == role) & (pl.col("measure") == "declared"))
+            # the number of held marriages under its bar's label: over the bars, neighbours' counts collide
+            n = f"\nn={r['n'][0]:,}" if r.height else ""
+            labels.append(f"{s}\n{role}{n}")
     positions = np.array(positions)
     bottoms = np.zeros(len(positions))
     for measure, colour in fates:
@@ -211,16 +225,12 @@ def marriage_frequency_chart(table: pl.DataFrame, path: str | os.PathLike, rules
         v = np.array(vals)
         ax2.bar(positions, v, 0.9, bottom=bottoms, color=colour, label=measure)
         bottoms += v
-    for p, s_role in zip(positions, [(s, r) for s in suits for r in roles]):
-        r = table.filter((pl.col("suit") == s_role[0]) & (pl.col("role") == s_role[1]) & (pl.col("measure") == "declared"))
-        if r.height:
-            ax2.annotate(f"n={r['n'][0]:,}", (p, 101), ha="center", fontsize=7, va="bottom")
     ax2.set_xticks(positions, labels, fontsize=7)
-    ax2.set_ylim(0, 110)
+    ax2.set_ylim(0, 102)
     ax2.set_ylabel("share of held marriages (%)")
     ax2.set_xlabel("marriage and role")
     ax2.set_title("What becomes of a held marriage", fontsize=11)
-    ax2.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=4)
+    ax2.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=4)
     fig.suptitle("Marriages by suit and role (95% Wilson intervals)", fontsize=12)
     fig.tight_layout()
     return save(fig, path)

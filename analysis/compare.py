@@ -59,6 +59,7 @@ import dataclasses
 import json
 import math
 import os
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,6 +74,7 @@ from thousand.analysis.stats import (
     wilson_bounds, z_for,
 )
 from thousand.errors import ThousandError
+from thousand.files import read_json
 from thousand.rules import Rules, format_value, parse_overrides, parse_rules_spec, rule_notes
 
 __all__ = [
@@ -554,8 +556,21 @@ class MetricRow:
             return None
         return self.diff_ci_high - self.diff_ci_low
 
+    @property
+    def significant(self) -> bool | None:
+        """The difference from the first rule set is significant after Holm's correction
+        (``p_holm < SIGNIFICANCE``); ``None`` for the first rule set and for the quantiles,
+        which have no test."""
+        if self.rules_index == 0 or self.p_holm is None or not math.isfinite(self.p_holm):
+            return None
+        return self.p_holm < SIGNIFICANCE
+
     def as_dict(self) -> dict[str, Any]:
-        return {k: list(v) if k == "notes" else _clean(v) for k, v in dataclasses.asdict(self).items()}
+        out = {k: list(v) if k == "notes" else _clean(v) for k, v in dataclasses.asdict(self).items()}
+        # added for the summary: whether the difference counts, and what it says in words
+        out["significant"] = self.significant
+        out["in_words"] = difference_in_words(self) if self.rules_index else None
+        return out
 
 
 def _clean(v: Any) -> Any:
@@ -1201,6 +1216,114 @@ def _table_rows(result: ComparisonResult) -> list[list[str]]:
 
 
 _HEADER = ["metric", "rules", "value [95% CI]", "diff vs first [95% CI]", "p", "p (Holm)", "pairing"]
+# Family-wise level of the summary (and of the forest plot's filled markers), after Holm.
+SIGNIFICANCE = 0.05
+# How a difference of each metric reads in words: (when higher, when lower), ``{n}`` the
+# size of the difference (shares in percentage points).  A metric not listed (nor a win
+# share) reads "<description>: +x [lo, hi]".
+_WORDS: dict[str, tuple[str, str]] = {
+    "deals_mean": ("games are {n} deals longer", "games are {n} deals shorter"),
+    "no_winner": ("games stop without a winner {n} more often", "games stop without a winner {n} less often"),
+    "barrel_entries": ("{n} more barrel entries a game", "{n} fewer barrel entries a game"),
+    "barrel_falls": ("{n} more falls from the barrel a game", "{n} fewer falls from the barrel a game"),
+    "bolt_penalties": ("{n} more bolt penalties a game", "{n} fewer bolt penalties a game"),
+    "resignations": ("{n} more resignations a game", "{n} fewer resignations a game"),
+    "redeals": ("{n} more redeals a game", "{n} fewer redeals a game"),
+    "blind_deals": ("{n} more blind deals a game", "{n} fewer blind deals a game"),
+    "blind_made": ("blind declarers make 120 {n} more often", "blind declarers make 120 {n} less often"),
+    "golden_reset": ("the golden kon fails {n} more often", "the golden kon fails {n} less often"),
+    "resets_555": ("{n} more 555 resets a game", "{n} fewer 555 resets a game"),
+    "cut_penalties": ("{n} more cut-nine penalties a game", "{n} fewer cut-nine penalties a game"),
+    "score_spread": ("final scores are {n} points further apart", "final scores are {n} points closer together"),
+    "declarer_success": ("declarers make their contract {n} more often",
+                         "declarers make their contract {n} less often"),
+    "resign_rate": ("declarers resign {n} more often", "declarers resign {n} less often"),
+    "obligation_rate": ("deals are played on obligation {n} more often",
+                        "deals are played on obligation {n} less often"),
+    "redeal_rate": ("dealt deals are redealt {n} more often", "dealt deals are redealt {n} less often"),
+    "contract_mean": ("contracts are {n} points higher", "contracts are {n} points lower"),
+    "declarer_score": ("declarers score {n} points a deal more", "declarers score {n} points a deal less"),
+    "points_declarer": ("declarers take {n} more points a deal", "declarers take {n} fewer points a deal"),
+    "points_defender": ("defenders take {n} more points a deal", "defenders take {n} fewer points a deal"),
+    "bolts_per_deal": ("{n} more bolts a deal", "{n} fewer bolts a deal"),
+    "score_dealer": ("the dealer scores {n} points a deal more", "the dealer scores {n} points a deal less"),
+    "score_forehand": ("the forehand scores {n} points a deal more", "the forehand scores {n} points a deal less"),
+    "score_middle": ("the middle seat scores {n} points a deal more",
+                     "the middle seat scores {n} points a deal less"),
+}
+
+
+def _is_win(metric: str) -> bool:
+    """The metrics that say who wins (seats, positions from the first dealer)."""
+    return metric.startswith("win_")
+
+
+def difference_in_words(r: MetricRow) -> str | None:
+    """A variant row's difference from the first rule set in words, with its interval as
+    magnitudes: ``"games are 4.00 deals shorter [3.62, 4.39]"``; ``None`` when it has none.
+
+    Shares read in percentage points (``"declarers make their contract 4.05 pp less often
+    [3.77, 4.33]"``).
+    """
+    if r.rules_index == 0 or not all(_finite(v) for v in (r.diff, r.diff_ci_low, r.diff_ci_high)):
+        return None
+    scale = 100.0 if r.unit == _SHARE else 1.0
+    d, lo, hi = r.diff * scale, r.diff_ci_low * scale, r.diff_ci_high * scale
+    if d < 0:   # said as "less", with the interval of the magnitude
+        size, lo, hi = -d, -hi, -lo
+    else:
+        size = d
+    digits = _digits(size, lo, hi)
+    interval = f"[{lo:.{digits}f}, {hi:.{digits}f}]"
+    n = f"{size:.{digits}f}" + (" pp" if r.unit == _SHARE else "")
+    if _is_win(r.metric):
+        who = re.sub(r"^the seat (\d+) after", r"the player \1 seats after", r.description.replace("games won by ", ""))
+        templates = (f"{who} wins {{n}} more often", f"{who} wins {{n}} less often")
+    elif r.metric in _WORDS:
+        templates = _WORDS[r.metric]
+    else:
+        return f"{r.description}: {d:+.{digits}f}{' pp' if r.unit == _SHARE else ''} {interval}"
+    if d == 0:
+        return f"{r.description}: no change {interval}"
+    return templates[0 if d > 0 else 1].format(n=n) + f" {interval}"
+
+
+# The summary names at most this many differences per variant (the largest, by how many
+# interval half-widths they are from zero); the rest are in the table.
+SUMMARY_MAX = 6
+
+
+def summary_lines(result: ComparisonResult) -> list[str]:
+    """The differences that are significant after Holm, in words, one line per variant:
+    what a reader should take away before the full table."""
+    out = []
+    for i, label in enumerate(result.labels[1:], start=1):
+        rows = [r for r in result.rows if r.rules_index == i]
+        found = [r for r in rows if r.significant]
+
+        def strength(r: MetricRow) -> float:
+            half = (r.diff_ci_high - r.diff_ci_low) / 2 if r.diff_width else 0.0
+            return abs(r.diff) / half if half > 0 else math.inf
+        ranked = sorted((r for r in found if not _is_win(r.metric)), key=strength, reverse=True)
+        # the strongest, said in the table's order
+        shown = sorted(ranked[:SUMMARY_MAX], key=rows.index)
+        words = [w for w in (difference_in_words(r) for r in shown) if w]
+        if len(ranked) > SUMMARY_MAX:
+            words.append(f"{len(ranked) - SUMMARY_MAX} more in the table")
+        wins = [r for r in found if _is_win(r.metric)]
+        asked_wins = [r for r in rows if _is_win(r.metric)]
+        if wins:
+            words.append("who wins changes: " + "; ".join(w for w in (difference_in_words(r) for r in wins) if w))
+        elif asked_wins:
+            words.append("who wins does not change")
+        if not found:
+            text = "no difference is significant after Holm's correction" + (
+                "; who wins does not change" if asked_wins else "")
+        else:
+            text = "; ".join(words)
+        out.append(f"{label} against {result.labels[0]}: {text}.")
+    return out
+
 # Below this many units the t intervals are honest but wide, and the delta-method
 # (ratios) and bootstrap (quantiles) intervals only approximate: the output says so.
 FEW_UNITS = 30
@@ -1250,10 +1373,14 @@ def result_table(result: ComparisonResult) -> str:
     """The terminal table: aligned columns, one block per metric."""
     rows = _table_rows(result)
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(_HEADER)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(_HEADER, widths)),
-             "  ".join("-" * w for w in widths)]
+    lines = [f"Significant after Holm (p < {SIGNIFICANCE:g}), 95% intervals:"]
+    lines += [f"  {line}" for line in summary_lines(result)]
+    lines.append("")
+    top = len(lines)
+    lines += ["  ".join(h.ljust(w) for h, w in zip(_HEADER, widths)),
+              "  ".join("-" * w for w in widths)]
     for r in rows:
-        if r[0] and len(lines) > 2:
+        if r[0] and len(lines) > top + 2:
             lines.append("")
         lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
     lines.append("")
@@ -1296,6 +1423,8 @@ def result_markdown(result: ComparisonResult, figure: str | None = None, level: 
     """The comparison as a Markdown section (what the report includes)."""
     h = "#" * level
     lines = [f"{h} House-rule comparison", ""]
+    lines += [f"Significant after Holm's correction (p < {SIGNIFICANCE:g}), with 95% intervals:", ""]
+    lines += [f"- {line}" for line in summary_lines(result)] + [""]
     lines += [" ".join(_summary_lines(result)), ""]
     if result.notes:
         lines += [f"- Note: {text}" for text in result.notes] + [""]
@@ -1380,7 +1509,7 @@ def forest_plot(result: ComparisonResult, path: str | os.PathLike) -> Path:
                 j = r.rules_index - 1
                 c = colours[j % len(colours)]
                 yy = y + (j - (n_var - 1) / 2) * spread
-                significant = r.p_holm is not None and r.p_holm < 0.05
+                significant = bool(r.significant)
                 ax.errorbar(r.diff * scale, yy,
                             xerr=[[(r.diff - r.diff_ci_low) * scale], [(r.diff_ci_high - r.diff) * scale]],
                             fmt="o", mfc=c if significant else "white", color=c, capsize=3, ms=5)
@@ -1399,7 +1528,7 @@ def forest_plot(result: ComparisonResult, path: str | os.PathLike) -> Path:
                       ncol=min(3, n_var), frameon=False)
     fig.suptitle(f"Rule variants minus {result.labels[0]}: paired differences with 95% intervals", fontsize=10)
     fig.text(0.01, 0.005, f"{result.n:,} {'games' if result.mode == 'games' else 'deal slots'} per rule set, "
-             f"same seeds (seed {result.seed}); filled marker: Holm p < 0.05 (quantiles: no test, hollow)", fontsize=7, color="dimgrey")
+             f"same seeds (seed {result.seed}); filled marker: Holm p < {SIGNIFICANCE:g} (quantiles: no test, hollow)", fontsize=7, color="dimgrey")
     fig.tight_layout(rect=(0, 0.015, 1, 0.98))
     try:
         return save_figure(fig, path, dpi=120)
@@ -1425,9 +1554,9 @@ def _written_record(out: Path) -> dict[str, tuple[str, ...]]:
     if not record.exists() and not record.is_symlink():
         return {}
     try:
-        files = json.loads(record.read_text())["files"]
+        files = read_json(record, "compare record", 16 << 20)["files"]
         return {str(k): (v,) if isinstance(v, str) else tuple(str(x) for x in v) for k, v in files.items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (ThousandError, KeyError, TypeError, AttributeError):
         raise ThousandError(f"{os.fspath(record)!r} is in the way: it is not the record thousand compare "
                             "keeps there; move it or give another --out") from None
 
@@ -1499,7 +1628,7 @@ def write_outputs(result: ComparisonResult, out_dir: str | os.PathLike, level: i
         staged["compare.json"].write_text(json.dumps(result.to_json(), indent=1) + "\n")
         md = result_markdown(result, figure=Path(os.path.relpath(final["compare_forest.png"], out)).as_posix(),
                              level=level)
-        staged["compare.md"].write_text(md)
+        staged["compare.md"].write_text(md, encoding="utf-8")
     except BaseException:
         for p in staged.values():   # ours: written just now under these names
             p.unlink(missing_ok=True)

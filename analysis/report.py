@@ -18,8 +18,6 @@ replaced by a line saying so, never by made-up numbers.
 """
 from __future__ import annotations
 
-import base64
-import html
 import json
 import math
 import numbers
@@ -40,12 +38,13 @@ from thousand.analysis.deals import random_deals
 from thousand.analysis.marriages import held_in_play, marriage_tables
 from thousand.analysis.redeals import redeal_calls, redeal_frequencies
 from thousand.errors import ThousandError, check_name
+from thousand.files import read_json
 from thousand.rules import PRESETS, Rules
 
 __all__ = ["ReportConfig", "ReportResult", "build_report", "markdown_to_html", "overview", "DEFAULT_DEALS"]
 
 DEFAULT_DEALS = 1_000_000
-DEFAULT_GAMES = 10_000
+DEFAULT_GAMES = 2_000   # per rule set; the default report compares the three presets
 DEFAULT_HANDS = 2_000
 DEFAULT_SAMPLES = 100
 
@@ -159,13 +158,27 @@ class Block:
     items: list[str] = field(default_factory=list)
 
 
-def _fmt_pct(x: float | None, digits: int = 3) -> str:
+# Number formats, the same in every table and sentence of the report: counts with thousands
+# separators (1,235,200); shares as percentages with three significant digits and at least
+# one decimal (19.1%, 2.31%, 0.768%), a value and its interval with the same decimals;
+# points with one decimal (138.6); differences of shares in percentage points (pp).
+def _pct_decimals(x: float | None) -> int:
+    """Decimals that show a share as a percentage with three significant digits (1 to 4).
+
+    >>> [_pct_decimals(x) for x in (0.191, 0.0231, 0.00768, 0.0000021, 0.0, 1.0)]
+    [1, 2, 3, 4, 1, 1]
+    """
+    v = abs(x) * 100 if x is not None and x == x else 0.0
+    if v == 0 or v >= 10:
+        return 1
+    return max(1, min(4, 2 - math.floor(math.log10(v))))
+
+
+def _fmt_pct(x: float | None, decimals: int | None = None) -> str:
+    """A share as a percentage: ``0.02307`` -> ``"2.31%"``; missing -> ``"–"``."""
     if x is None or x != x:
         return "–"
-    v = x * 100
-    if v == 0:
-        return "0%"
-    return f"{v:.{digits}g}%" if abs(v) < 10 else f"{v:.1f}%"
+    return f"{x * 100:.{_pct_decimals(x) if decimals is None else decimals}f}%"
 
 
 def _fmt_num(x: Any, digits: int = 1) -> str:
@@ -178,18 +191,33 @@ def _fmt_num(x: Any, digits: int = 1) -> str:
     return str(x)
 
 
-def _ci(lo: float | None, hi: float | None, pct: bool = True, digits: int = 1) -> str:
+def _ci(lo: float | None, hi: float | None, pct: bool = True, digits: int = 1, like: float | None = None) -> str:
+    """``[lo, hi]``: percentages with the decimals of ``like`` (the value they bracket), or
+    numbers with ``digits`` decimals."""
     if lo is None or hi is None or lo != lo or hi != hi:
         return "–"
     if pct:
-        return f"[{_fmt_pct(lo)}, {_fmt_pct(hi)}]"
+        d = _pct_decimals(like if like is not None else max(abs(lo), abs(hi)))
+        return f"[{_fmt_pct(lo, d)}, {_fmt_pct(hi, d)}]"
     return f"[{lo:,.{digits}f}, {hi:,.{digits}f}]"
+
+
+def _pct_ci(v: float | None, lo: float | None, hi: float | None) -> str:
+    """``v [lo, hi]`` as percentages with the same decimals: ``"0.768% [0.760%, 0.777%]"``."""
+    if v is None or v != v:
+        return "–"
+    return f"{_fmt_pct(v)} {_ci(lo, hi, like=v)}"
 
 
 def _pct_with_ci(share: str, low: str, high: str, title: str) -> pl.Expr:
     """Column ``share`` as a percentage followed by its interval [low, high], named ``title``."""
     return pl.struct(share, low, high).map_elements(
-        lambda r: f"{_fmt_pct(r[share])} {_ci(r[low], r[high])}", return_dtype=pl.String).alias(title)
+        lambda r: _pct_ci(r[share], r[low], r[high]), return_dtype=pl.String).alias(title)
+
+
+def _counts(col: str, title: str | None = None) -> pl.Expr:
+    """Column ``col`` of counts with thousands separators."""
+    return pl.col(col).map_elements(lambda v: f"{v:,}", return_dtype=pl.String).alias(title or col)
 
 
 def _md_table(df: pl.DataFrame) -> str:
@@ -200,144 +228,43 @@ def _md_table(df: pl.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def _html_table(df: pl.DataFrame) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>"
-                   for row in df.iter_rows())
-    return f'<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-
-
-def _inline_md(text: str) -> str:
-    """Escape, then `code`, **bold**, *italic* and [links](url)."""
-    t = html.escape(text)
-    t = re.sub(r"`([^`]+)`", r"<code>\1</code>", t)
-    t = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", t)
-    t = re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"<em>\1</em>", t)
-    t = re.sub(r"\[([^\]]+)\]\(([^)\s]+)\)", r'<a href="\2">\1</a>', t)
-    return t
-
-
-def _img_tag(path: Path, alt: str) -> str:
-    data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
-    return f'<figure><img alt="{html.escape(alt)}" src="data:image/png;base64,{data}"/></figure>'
-
-
 def markdown_to_html(md: str, base: Path | None = None) -> str:
-    """A small Markdown subset to HTML: headings, paragraphs, lists, pipe tables, fenced
-    code, and images (embedded as base64 when the file exists under ``base``)."""
-    out: list[str] = []
-    lines = md.splitlines()
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        s = line.strip()
-        if not s:
-            i += 1
-            continue
-        if s.startswith("```"):
-            j = i + 1
-            while j < len(lines) and not lines[j].strip().startswith("```"):
-                j += 1
-            out.append("<pre>" + html.escape("\n".join(lines[i + 1:j])) + "</pre>")
-            i = j + 1
-            continue
-        m = re.match(r"^(#{1,6})\s+(.*)$", s)
-        if m:
-            n = len(m.group(1))
-            anchor = f' id="{_slug(m.group(2)).lower()}"' if n == 2 else ""
-            out.append(f"<h{n}{anchor}>{_inline_md(m.group(2))}</h{n}>")
-            i += 1
-            continue
-        m = re.match(r"^!\[([^\]]*)\]\(([^)]+)\)$", s)
-        if m:
-            p = (base / m.group(2)) if base is not None else Path(m.group(2))
-            out.append(_img_tag(p, m.group(1)) if p.exists() else f"<p>[figure {html.escape(m.group(2))}]</p>")
-            i += 1
-            continue
-        if s.startswith("|"):
-            rows = []
-            while i < len(lines) and lines[i].strip().startswith("|"):
-                cells = [c.strip() for c in re.split(r"(?<!\\)\|", lines[i].strip())[1:-1]]
-                if not all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
-                    rows.append(cells)
-                i += 1
-            if rows:
-                head = "".join(f"<th>{_inline_md(c)}</th>" for c in rows[0])
-                body = "".join("<tr>" + "".join(f"<td>{_inline_md(c)}</td>" for c in r) + "</tr>" for r in rows[1:])
-                out.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
-            continue
-        if re.match(r"^([-*]|\d+\.)\s+", s):
-            items = []
-            while i < len(lines) and re.match(r"^\s*([-*]|\d+\.)\s+", lines[i]):
-                items.append(re.sub(r"^\s*([-*]|\d+\.)\s+", "", lines[i]))
-                i += 1
-            out.append("<ul>" + "".join(f"<li>{_inline_md(x)}</li>" for x in items) + "</ul>")
-            continue
-        para = []
-        while i < len(lines) and lines[i].strip() and not re.match(r"^(#|\||!\[|```|[-*]\s|\d+\.\s)", lines[i].strip()):
-            para.append(lines[i].strip())
-            i += 1
-        out.append(f"<p>{_inline_md(' '.join(para))}</p>")
-    return "\n".join(out)
+    """Markdown (CommonMark with tables) to HTML, images under ``base`` embedded
+    (:func:`thousand.analysis.page.markdown_to_html`)."""
+    from thousand.analysis.page import markdown_to_html as render
+    return render(md, base)
 
 
-CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;margin:2em auto;
-padding:0 1em;color:#222;line-height:1.45}
-h1{border-bottom:2px solid #2e86c1;padding-bottom:.2em}h2{margin-top:2em;border-bottom:1px solid #ccc}
-table{border-collapse:collapse;margin:1em 0;font-size:.85em}th,td{border:1px solid #ccc;padding:3px 7px;
-text-align:right}th{background:#f2f4f4}td:first-child,th:first-child{text-align:left}
-figure{margin:1em 0}img{max-width:100%}code{background:#f4f6f7;padding:0 3px}
-.note{color:#7b241c}pre{background:#f4f6f7;padding:.5em;overflow-x:auto}
-"""
+PAGE_TITLE = "Thousand: simulation report"
 
 
 def _render(blocks: list[Block], out: Path) -> tuple[str, str]:
+    """The report as Markdown (``report.md``) and as one self-contained HTML page
+    (``report.html``, that Markdown rendered into ``templates/report.html.j2``)."""
+    from thousand.analysis.page import render_page
+
     md: list[str] = []
-    hp: list[str] = []
-    toc: list[tuple[str, str]] = []
     for b in blocks:
         if b.kind == "h":
             md.append("#" * b.level + " " + b.text)
-            if b.level == 2:
-                anchor = _slug(b.text).lower()
-                toc.append((anchor, b.text))
-                hp.append(f'<h2 id="{anchor}">{_inline_md(b.text)}</h2>')
-            else:
-                hp.append(f"<h{b.level}>{_inline_md(b.text)}</h{b.level}>")
-            if b.level == 1:
-                hp.append("<!--toc-->")
         elif b.kind == "p":
             md.append(b.text)
-            hp.append(f"<p>{_inline_md(b.text)}</p>")
         elif b.kind == "note":
             md.append(f"> {b.text}")
-            hp.append(f'<p class="note">{_inline_md(b.text)}</p>')
         elif b.kind == "list":
             md.append("\n".join(f"- {x}" for x in b.items))
-            hp.append("<ul>" + "".join(f"<li>{_inline_md(x)}</li>" for x in b.items) + "</ul>")
         elif b.kind == "table" and b.frame is not None:
             md.append(_md_table(b.frame))
-            hp.append(_html_table(b.frame))
         elif b.kind == "img" and b.path is not None:
-            rel = os.path.relpath(b.path, out)
-            md.append(f"![{b.text}]({rel})")
-            hp.append(_img_tag(b.path, b.text))
+            md.append(f"![{b.text}]({Path(os.path.relpath(b.path, out)).as_posix()})")
         elif b.kind == "md":
             base = b.path or out
             # Links in the included Markdown are relative to its own directory.
-            fixed = re.sub(r"!\[([^\]]*)\]\(([^)/][^)]*)\)",
-                           lambda m: f"![{m.group(1)}]({os.path.relpath(base / m.group(2), out)})", b.text)
-            md.append(fixed)
-            hp.append(markdown_to_html(b.text, base))
-            toc += [(_slug(m.group(1)).lower(), m.group(1)) for m in re.finditer(r"^##\s+(.*)$", b.text, re.M)]
+            md.append(re.sub(r"!\[([^\]]*)\]\(([^)/][^)]*)\)",
+                             lambda m: f"![{m.group(1)}]({Path(os.path.relpath(base / m.group(2), out)).as_posix()})",
+                             b.text))
     text = "\n\n".join(md) + "\n"
-    nav = '<nav><p>' + " · ".join(f'<a href="#{a}">{html.escape(t)}</a>' for a, t in toc) + "</p></nav>"
-    hp = [nav if h == "<!--toc-->" else h for h in hp]
-    page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>"
-            "<title>Thousand: simulation report</title><style>" + CSS + "</style></head><body>\n"
-            + "\n".join(hp) + "\n</body></html>\n")
-    return text, page
+    return text, render_page(text, out, PAGE_TITLE)
 
 
 # --------------------------------------------------------------------------- data
@@ -544,9 +471,12 @@ def _redeal_blocks(freq: pl.DataFrame, calls: pl.DataFrame, played: bool, chart:
     show = freq.select(
         pl.col("rules"), pl.col("condition"), pl.col("scope").alias("per"),
         pl.struct("observed").map_elements(lambda r: _fmt_pct(r["observed"]), return_dtype=pl.String).alias("observed"),
-        pl.struct("ci_low", "ci_high").map_elements(lambda r: _ci(r["ci_low"], r["ci_high"]), return_dtype=pl.String)
+        pl.struct("observed", "ci_low", "ci_high").map_elements(lambda r: _ci(r["ci_low"], r["ci_high"], like=r["observed"]),
+                                                                return_dtype=pl.String)
         .alias("95% CI"),
-        pl.struct("exact").map_elements(lambda r: _fmt_pct(r["exact"], 4), return_dtype=pl.String).alias("exact"),
+        # one decimal more than the observed share: the exact value is known that well
+        pl.struct("exact").map_elements(lambda r: _fmt_pct(r["exact"], _pct_decimals(r["exact"]) + 1),
+                                        return_dtype=pl.String).alias("exact"),
         pl.col("n").map_elements(lambda v: f"{v:,}", return_dtype=pl.String).alias("n"),
     )
     blocks += [Block("table", frame=show), Block("img", "Redeal condition frequencies", path=chart)]
@@ -589,7 +519,7 @@ def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[st
         r = m.filter((pl.col("suit") == suit) & (pl.col("role") == role) & (pl.col("measure") == measure))
         if not r.height or r["rate"][0] is None:
             return "–"
-        return f"{_fmt_pct(r['rate'][0])} {_ci(r['ci_low'][0], r['ci_high'][0])}"
+        return _pct_ci(r["rate"][0], r["ci_low"][0], r["ci_high"][0])
 
     rows = []
     suits = [s for s in dict.fromkeys(m["suit"].to_list()) if s != "any"]
@@ -598,7 +528,8 @@ def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[st
         rows.append({
             "marriage": f"{suit} ({ex['value'][0] if ex.height else ''})",
             "held, any hand": cell(suit, "all", "held in dealt hand"),
-            "exact": _fmt_pct(ex["exact"][0], 4) if ex.height and ex["exact"][0] is not None else "–",
+            "exact": (_fmt_pct(ex["exact"][0], _pct_decimals(ex["exact"][0]) + 1)
+                      if ex.height and ex["exact"][0] is not None else "–"),
             "held, declarer (with talon)": cell(suit, "declarer", "held with talon"),
             "completed from talon": cell(suit, "declarer", "completed from talon"),
             "declared of held, declarer": cell(suit, "declarer", "declared"),
@@ -647,7 +578,7 @@ def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[st
         f"{mean_all:.1f} points per deal. Right: the marriage value held in a dealt hand against its exact "
         "distribution.")))
     show = pts.select(
-        "points", pl.col("deals_all").alias("deals"),
+        "points", _counts("deals_all", "deals"),
         pl.col("share_all").map_elements(_fmt_pct, return_dtype=pl.String).alias("all players"),
         pl.col("share_declarer").map_elements(_fmt_pct, return_dtype=pl.String).alias("declarer"),
         pl.col("share_defenders").map_elements(_fmt_pct, return_dtype=pl.String).alias("defenders"))
@@ -660,42 +591,141 @@ def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[st
     return blocks
 
 
+def _weak_marriage_blocks(hands: pl.DataFrame, rules: Rules) -> list[Block]:
+    """Why a weak hand with a marriage so often scores nothing, with this run's figures."""
+    from thousand.analysis import thresholds as th
+
+    weak = (th.add_hand_features(hands).filter((pl.col("marriage_value") != "none") & (pl.col("hand_points") < 30))
+            .select("hand_id", "points").collect())
+    if weak["hand_id"].n_unique() < th.MIN_HANDS:
+        return []
+    zero = float((weak["points"] == 0).mean())
+    median = float(weak["points"].median())
+    when = ("on the first trick, the one he leads, a marriage may not be declared "
+            "(`marriage_first_trick = off`), so" if not rules.marriage_first_trick else "so")
+    return [Block("p", (
+        f"Why a weak hand with a marriage often scores nothing: of the deals of hands with a marriage and "
+        f"fewer than 30 card points here, {_fmt_pct(zero)} end with 0 points, though their median is "
+        f"{median:.0f}. A marriage counts only when declared, by leading its king or queen, and only the "
+        f"winner of the last trick leads; {when} a hand that loses its first lead and never wins a trick again "
+        "declares nothing and takes no card points: 0 points, a lost contract and a bolt. Such hands reach "
+        "either about their marriage plus a few tricks or nothing, two humps with little between, so a low "
+        "quantile of their points (what \"made with 80%\" is) falls into the lower hump: the cell says `pass` "
+        "while its median is high. The share of deals that make 100 (the colour) shows how far from bidding "
+        "they are.")),
+    ]
+
+
+def _feature_words(name: str, value: float) -> str:
+    """A rule-of-thumb feature of a hand in words: "38 card points", "1 ace", "no marriage"."""
+    v = int(value)
+    if name == "marriage value":
+        return f"marriages worth {v}" if v else "no marriage"
+    if name == "aces":
+        return _count(v, "ace")
+    if name == "aces with their ten":
+        return f"{v} of them with its ten" if v != 1 else "1 with its ten"
+    return f"{v:g} {name}"
+
+
+def _rule_examples(rule: Any, hands: pl.DataFrame, rules: Rules, samples: int) -> list[Block]:
+    """A worked example of the rule of thumb: one hand with a marriage that the rule bids and
+    one without that it passes (the first of each in the run, so the choice is not ours),
+    each worked out term by term next to what its simulated deals say."""
+    from thousand.analysis import thresholds as th
+    from thousand.cards import format_hand
+
+    rows = th.hand_outcomes(hands, rules, probabilities=(rule.probability,)).filter(
+        pl.col("role") == "forehand").sort("hand_id")
+    tag = f"{round(rule.probability * 100):02d}"
+    picked = []
+    for want_bid, marriage in ((True, True), (False, False)):
+        for row in rows.filter((pl.col("marriage_points") > 0) == marriage).iter_rows(named=True):
+            w = rule.worked(row, rules)
+            if (w["bid"] is not None) == want_bid:
+                picked.append((row, w))
+                break
+    if not picked:
+        return []
+    items = []
+    for row, w in picked:
+        terms = " + ".join(f"{c:g} x {v:g}" for c, _, v in w["terms"] if c != 0)
+        sign = "+" if w["intercept"] >= 0 else "-"
+        said = "pass (below 100)" if w["bid"] is None else f"bid {w['bid']}"
+        sim = row[f"bid_{tag}"]
+        named = ", ".join(_feature_words(name, v) for _, name, v in w["terms"])
+        items.append(
+            f"`{format_hand(int(row['hand']), symbols=False)}` ({named}): {terms} {sign} {abs(w['intercept']):g} = "
+            f"{w['level']:.1f}, so **{said}**. Its {samples} simulated deals as forehand: made with "
+            f"{rule.probability:.0%} up to {row[f'level_{tag}']} points, so "
+            f"{'pass' if sim is None else f'bid {sim}'}.")
+    return [Block("p", "Worked example (the first hand of the run with a marriage that the rule bids, and the "
+                       "first without one that it passes):"), Block("list", items=items)]
+
+
+def _rule_set_lines(cfg: ReportConfig, rule_sets: list[tuple[str, Rules]]) -> list[str]:
+    """The header's account of every rule set the page covers, and where each appears."""
+    def named(pairs: list[tuple[str, Rules]]) -> str:
+        return ", ".join(f"`{label}` (hash {rules.hash})" for label, rules in pairs)
+    lines = [f"main rule set: {named([(cfg.labels[0], cfg.rules[0])])}: every section (marriages and bidding "
+             "thresholds for it alone)"]
+    given = list(zip(cfg.labels, cfg.rules))[1:]
+    if given:
+        lines.append(f"compared with it: {named(given)}: overview, redeal frequencies and the house-rule "
+                     f"comparison ({cfg.games:,} games each)")
+    added = [(label, rules) for label, rules in rule_sets if label not in cfg.labels]
+    if added:
+        lines.append(f"also covered, as every preset is: {named(added)}: overview and redeal frequencies")
+    return lines
+
+
 def _count(n: int, noun: str) -> str:
     """``n`` with its noun, plural unless one: "1 hand", "1,400 hands"."""
     return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
+# The threshold table's class columns as the report names them.
+CLASS_HEADERS = {"points_band": "card points", "marriage_value": "marriage", "aces": "aces",
+                 "aces_with_ten": "aces with their ten"}
+
+
 def _threshold_display(table: pl.DataFrame) -> pl.DataFrame:
     """The thresholds table for reading: each ``bid_q`` with its interval, null as "pass"."""
     keys = [c for c in ("points_band", "marriage_value", "aces", "aces_with_ten") if c in table.columns]
-    cols = [pl.col(k).cast(pl.String) for k in keys]
+    cols = [pl.col(k).cast(pl.String).alias(CLASS_HEADERS[k]) for k in keys]
     if "hands" in table.columns:
-        cols.append(pl.col("hands").cast(pl.String))
+        cols.append(_counts("hands"))
     if "mean_points" in table.columns:
-        cols.append(pl.col("mean_points").round(1).cast(pl.String).alias("mean points"))
+        cols.append(pl.col("mean_points").map_elements(_fmt_num, return_dtype=pl.String).alias("mean points"))
     for tag in ("50", "70", "80", "90"):
         b, lo, hi = f"bid_{tag}", f"bid_{tag}_low", f"bid_{tag}_high"
         if b not in table.columns:
             continue
+        title = f"bid made with {int(tag)}%"
         if lo in table.columns and hi in table.columns:
             cols.append(pl.struct(b, lo, hi).map_elements(
                 lambda r, b=b, lo=lo, hi=hi: ("pass" if r[b] is None else str(r[b]))
                 + ("" if r[lo] is None and r[hi] is None else
                    f" [{'pass' if r[lo] is None else r[lo]}, {'pass' if r[hi] is None else r[hi]}]"),
-                return_dtype=pl.String).alias(f"P>={int(tag) / 100:.1f}"))
+                return_dtype=pl.String).alias(title))
         else:
-            cols.append(pl.col(b).cast(pl.String).fill_null("pass").alias(f"P>={int(tag) / 100:.1f}"))
+            cols.append(pl.col(b).cast(pl.String).fill_null("pass").alias(title))
     return table.select(cols)
 
 
 def _rule_of_thumb_display(acc: pl.DataFrame) -> pl.DataFrame:
-    """The rule-of-thumb accuracy for reading: 3 decimals, and words instead of ``nan``
-    (a rule that never bids has no P(make) at its bids; R² needs targets that vary)."""
+    """The rule-of-thumb accuracy for reading: errors in points (one decimal), R² with two,
+    shares of (hand, seat) rows as percentages; words instead of ``nan`` (a rule that never
+    bids has no P(make) at its bids; R² needs targets that vary)."""
     def show(row: dict[str, Any], col: str) -> str:
         v = row[col]
         if v is None or v != v:
             return "never bids" if col == "p_make_at_rule_bid" and row.get("share_bidding") == 0 else "–"
-        return f"{v:.3f}"
+        if col in ("mae_points", "rmse_points"):
+            return f"{v:.1f}"
+        if col == "r2":
+            return f"{v:.2f}"
+        return f"{100 * v:.1f}%"
     floats = [c for c, t in acc.schema.items() if t.is_float()]
     return acc.select(pl.col(c) if c not in floats else
                       pl.struct(acc.columns).map_elements(lambda r, c=c: show(r, c), return_dtype=pl.String)
@@ -820,7 +850,7 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
         blocks.append(Block("p", (
             f"Forced-declarer runs under {cfg.labels[0]}: {cfg.hands:,} random hands, each made declarer at every "
             f"seat (forehand, middle, rear) and played {cfg.samples} times against random completions of the "
-            "unseen cards. For each hand class, the highest bid made with probability 0.5, 0.7, 0.8, 0.9, "
+            "unseen cards. For each hand class, the highest bid made with probability 50%, 70%, 80% and 90%, "
             "with a bootstrap 95% interval over hands (`thousand.analysis.thresholds`); `pass` means even 100 "
             "is made less often than that. Hand classes: card points, the marriage held (its value; `none`; "
             f"or `{th.TWO_OR_MORE_MARRIAGES}` for two or more, whatever they add up to), aces (3 = three or "
@@ -845,7 +875,14 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
             heat = charts_dir / "bid_threshold_heatmap.png"
             th.plot_threshold_heatmap(grid, heat)
             figs["bid_threshold_heatmap"] = heat
-            blocks.append(Block("img", "Bid made with probability 0.8 by points and marriage", path=heat))
+            blocks.append(Block("p", (
+                "The heatmap pools the aces: each cell is a class of card points and marriage, with the bid "
+                "made with 80% (or `pass`), how often the class makes 100 (the lowest bid; also the colour, "
+                "which turns from red to blue at 80%: blue classes bid), the median of the points it reaches "
+                f"and its number of distinct hands; a hatched cell has fewer than {th.THIN_HANDS} hands, so "
+                "its bid may move by a step or more in another run of hands.")))
+            blocks.append(Block("img", "Bid made with probability 80% by card points and marriage", path=heat))
+            blocks += _weak_marriage_blocks(hands, rules)
         n_hands = hands["hand_id"].n_unique()
         if n_hands < RULE_OF_THUMB_MIN_HANDS:
             blocks.append(Block("h", "Rule of thumb", level=3))
@@ -873,6 +910,7 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
                     f"{t['bid_exact']:.1%} for the rule. The rule's value is in how close it gets to the points a hand "
                     f"really reaches: mean error {t['mae_points']:.1f} points against {b['mae_points']:.1f} for the "
                     f"median (R² {t['r2']:.2f}).")))
+                blocks += _rule_examples(rule, hands, rules, cfg.samples)
             except Exception as e:  # the thresholds table stands on its own
                 _stop_if_fatal("the rule of thumb", e)
                 notes.append(Failure("rule of thumb", e))
@@ -947,6 +985,9 @@ def _redeal_rule_sets(cfg: ReportConfig) -> list[tuple[str, Rules]]:
 
 
 DATASETS_FILE = "datasets.json"  # in DIR/data: the dataset folders the report made there
+# The report's own records (report.json, datasets.json, forced_hands.json) are a few KB;
+# one that cannot be read within this (a device, a pipe, a huge file) is not the report's.
+MAX_RECORD_BYTES = 16 << 20
 
 
 def _report_dataset(path: Path) -> bool:
@@ -997,8 +1038,8 @@ def _earlier_report(out: Path) -> dict[str, Any]:
     """The report.json an earlier report left in ``out`` (empty when there is none, or when
     the file there is not a report's record)."""
     try:
-        meta = json.loads((out / "report.json").read_text())
-    except (OSError, ValueError):
+        meta = read_json(out / "report.json", "report record", MAX_RECORD_BYTES)
+    except ThousandError:
         return {}
     return meta if isinstance(meta, dict) and ("claimed" in meta or "tables" in meta) else {}
 
@@ -1019,9 +1060,9 @@ def _earlier_datasets(out: Path) -> set[str]:
     reports older than it, report.json)."""
     earlier = _recorded(_earlier_report(out), "data", "data")
     try:
-        listed = json.loads((out / "data" / DATASETS_FILE).read_text())["datasets"]
+        listed = read_json(out / "data" / DATASETS_FILE, "report record", MAX_RECORD_BYTES)["datasets"]
         earlier.update(str(n) for n in listed if Path(str(n)).name == str(n) and str(n) not in ("", ".", ".."))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ThousandError, KeyError, TypeError):
         pass
     return earlier
 
@@ -1037,9 +1078,9 @@ def _parts_files(parts: Path) -> set[str]:
     except ThousandError:
         pass
     try:
-        hands = json.loads((parts / FORCED_KEY).read_text())["hands"]
+        hands = read_json(parts / FORCED_KEY, "report record", MAX_RECORD_BYTES)["hands"]
         chunks = range(math.ceil(int(hands) / FORCED_CHUNK_HANDS))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ThousandError, ValueError, KeyError, TypeError):
         return set()
     return {FORCED_KEY, *(chunk_file(k) for k in chunks)}
 
@@ -1168,8 +1209,8 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
     # The forced-declarer data is kept only when it was made with this run's settings.
     forced, forced_key = out / "data" / FORCED_DATA, out / "data" / FORCED_KEY
     try:
-        kept = _same_forced_key(json.loads(forced_key.read_text()), cfg)
-    except (OSError, ValueError):
+        kept = _same_forced_key(read_json(forced_key, "report record", MAX_RECORD_BYTES), cfg)
+    except ThousandError:
         kept = False
     if not kept:
         forced.unlink(missing_ok=True)
@@ -1179,8 +1220,9 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
     parts = out / "data" / FORCED_PARTS
     from thousand.simulate import METADATA_FILE
     try:
-        parts_kept = not kept and _same_forced_key(json.loads((parts / METADATA_FILE).read_text()), cfg)
-    except (OSError, ValueError):
+        parts_kept = not kept and _same_forced_key(read_json(parts / METADATA_FILE, "report record",
+                                                             MAX_RECORD_BYTES), cfg)
+    except ThousandError:
         parts_kept = False
     if parts.exists() and not parts_kept:
         _remove_parts(parts)
@@ -1225,7 +1267,7 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
     blocks: list[Block] = [Block("h", "Thousand: simulation report", level=1)]
     main_label, main_rules = cfg.labels[0], cfg.rules[0]
     summary = [
-        f"rule sets: {', '.join(f'`{l}`' for l in cfg.labels)} (main: `{main_label}`, hash {main_rules.hash})",
+        *_rule_set_lines(cfg, rule_sets),
         f"deals simulated per rule set: {cfg.deals:,}; seed {cfg.seed}; strategies: "
         f"{', '.join(cfg.strategies) if cfg.strategies else 'standard (every seat)'}",
         f"thousand {__version__}; data in `data/`, tables in `tables/`, charts in `charts/`",

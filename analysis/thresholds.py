@@ -41,7 +41,7 @@ from thousand.rules import CLASSIC, Rules
 __all__ = [
     "ROLES", "PROBABILITIES", "CLASS_COLUMNS", "MIN_HANDS", "simulate_forced_hands", "add_hand_features",
     "hand_outcomes", "threshold_table", "plot_threshold_heatmap", "threshold_heatmap_figure", "fit_rule_of_thumb",
-    "RuleOfThumb", "random_hands",
+    "RuleOfThumb", "random_hands", "THIN_HANDS",
 ]
 
 ROLES = ("forehand", "middle", "rear")
@@ -58,6 +58,9 @@ MARRIAGE_CLASSES = ("none", *(str(v) for v in sorted(MARRIAGE_VALUES)), TWO_OR_M
 RULE_FEATURES = ("points", "marriage_points", "aces", "aces_with_ten")
 #: Fewest distinct hands a class needs for a threshold (fewer: left out, too noisy).
 MIN_HANDS = 10
+#: Classes with fewer distinct hands than this are marked as thin on the heatmap: their
+#: threshold moves by a bid step or more from one run of hands to the next.
+THIN_HANDS = 30
 
 # The simulator the thresholds run on: (hand, role, bitgen, n) -> declarer points per completion.
 Simulator = Callable[[int, str, np.random.BitGenerator, int], np.ndarray]
@@ -361,7 +364,8 @@ def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
     -------
     polars.DataFrame
         Class columns, ``hands`` (distinct hands), ``hand_seats`` ((hand, seat) rows: a
-        hand played at all three seats counts three times), ``completions``, ``mean_points``, and per
+        hand played at all three seats counts three times), ``completions``, ``mean_points``,
+        ``p_100`` (the share of completions whose points reach 100, the lowest bid), and per
         probability ``bid_50``... (null: even 100 is below, i.e. pass) with
         ``bid_50_low``/``bid_50_high`` (bootstrap 2.5%/97.5%; null likewise), ``p_at_bid_50``,
         the pooled P(make) at that bid, and ``level_50``, the points reached with that
@@ -392,7 +396,8 @@ def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
         cap = _bid_cap_of(np.array([g["_mp"]]), rules)
         row: dict[str, Any] = {k: g[k] for k in by}
         row.update(hands=n_units, hand_seats=len(idx), completions=int(n),
-                   mean_points=float(pooled[1:].sum() / n))  # E[D] = sum over x >= 1 of P(D >= x)
+                   mean_points=float(pooled[1:].sum() / n),  # E[D] = sum over x >= 1 of P(D >= x)
+                   p_100=float(pooled[100] / n) if len(pooled) > 100 else 0.0)
         if n_boot:
             # Resample hands, not completions or seats: the completions of one hand, and its
             # three seats, are not independent.  Each row takes its hand's draw count.
@@ -412,7 +417,8 @@ def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
                 row[f"bid_{tag}_high"] = None if hi < 0 else int(hi)
         rows.append(row)
     schema: dict[str, Any] = {k: feats.schema[k] for k in by}
-    schema.update(hands=pl.Int64, hand_seats=pl.Int64, completions=pl.Int64, mean_points=pl.Float64)
+    schema.update(hands=pl.Int64, hand_seats=pl.Int64, completions=pl.Int64, mean_points=pl.Float64,
+                  p_100=pl.Float64)
     for q in probabilities:
         tag = _tag(q)
         schema[f"bid_{tag}"] = pl.Int64
@@ -430,10 +436,11 @@ def plot_threshold_heatmap(df: pl.DataFrame, path: Any, probability: float = 0.8
                            title: str | None = None) -> None:
     """Heatmap of the threshold bid (``bid_80``) over two class columns, cells annotated.
 
-    ``df`` is :func:`threshold_table` grouped ``by=(rows, cols)``.  Cells show the bid, its
-    bootstrap interval, the points level reached with ``probability`` (the colour) and
-    the number of distinct hands; a blank cell has too few hands, "pass" means even 100 is
-    made less often than ``probability``.
+    ``df`` is :func:`threshold_table` grouped ``by=(rows, cols)``.  Each cell shows the bid
+    made with ``probability`` (or "pass"), with its bootstrap interval when the table has
+    one, how often the class reaches 100 (``p_100``, also the colour), the median points
+    and the number of distinct hands; a class of fewer than :data:`THIN_HANDS` hands is
+    hatched, a blank cell has fewer than ``MIN_HANDS``.
     """
     import matplotlib.pyplot as plt
 
@@ -454,15 +461,24 @@ HEATMAP_MIN_SIZE = (7.5, 5.0)
 
 def threshold_heatmap_figure(df: pl.DataFrame, probability: float = 0.8, rows: str = "points_band",
                              cols: str = "marriage_value", title: str | None = None) -> Any:
-    """The figure :func:`plot_threshold_heatmap` saves (the caller closes it)."""
+    """The figure :func:`plot_threshold_heatmap` saves (the caller closes it).
+
+    The colour is ``p_100``, the share of deals in which the class reaches 100, on a scale
+    that turns at ``probability``: a class coloured on the bidding side makes the lowest
+    bid that often, so it bids.  Unlike a low quantile of the points (what the 80% level
+    is), a share moves smoothly when a class's points have two humps -- weak hands with
+    marriages either declare them or end near 0 -- so neighbouring classes compare fairly.
+    """
     import textwrap
 
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.colors import TwoSlopeNorm
+    from matplotlib.patches import Rectangle
 
     col = f"bid_{_tag(probability)}"
-    level_col = f"level_{_tag(probability)}"
+    median_col = "level_50"
     def ordered(name: str) -> list[Any]:
         present = set(df[name])
         dtype = df.schema[name]
@@ -473,21 +489,23 @@ def threshold_heatmap_figure(df: pl.DataFrame, probability: float = 0.8, rows: s
     row_vals, col_vals = ordered(rows), ordered(cols)
     grid = np.full((len(row_vals), len(col_vals)), np.nan)
     text = [["" for _ in col_vals] for _ in row_vals]
+    thin = np.zeros(grid.shape, dtype=bool)
     shows_ci = False
     for r in df.iter_rows(named=True):
         i, j = row_vals.index(r[rows]), col_vals.index(r[cols])
         v = r[col]
-        # Colour by the points level reached with the probability: it still separates
-        # classes below 100 (all "pass") and above the cap.
-        grid[i, j] = r[level_col] if level_col in r else (95 if v is None else v)
+        grid[i, j] = r["p_100"] if "p_100" in r else (0.0 if v is None else 1.0)
         lo, hi = r.get(f"{col}_low"), r.get(f"{col}_high")
         t = "pass" if v is None else f"bid {v}"
         if f"{col}_low" in r and (lo is not None or hi is not None):
-            t += f"\n[{lo if lo is not None else 'pass'}-{hi if hi is not None else 'pass'}]"
+            t += f" [{lo if lo is not None else 'pass'}-{hi if hi is not None else 'pass'}]"
             shows_ci = True
-        if level_col in r:
-            t += f"\nreaches {r[level_col]}"
-        text[i][j] = t + f"\nn={r['hands']}"
+        if "p_100" in r:
+            t += f"\n100 made {100 * r['p_100']:.0f}%"
+        if median_col in r:
+            t += f"\nmedian {r[median_col]}"
+        thin[i, j] = r["hands"] < THIN_HANDS
+        text[i][j] = t + f"\nn={r['hands']:,}"
     label = {"points_band": "card points in hand",
              "marriage_value": "marriage held: the value of the one held, or two or more (worth "
                                f"{_SEVERAL[0]}-{_SEVERAL[1]} together)",
@@ -500,32 +518,35 @@ def threshold_heatmap_figure(df: pl.DataFrame, probability: float = 0.8, rows: s
                 f"{label.get(cols, cols)}", 60) + "\nhas enough hands for a threshold:\n"
                 "run more hands (thousand report --hands N).", ha="center", va="center", fontsize=10)
         return fig
-    size = (max(HEATMAP_MIN_SIZE[0], 1.5 + 1.3 * len(col_vals)), max(HEATMAP_MIN_SIZE[1], 1.2 + 0.9 * len(row_vals)))
+    size = (max(HEATMAP_MIN_SIZE[0], 2.0 + 1.45 * len(col_vals)), max(HEATMAP_MIN_SIZE[1], 1.6 + 0.95 * len(row_vals)))
     fig, ax = plt.subplots(figsize=size, constrained_layout=True)
-    finite = grid[np.isfinite(grid)]
-    vmin, vmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-    single = vmax - vmin < 1
-    if single:  # one value (or one cell): widen so the colour scale is defined
-        vmin, vmax = vmin - 1, vmax + 1
-    im = ax.imshow(np.ma.masked_invalid(grid), cmap="viridis", aspect="auto", origin="lower", vmin=vmin, vmax=vmax)
+    # Red below the bidding line, blue above; the scale always spans 0..1 so that two
+    # reports read the same colour the same way.
+    norm = TwoSlopeNorm(vmin=0.0, vcenter=probability, vmax=1.0)
+    im = ax.imshow(np.ma.masked_invalid(grid), cmap="RdBu", norm=norm, aspect="auto", origin="lower")
     for i in range(len(row_vals)):
         for j in range(len(col_vals)):
-            if text[i][j]:
-                ax.text(j, i, text[i][j], ha="center", va="center", fontsize=7,
-                        color="white" if grid[i, j] < (vmin + vmax) / 2 else "black")
+            if not text[i][j]:
+                continue
+            if thin[i, j]:
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", edgecolor="0.55",
+                                       linewidth=0))
+            dark = abs(norm(grid[i, j]) - 0.5) > 0.3 and not thin[i, j]   # a thin cell's text sits on white
+            ax.text(j, i, text[i][j], ha="center", va="center", fontsize=7, linespacing=1.15,
+                    color="white" if dark else "black",
+                    bbox=dict(boxstyle="round,pad=0.15", facecolor="white", alpha=0.8, linewidth=0)
+                    if thin[i, j] else None)
     ax.set_xticks(range(len(col_vals)), [str(v).replace(" (", "\n(") for v in col_vals])
     ax.set_yticks(range(len(row_vals)), [str(v) for v in row_vals])
     ax.set_xlabel(textwrap.fill(label.get(cols, cols), 60))
     ax.set_ylabel(textwrap.fill(label.get(rows, rows), 40))
-    ax.set_title(title or f"Highest bid made with probability {probability:.0%}\n(forced declarer, all seats)\n"
-                 f"cell: bid{' [95% bootstrap interval]' if shows_ci else ''}, "
-                 f"points reached with {probability:.0%}, n = distinct hands", fontsize=10)
-    # The forced-declarer deals are all played out (no resignation), so the colour is the
-    # declarer's deal points (cards won + marriages declared), never a resignation's 0.
-    bar = fig.colorbar(im, ax=ax, label=f"declarer's deal points reached with probability {probability:.0%}\n"
-                                        "(every deal played out, none resigned)")
-    if single:  # one colour: one tick, not a made-up scale around it
-        bar.set_ticks([(vmin + vmax) / 2])
+    ax.set_title(title or f"Highest bid made with probability {probability:.0%} (forced declarer, all seats)\n"
+                 f"cell: bid{' [95% bootstrap interval]' if shows_ci else ''}, how often 100 is made, "
+                 f"median points, n = distinct hands;\nhatched: fewer than {THIN_HANDS} hands (rough)",
+                 fontsize=9)
+    bar = fig.colorbar(im, ax=ax, ticks=[0, 0.2, 0.4, 0.6, probability, 1.0])
+    bar.ax.set_yticklabels([f"{t:.0%}" for t in (0, 0.2, 0.4, 0.6, probability, 1.0)])
+    bar.set_label(f"share of deals making 100, the lowest bid\n(from {probability:.0%}: the class bids)")
     return fig
 
 
@@ -565,6 +586,21 @@ class RuleOfThumb:
     def predict_level(self, X: np.ndarray, rounded: bool = True) -> np.ndarray:
         c = self.rounded if rounded else self.coefficients
         return c["intercept"] + X @ np.array([c[f] for f in self.features])
+
+    def worked(self, row: dict[str, Any], rules: Rules) -> dict[str, Any]:
+        """The rounded rule applied to one row of :func:`hand_outcomes`, step by step:
+        ``terms`` (coefficient, feature name, the hand's value), ``intercept``, ``level``
+        and ``bid`` (``None``: pass), as a player would work it out at the table."""
+        names = {"points": "card points", "marriage_points": "marriage value", "aces": "aces",
+                 "aces_with_ten": "aces with their ten", "tens": "tens"}
+        frame = pl.DataFrame([row])
+        values = _design(frame, self.features)[0]
+        terms = [(self.rounded[f], names.get(f, f), float(v)) for f, v in zip(self.features, values)]
+        level = float(self.predict_level(values[None, :])[0])
+        cap = _bid_cap_of(np.array([row["marriage_points"]]), rules)
+        bid = int(_rule_bids(np.array([level]), cap, rules.bid_step)[0])
+        return {"terms": terms, "intercept": self.rounded["intercept"], "level": level,
+                "bid": None if bid < 0 else bid}
 
 
 def _design(df: pl.DataFrame, features: Sequence[str]) -> np.ndarray:

@@ -697,17 +697,19 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
             if r[R_ROUND_DEFENDERS] > 0:
                 k = round_defender(k)
             row.score[s] = k
-        if r[R_BOLTS] != BOLTS_OFF:
-            for i in range(d.v.n_active):
-                s = d.v.active[i]
-                if r[R_BOLTS] == BOLTS_NOT_ON_BARREL and s == c.g.sitter:
-                    continue
-                if r[R_BOLT_WHEN] == BOLTWHEN_NO_TRICKS:
-                    k = d.tricks[s] == 0
-                else:
-                    k = dealpts[s] == 0
-                if k:
-                    row.bolt[s] = 2 if d.v.blind else 1
+    # A resignation gives nobody a bolt; the forced-declarer mode (play_out_resigned) still
+    # records the bolts of the deal played out, for thousand bid's values.
+    if (not resigned or c.play_out_resigned) and r[R_BOLTS] != BOLTS_OFF:
+        for i in range(d.v.n_active):
+            s = d.v.active[i]
+            if r[R_BOLTS] == BOLTS_NOT_ON_BARREL and s == c.g.sitter:
+                continue
+            if r[R_BOLT_WHEN] == BOLTWHEN_NO_TRICKS:
+                k = d.tricks[s] == 0
+            else:
+                k = dealpts[s] == 0
+            if k:
+                row.bolt[s] = 2 if d.v.blind else 1
     if n == 4 and c.g.sitter != dealer:
         if r[R_DEALER_SCORES] == DEALER_TALON_POINTS:
             row.score[dealer] = card_points_c(talon) + marriage_sum(talon)

@@ -398,7 +398,7 @@ cdef class Engine:
     def run_forced(self, uint32_t hand, int32_t declarer, int32_t contract, int64_t n_samples,
                    bint exact, uint32_t[::1] talon_out, int16_t[::1] raise_out,
                    int16_t[:, ::1] points_out, int16_t[:, ::1] marriages_out,
-                   int16_t[::1] declarer_points_out, unsigned char[::1] rows):
+                   int16_t[::1] declarer_points_out, int8_t[::1] bolt_out, unsigned char[::1] rows):
         """Forced-declarer completions (see thousand.kernel.play_forced_declarer)."""
         cdef int32_t unseen[17]
         cdef int32_t i, j, k, t, a, b, cc
@@ -413,6 +413,7 @@ cdef class Engine:
         cdef int16_t* pp = &points_out[0, 0]
         cdef int16_t* mp = &marriages_out[0, 0]
         cdef int16_t* dp = &declarer_points_out[0]
+        cdef int8_t* bp = &bolt_out[0]
         self.c.forced = 1
         self.c.forced_declarer = declarer
         self.c.forced_contract = contract
@@ -425,7 +426,7 @@ cdef class Engine:
             if not exact:
                 for idx in range(n_samples):
                     deal_unseen(&self.c, unseen, pos1, pos2)
-                    _forced_one(&self.c, row, idx, tp, rp, pp, mp, dp)
+                    _forced_one(&self.c, row, idx, tp, rp, pp, mp, dp, bp)
             else:
                 idx = 0
                 for a in range(17):
@@ -451,7 +452,7 @@ cdef class Engine:
                                     else:
                                         self.c.forced_deck[pos2 + t] = rest_cards[i]
                                         t += 1
-                                _forced_one(&self.c, row, idx, tp, rp, pp, mp, dp)
+                                _forced_one(&self.c, row, idx, tp, rp, pp, mp, dp, bp)
                                 idx += 1
                                 m = split & (~split + 1)
                                 rest = split + m
@@ -462,8 +463,8 @@ cdef class Engine:
 
 
     def run_pass(self, uint32_t hand, int32_t seat, int64_t n_samples, int16_t[::1] score_out,
-                 int8_t[::1] declarer_out, int16_t[::1] bid_out, int32_t[::1] redeals_out,
-                 unsigned char[::1] rows):
+                 int8_t[::1] declarer_out, int16_t[::1] bid_out, int8_t[::1] bolt_out,
+                 int32_t[::1] redeals_out, unsigned char[::1] rows):
         """Forced-pass completions (see thousand.kernel.play_forced_pass)."""
         cdef int32_t unseen[17]
         cdef int32_t s, pos1, pos2
@@ -490,6 +491,7 @@ cdef class Engine:
                 score_out[idx] = <int16_t>row.score[seat]
                 declarer_out[idx] = <int8_t>row.declarer
                 bid_out[idx] = <int16_t>row.winning_bid
+                bolt_out[idx] = <int8_t>row.bolt[seat]
                 idx += 1
         self.c.pass_mode = 0
         self.c.pass_seat = 0
@@ -540,9 +542,10 @@ cdef void deal_unseen(Ctx* c, const int32_t* unseen, int32_t pos1, int32_t pos2)
 
 cdef inline void _forced_one(Ctx* c, DealRow* row, int64_t idx, uint32_t* talon_out,
                              int16_t* raise_out, int16_t* points_out,
-                             int16_t* marriages_out, int16_t* dp_out) noexcept nogil:
+                             int16_t* marriages_out, int16_t* dp_out, int8_t* bolt_out) noexcept nogil:
     cdef int32_t s
     run_deal(c, row, 0)
+    bolt_out[idx] = <int8_t>row.bolt[c.forced_declarer]   # as played out, even when resigned
     talon_out[idx] = row.talon
     raise_out[idx] = <int16_t>c.raise_choice
     dp_out[idx] = <int16_t>row.declarer_points

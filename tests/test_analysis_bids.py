@@ -14,7 +14,7 @@ from thousand.analysis.stats import wilson_interval as stats_wilson
 from thousand.cards import parse_hand
 from thousand.rules import CLASSIC, POLISH, RUSSIAN
 
-import _bid_fakes
+from helpers import bid_fakes
 
 HAND = parse_hand("AH TH KH QH AD 9S JC")          # hearts marriage: cap 220
 NO_REDEALS = dataclasses.replace(CLASSIC, redeal_talon_points_max=None, redeal_talon_nines=None,
@@ -240,7 +240,7 @@ def test_table_text_and_chart(tmp_path):
 
 def test_fake_kernel_exact_pipeline_gives_the_counted_fraction():
     """The exact path end to end on the stand-in kernel: P(make) equals an independent count."""
-    fake = _bid_fakes.FakeKernel()
+    fake = bid_fakes.FakeKernel()
     c = B._call_kernel(fake, HAND, CLASSIC, "forehand", None, 0, True, 1)
     assert c.n == B.N_COMPLETIONS == 2_333_760
     # Every talon appears C(14,7) times: the enumeration is complete and uniform.
@@ -248,15 +248,17 @@ def test_fake_kernel_exact_pipeline_gives_the_counted_fraction():
     assert len(counts) == 680 and (counts == 3432).all()
     est = B.estimate_from_completions(c, CLASSIC)
     for bid in (100, 140, 150, 180, 220):
-        assert est.exact_fraction(bid) == _bid_fakes.exact_p_make(HAND, bid)
+        assert est.exact_fraction(bid) == bid_fakes.exact_p_make(HAND, bid)
 
 
 # ------------------------------------------------------------------ properties against brute force
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import hypothesis_budget
 
-@settings(max_examples=60, deadline=None)
+
+@settings(max_examples=hypothesis_budget(60))
 @given(st.lists(st.tuples(st.integers(0, 300), st.integers(0, 3), st.integers(1, 4)), min_size=1, max_size=60),
        st.lists(st.integers(100, 320), min_size=1, max_size=8, unique=True))
 def test_group_counts_match_brute_force(rows, bids):
@@ -272,7 +274,7 @@ def test_group_counts_match_brute_force(rows, bids):
     assert B.make_counts(pts, b, w).tolist() == [int(w[pts >= x].sum()) for x in b]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=hypothesis_budget(40))
 @given(st.lists(st.tuples(st.integers(40, 260), st.sampled_from([TALON_RICH, TALON_POOR, parse_hand("9S 9C 9D")])),
                 min_size=1, max_size=40))
 def test_exact_choice_ev_matches_brute_force(rows):

@@ -153,11 +153,11 @@ def test_files_that_are_not_utf8_are_one_line_errors(tmp_path, capsys):
     from thousand import cli
     binary = tmp_path / "bin.json"
     binary.write_bytes(b"\xff\xfe{")
-    assert "cannot read trace" in cli_error(capsys, "explain", "--replay", str(binary))
+    assert "trace '" in (err := cli_error(capsys, "explain", "--replay", str(binary))) and "is not UTF-8 text" in err
     run = tmp_path / "run"
     assert cli.main(["simulate", "-n", "100", "--out", str(run)]) == 0
     (run / "metadata.json").write_bytes(b"\xff\xfe{")
-    assert "cannot read" in cli_error(capsys, "simulate", "-n", "100", "--out", str(run), "--resume")
+    assert "metadata.json' is not UTF-8 text" in cli_error(capsys, "simulate", "-n", "100", "--out", str(run), "--resume")
     bad_name = str(tmp_path) + "/bad" + b"\xff".decode("utf-8", "surrogateescape")
     assert "not a UTF-8 name" in cli_error(capsys, "simulate", "-n", "10", "--out", bad_name)
 

@@ -1,6 +1,6 @@
 """``thousand bid`` as a user meets it: errors, the JSON object, the table, the chart.
 
-Most tests run the command in-process on the stand-in kernel of ``_bid_fakes`` (whose
+Most tests run the command in-process on the stand-in kernel of ``helpers.bid_fakes`` (whose
 exact answers are counted independently); the tests at the end run the real kernel.
 """
 from __future__ import annotations
@@ -17,8 +17,8 @@ from thousand import cli
 from thousand.analysis import bids as B
 from thousand.cards import parse_hand
 
-import _bid_fakes
-from _bid_fakes import bid_json, fake_kernel  # noqa: F401 (a fixture)
+from helpers import bid_fakes
+from helpers.bid_fakes import bid_json
 
 HAND_TEXT = "AH TH KH QH AD 9S JC"
 HAND = parse_hand(HAND_TEXT)
@@ -129,7 +129,7 @@ def test_exact_json_holds_the_exact_fractions(capsys, fake_kernel):
     obj = bid_json(capsys, HAND_TEXT, "--exact")
     assert obj["exact"] is True and obj["samples"] == 2_333_760
     for b in obj["bids"]:
-        exact = _bid_fakes.exact_p_make(HAND, b["bid"])
+        exact = bid_fakes.exact_p_make(HAND, b["bid"])
         assert Fraction(b["made"], b["n"]) == exact
         assert b["p_make"] == pytest.approx(float(exact), abs=1e-6)
         assert b["ci_low"] == b["p_make"] == b["ci_high"]
@@ -138,7 +138,7 @@ def test_exact_json_holds_the_exact_fractions(capsys, fake_kernel):
 def test_sampled_estimates_cover_the_exact_values(capsys, fake_kernel):
     obj = bid_json(capsys, HAND_TEXT, "--samples", "20000", "--seed", "3")
     for b in obj["bids"]:
-        p = float(_bid_fakes.exact_p_make(HAND, b["bid"]))
+        p = float(bid_fakes.exact_p_make(HAND, b["bid"]))
         se = math.sqrt(p * (1 - p) / 20000)
         assert abs(b["p_make"] - p) <= 4 * se + 1e-12, (b, p)
 
@@ -199,16 +199,16 @@ def test_strategy_ev_at_100_and_per_bid(capsys, fake_kernel):
     obj = bid_json(capsys, HAND_TEXT, "--exact")
     assert len(fake_kernel.calls) == 1 and fake_kernel.calls[0]["contract"] == 100
     ev = {b["bid"]: b["ev_strategy"] for b in obj["bids"]}
-    assert ev[100] == pytest.approx(float(_bid_fakes.exact_strategy_ev(HAND, 100, -100)), abs=1e-6)
+    assert ev[100] == pytest.approx(float(bid_fakes.exact_strategy_ev(HAND, 100, -100)), abs=1e-6)
     assert all(v is None for b, v in ev.items() if b != 100)        # only asked at 100
     obj = bid_json(capsys, HAND_TEXT, "--exact", "--per-bid")
     assert obj["per_bid"] is True
     # one run at 100 (also the points distribution), then one per other bid
     assert sorted(c["contract"] for c in fake_kernel.calls[1:]) == list(range(100, 221, 5))
     for b in obj["bids"]:
-        exact = _bid_fakes.exact_strategy_ev(HAND, b["bid"], -b["bid"])
+        exact = bid_fakes.exact_strategy_ev(HAND, b["bid"], -b["bid"])
         assert b["ev_strategy"] == pytest.approx(float(exact), abs=1e-6)
-        assert Fraction(b["made"], b["n"]) == _bid_fakes.exact_p_make(HAND, b["bid"])
+        assert Fraction(b["made"], b["n"]) == bid_fakes.exact_p_make(HAND, b["bid"])
 
 
 def test_per_bid_text_has_a_strategy_column(capsys, fake_kernel):

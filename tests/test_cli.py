@@ -91,3 +91,15 @@ def test_building_the_cli_does_not_import_the_analysis_stack():
     code = "import sys, thousand.cli as c; c.build_parser(); print('matplotlib' in sys.modules, 'polars' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.split() == ["False", "False"], out.stdout + out.stderr
+
+
+def test_presets_describe_their_sources_in_words():
+    # The rules texts are named by what they are, not by the project's file names (000_*).
+    import re
+    out = run_cli("rules")
+    assert out.returncode == 0
+    listing = out.stdout
+    assert not re.search(r"\d{3}_", listing), listing
+    for words in ("online card-games site", "Russian articles", "English rules page"):
+        assert words in " ".join(listing.split()), listing
+    assert max(len(line) for line in listing.splitlines()) <= 88

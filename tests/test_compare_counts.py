@@ -1,6 +1,6 @@
 """``compare`` runs exactly the games (deals) asked for and never passes a --max-games cap."""
 import thousand.analysis.compare as C
-from test_compare_pipeline import toy_simulator
+from helpers.compare_toys import toy_simulator
 
 SPECS = ["classic", "classic:bolts=off"]
 

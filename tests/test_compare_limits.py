@@ -13,8 +13,8 @@ import pytest
 
 import thousand.analysis.compare as C
 import thousand.analysis.stats as S
-from _processes import gone, loky_workers, orphans_after_sigkill
-from test_compare_pipeline import toy_compare, toy_simulator
+from helpers.processes import gone, loky_workers, orphans_after_sigkill
+from helpers.compare_toys import toy_compare, toy_simulator
 from thousand.cli import main
 from thousand.rules import parse_rules_spec
 
@@ -138,10 +138,12 @@ def test_table_shows_p_and_holm_p():
     res = toy_compare(["classic", "classic:bolts=off", "classic:target=500,barrel_at=none"],
                       metrics=["bolt_penalties", "deals_mean"])
     table = C.result_table(res)
-    header = table.splitlines()[0].split()
+    lines = table.splitlines()
+    top = next(i for i, ln in enumerate(lines) if ln.startswith("metric"))   # below the summary
+    header = lines[top].split()
     assert header[header.index("p"):header.index("p") + 3] == ["p", "p", "(Holm)"]
     row = res.row("deals_mean", 2)
-    line = next(ln for ln in table.splitlines() if ln.split()[:1] == ["classic:target=500,barrel_at=none"]
+    line = next(ln for ln in lines[top:] if ln.split()[:1] == ["classic:target=500,barrel_at=none"]
                 and "pp" not in ln and "same" not in ln and ln.strip())
     assert C._fmt_p(row.p_value) in line and C._fmt_p(row.p_holm) in line
     assert "| p | p (Holm) |" in C.result_markdown(res)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import thousand.analysis.compare as C
-from test_compare_pipeline import toy_compare
+from helpers.compare_toys import toy_compare
 from thousand.cli import main
 from thousand.errors import ThousandError
 from thousand.rules import CLASSIC, load_rules_toml, parse_rules_spec, rule_notes

@@ -1,14 +1,14 @@
 """Parity over rule sets drawn at random (hypothesis): any valid combination of options,
 a few hundred deals and two short games replayed through the reference engine."""
-import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rule_strategies import rule_sets
-from test_parity import check_deals, check_games
+from helpers import hypothesis_budget
+from helpers.parity import check_deals, check_games
+from helpers.rule_sets import rule_sets
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=hypothesis_budget(25))
 @given(rules=rule_sets(short_games=True), seed=st.integers(0, 2**32 - 1))
 def test_random_rule_sets(rules, seed):
     check_deals(rules, "random", 200, seed=seed)

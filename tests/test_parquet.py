@@ -20,6 +20,8 @@ from thousand.runner import chunks, store
 from thousand._parquet import MAX_HASHED_ENTRIES, dictionary_encode
 from thousand.parquet import SUPPORTED_DTYPES, write_parquet
 
+from helpers import hypothesis_budget
+
 POLARS_TYPES = {np.dtype(t): p for t, p in [
     (np.bool_, pl.Boolean), (np.int8, pl.Int8), (np.int16, pl.Int16), (np.int32, pl.Int32),
     (np.int64, pl.Int64), (np.uint8, pl.UInt8), (np.uint16, pl.UInt16), (np.uint32, pl.UInt32)]}
@@ -121,7 +123,7 @@ def test_every_supported_dtype_round_trips_through_polars_and_pyarrow(tmp_path):
     check_round_trip(tmp_path, columns, row_group_size=1_000)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=hypothesis_budget(60))
 @given(data=st.data())
 def test_random_tables_round_trip(tmp_path_factory, data):
     n = data.draw(st.integers(0, 300), label="rows")

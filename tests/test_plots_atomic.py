@@ -36,7 +36,7 @@ def test_charts_save_leaves_nothing_on_a_full_disk(tmp_path, full_disk):
 def test_the_heatmap_forest_plot_and_bid_chart_leave_nothing_on_a_full_disk(tmp_path, full_disk):
     from thousand.analysis import bids, thresholds
     from thousand.analysis.compare import compare_rules, forest_plot
-    from test_compare_pipeline import toy_simulator
+    from helpers.compare_toys import toy_simulator
 
     grid = pl.DataFrame({"points_band": ["<20"], "marriage_value": ["none"], "bid_80": [None], "level_80": [90],
                          "hands": [12]}, schema_overrides={"bid_80": pl.Int64})
@@ -56,7 +56,7 @@ def test_the_heatmap_forest_plot_and_bid_chart_leave_nothing_on_a_full_disk(tmp_
 
 def test_the_reports_comparison_outputs_are_renamed_into_place_whole(tmp_path, monkeypatch):
     from thousand.analysis.compare import compare_rules, write_outputs
-    from test_compare_pipeline import toy_simulator
+    from helpers.compare_toys import toy_simulator
 
     result = compare_rules(["classic", "classic:bolts=off"], n_games=400, seed=2, chunk_size=200,
                            simulator=toy_simulator, metrics=["bolt_penalties"])
@@ -90,3 +90,4 @@ def test_report_pages_and_tables_are_replaced_whole_or_not_at_all(tmp_path, monk
         report._write_table(pl.DataFrame({"a": [1, 2]}), tmp_path / "t.csv")
     monkeypatch.undo()
     assert page.read_text() == "the earlier page\n" and _only(tmp_path) == ["report.md"]
+

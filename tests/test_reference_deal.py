@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from reference_deals import D1_HANDS, D1_PLAY, D1_TALON, D2_PLAY, TWO, bids, d1, d2, d3, ev, plays, trace
+from helpers.deals import D1_HANDS, D1_PLAY, D1_TALON, D2_PLAY, TWO, bids, d1, d2, d3, ev, plays, trace
 
 from thousand.cards import parse_card, parse_hand
 from thousand.errors import IllegalDecision, ThousandError

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from reference_deals import D1_HANDS, D1_TALON, d1, d2, trace
+from helpers.deals import D1_HANDS, D1_TALON, d1, d2, trace
 
 from thousand import cli
 from thousand.errors import IllegalDecision
@@ -130,7 +130,7 @@ def test_explain_errors_are_one_line(capsys, tmp_path):
     code, _, err = run_cli(capsys, "explain", "--replay", str(bad))
     assert code == 2 and "the trace ends, but a BID of seat 2 is due" in err
     code, _, err = run_cli(capsys, "explain", "--replay", str(tmp_path / "missing.json"))
-    assert code == 2 and "cannot read trace" in err
+    assert code == 2 and "missing.json' not found" in err
 
 
 def test_explain_per_seat_strategies(capsys):

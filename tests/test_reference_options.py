@@ -1,12 +1,12 @@
 """Every house rule of RULES.md changes a hand-built deal or game the way the rules say.
 
-The deals are in ``reference_deals.py``; the expected scores are worked out by hand
+The deals are in ``helpers/deals.py``; the expected scores are worked out by hand
 there and below.  Each test replays a trace (so every decision is also checked).
 """
 from __future__ import annotations
 
 import pytest
-from reference_deals import (D1_PLAY, D1_TALON, D2_AUCTION, D2_HANDS, D2_PLAY, D2_TALON, FOUR, bids, d1, d2,
+from helpers.deals import (D1_PLAY, D1_TALON, D2_AUCTION, D2_HANDS, D2_PLAY, D2_TALON, FOUR, bids, d1, d2,
                              d3, d4, d5, ev, plays, trace)
 
 from thousand.cards import parse_card, parse_hand
@@ -16,15 +16,9 @@ from thousand.reference.legal import dealer_talon_score, legal_plays, talon_rede
 from thousand.rules import CLASSIC, POLISH
 from thousand.schema import REDEAL_FOUR_NINES, REDEAL_HAND, REDEAL_TALON
 
+from helpers.states import state
+
 C = CLASSIC.with_overrides
-
-
-def state(scores, **kw) -> GameState:
-    st = GameState.fresh(len(scores))
-    st.scores = list(scores)
-    for k, v in kw.items():
-        setattr(st, k, v)
-    return st
 
 
 # D1 with the heart marriage not declared: seat 1 takes exactly 120 card points.

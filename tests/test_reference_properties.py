@@ -6,7 +6,7 @@ alone (who held what, what was led, what was trump) and hold the result to the r
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thousand.cards import (KING, MARRIAGE_VALUES, QUEEN, SUIT_MASK, card_points, popcount, rank_of, suit_of)
@@ -15,7 +15,8 @@ from thousand.reference.game import play_game, replay_game
 from thousand.rules import Rules
 from thousand.trace import DealTrace, EventKind, GameTrace
 
-from rule_strategies import rule_sets
+from helpers import hypothesis_budget
+from helpers.rule_sets import rule_sets
 
 
 @st.composite
@@ -138,7 +139,7 @@ class KeenPlayer(RandomPlayer):
         return super().raise_or_resign(view, lowest, highest, False)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=hypothesis_budget(200))
 @given(rules=rule_sets(), seed=st.integers(0, 2**32 - 1), keen=st.booleans(), data=st.data())
 def test_random_deals_follow_the_rules_and_replay_exactly(rules, seed, keen, data):
     state = data.draw(game_contexts(rules))
@@ -159,14 +160,47 @@ def test_round_defender_formula_agrees_with_the_rule():
         assert round_defender(p) == expected == (p + 2) // 5 * 5
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rules=rule_sets(), seed=st.integers(0, 2**32 - 1))
-def test_random_games_replay_and_keep_their_books(rules, seed):
-    rules = rules.with_overrides({"max_deals": 25, "target": 1000 if rules.barrel_at else 500})
-    stream = Stream(seed)
-    g = play_game(rules, [RandomPlayer(stream) for _ in range(rules.players)], stream)
-    again = replay_game(rules, GameTrace.from_json(g.trace.to_json()))
-    assert again.to_row() == g.to_row() and again.history == g.history
+def books_after_each_deal(rules: Rules, g) -> list[list[int]]:
+    """Each seat's score after each played deal as plain bookkeeping: the deal's score
+    changes, the cut fines and a penalty on every third bolt -- what the game's history
+    must show for a seat the barrel never touched (no 555, no golden-kon reset)."""
+    n = rules.players
+    total, bolts, out = [0] * n, [0] * n, []
+    for d in g.deals:
+        for s in range(n):
+            total[s] -= d.cut_fines[s]
+        if d.is_redeal:
+            continue
+        for s in range(n):
+            total[s] += d.scores[s]
+            for _ in range(d.bolt_weight if d.bolts[s] else 0):
+                bolts[s] += 1
+                if bolts[s] == 3:
+                    total[s] -= rules.bolt_penalty
+                    bolts[s] = 0
+        out.append(list(total))
+    return out
+
+
+def check_barrel_books(rules: Rules, g) -> None:
+    """The barrel seen from the scores alone: between deals at most one seat is in
+    ``[barrel_at, target)`` and he is exactly at ``barrel_at`` (a newcomer is set to it,
+    two at once fall back below it, a sitter's gains do not count); he sits there for at
+    most ``barrel_deals`` deals and leaves it to below it (fallen, knocked off) or to the
+    target (come off: a made contract at the floor reaches it)."""
+    at, n = rules.barrel_at, rules.players
+    run = [0] * n
+    for k, scores in enumerate(g.history):
+        on = [s for s in range(n) if at <= scores[s] < rules.target]
+        assert len(on) <= 1 and all(scores[s] == at for s in on), (k, scores)
+        for s in range(n):
+            run[s] = run[s] + 1 if s in on else 0
+            assert run[s] <= rules.barrel_deals, f"seat {s} sat {run[s]} deals (after deal {k})"
+            if k and g.history[k - 1][s] == at and scores[s] != at:
+                assert scores[s] < at or scores[s] >= rules.target, (k, s, scores)
+
+
+def check_game_books(rules: Rules, g) -> None:
     c = g.counters
     assert c["deals"] == len(g.history) == sum(1 for d in g.deals if not d.is_redeal)
     assert c["redeals"] == sum(1 for d in g.deals if d.is_redeal)
@@ -179,17 +213,46 @@ def test_random_games_replay_and_keep_their_books(rules, seed):
             dealer = (dealer + 1) % rules.players
     if g.winner >= 0:
         assert g.final[g.winner] >= rules.target
-    if rules.barrel_at is None:
-        # without a barrel, 555 or golden kon, the final score is the sum of the changes and penalties
-        if not rules.samozval_555 and not c["golden_reset"]:
-            for s in range(rules.players):
-                total = sum(d.scores[s] - d.cut_fines[s] for d in g.deals)
-                total -= rules.bolt_penalty * c[f"bolt_penalties{s}"]
-                assert g.final[s] == total
+    if rules.barrel_at is not None:
+        check_barrel_books(rules, g)
+    if rules.samozval_555 or c["golden_reset"]:
+        return
+    # the score of a seat whose books never reach the barrel is its books, after every
+    # deal; without a barrel that is every seat
+    books = books_after_each_deal(rules, g)
+    for s in range(rules.players):
+        if rules.barrel_at is None or all(b[s] < rules.barrel_at for b in books):
+            assert [h[s] for h in g.history] == [b[s] for b in books], f"seat {s}"
+
+
+@settings(max_examples=hypothesis_budget(20))
+@given(rules=rule_sets(short_games=True), seed=st.integers(0, 2**32 - 1), keen=st.booleans())
+def test_random_games_replay_and_keep_their_books(rules, seed, keen):
+    """Short games (targets 300, 500, 1000; the barrel on, at 100 or 120 below the target,
+    or off) of random players: replayed exactly, and their books kept."""
+    stream = Stream(seed)
+    g = play_game(rules, [(KeenPlayer if keen else RandomPlayer)(stream) for _ in range(rules.players)], stream)
+    again = replay_game(rules, GameTrace.from_json(g.trace.to_json()))
+    assert again.to_row() == g.to_row() and again.history == g.history
+    check_game_books(rules, g)
+
+
+def test_the_books_are_checked_through_the_barrel():
+    """The game checks above do meet the barrel: seeded short games in which players get
+    onto it, fall off, are knocked off and sit out their deals, all checked."""
+    rules = Rules(**{**Rules().as_dict(), "target": 300, "barrel_at": 200, "max_deals": 80})
+    entries = falls = 0
+    for seed in range(12):
+        stream = Stream(seed)
+        g = play_game(rules, [RandomPlayer(stream) for _ in range(3)], stream)
+        check_game_books(rules, g)
+        entries += sum(g.counters[f"barrel_entries{s}"] for s in range(3))
+        falls += sum(g.counters[f"barrel_falls{s}"] for s in range(3))
+    assert entries >= 10 and falls >= 10, (entries, falls)
 
 
 @pytest.mark.slow
-@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=hypothesis_budget(3000))
 @given(rules=rule_sets(), seed=st.integers(0, 2**32 - 1), keen=st.booleans(), data=st.data())
 def test_many_random_deals_follow_the_rules(rules, seed, keen, data):
     """The same checks over many more deals (``-m slow``)."""

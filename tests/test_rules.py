@@ -4,11 +4,12 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from thousand.rules import (CLASSIC, POLISH, PRESETS, RUSSIAN, Rules, RulesError, RuleField, load_rules_toml,
-                            parse_overrides, parse_rules_spec, rules_hash)
+from thousand.rules import (CLASSIC, POLISH, PRESETS, RUSSIAN, Rules, RulesError, RuleField, format_value,
+                            load_rules_toml, parse_overrides, parse_rules_spec, rules_hash)
 
 
 def test_presets_follow_rules_md():
@@ -24,6 +25,40 @@ def test_presets_follow_rules_md():
     assert all(getattr(POLISH, k) is None for k in ("redeal_hand_points_max", "redeal_hand_nines", "redeal_hand_jacks",
                                                     "redeal_talon_points_max", "redeal_talon_nines", "redeal_talon_jacks"))
     assert set(PRESETS) == {"classic", "russian", "polish"}
+
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def readme_presets() -> dict[str, dict[str, str]]:
+    """The options table of README.md: option -> {preset: value as printed}."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    start = lines.index("| option | classic | russian | polish | meaning |")
+    table = {}
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        table[cells[0].strip("`")] = dict(zip(("classic", "russian", "polish"), cells[1:4]))
+    return table
+
+
+@pytest.mark.parametrize("preset", ["classic", "russian", "polish"])
+def test_every_preset_option_is_the_readme_tables(preset):
+    """Each preset, option by option, is what README.md's table (RULES.md's presets) says."""
+    table = readme_presets()
+    rules = PRESETS[preset]
+    assert set(table) == {f.name for f in dataclasses.fields(Rules)}, "an option missing from, or extra in, README"
+    wrong = {name: (format_value(getattr(rules, name)), row[preset]) for name, row in table.items()
+             if format_value(getattr(rules, name)) != row[preset]}
+    assert not wrong, f"{preset}: (preset, README) differ for {wrong}"
+
+
+def test_polish_differs_from_classic_as_rules_md_says():
+    assert POLISH.diff(CLASSIC) == {
+        "resign": "sixty_two_free", "redeal_four_nines_after_exchange": True, "bolt_when": "zero_points",
+        "redeal_hand_points_max": None, "redeal_hand_nines": None, "redeal_hand_jacks": None,
+        "redeal_talon_points_max": None, "redeal_talon_nines": None, "redeal_talon_jacks": None}
 
 
 def test_specs_and_overrides():

@@ -65,7 +65,7 @@ def test_sigint_mid_run_then_resume_gives_the_full_dataset(tmp_path, backend):
 def test_killed_run_takes_its_workers_along(tmp_path):
     # SIGKILL (what the out-of-memory killer sends) gives the run no chance to stop its
     # loky workers; they must not go on writing chunks, orphaned.
-    from _processes import orphans_after_sigkill
+    from helpers.processes import orphans_after_sigkill
     proc = thousand("simulate", "--deals", "50000000", "--jobs", "2", "--out", str(tmp_path / "r"))
     assert orphans_after_sigkill(proc, settle=1.0) == set()
 
@@ -111,7 +111,7 @@ def test_ctrl_c_in_a_terminal_while_workers_start_prints_one_line(tmp_path):
     # still importing used to die of it with a traceback of its own on the screen.
     import os
 
-    from _processes import gone, loky_workers
+    from helpers.processes import gone, loky_workers
     proc = subprocess.Popen([sys.executable, "-m", "thousand", "simulate", "--deals", "50000000", "--jobs", "2",
                              "--out", str(tmp_path / "r")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)

@@ -47,7 +47,8 @@ class Engine:
     def run_forced(self, hand: int, declarer: int, contract: int, n_samples: int, exact: bool,
                    talon_out: npt.NDArray[np.uint32], raise_out: npt.NDArray[np.int16],
                    points_out: npt.NDArray[np.int16], marriages_out: npt.NDArray[np.int16],
-                   declarer_points_out: npt.NDArray[np.int16], rows: npt.NDArray[np.uint8]) -> int: ...
+                   declarer_points_out: npt.NDArray[np.int16], bolt_out: npt.NDArray[np.int8],
+                   rows: npt.NDArray[np.uint8]) -> int: ...
 
 def decide_blind(strategy: int, params: Sequence[float], view: dict[str, Any],
                  bitgen: np.random.BitGenerator | None = ...) -> int: ...

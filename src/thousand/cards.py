@@ -87,7 +87,7 @@ def parse_card(token: str) -> int:
     """Read one card: rank ``9 J Q K 10 T A`` then suit ``S C D H`` or ``♠♣♦♥``, any case."""
     # Phones and web pages send suit symbols with an invisible emoji/text presentation
     # selector after them ("♥\ufe0f"); it carries no meaning here.
-    tok = token.strip().replace("\ufe0f", "").replace("\ufe0e", "")
+    tok = _undo_escapes(token).strip().replace("\ufe0f", "").replace("\ufe0e", "")
     if tok.upper() in _RANK_TOKENS:   # "10 H": the suit was written apart from the rank
         example = "10H or TH" if tok.upper() in ("10", "T") else f"{tok.upper()}H"
         raise CardError(f"bad card {token!r}: a rank with no suit; a card is rank+suit without a space, "
@@ -107,8 +107,21 @@ def parse_card(token: str) -> int:
     return card(_RANK_TOKENS[rank_tok], suit)
 
 
+def _undo_escapes(text: str) -> str:
+    """A suit symbol typed in UTF-8 under a locale that is not (``LC_ALL=C``) reaches
+    ``sys.argv`` as escaped bytes (``'\\udce2\\udc99\\udca0'`` for ``♠``): read those
+    bytes as the UTF-8 they are.
+
+    >>> _undo_escapes("A\\udce2\\udc99\\udca0")
+    'A♠'
+    """
+    if not any("\udc80" <= ch <= "\udcff" for ch in text):
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def _tokens(text: str) -> list[str]:
-    return [t for t in _TOKEN_SPLIT.split(text.strip()) if t]
+    return [t for t in _TOKEN_SPLIT.split(_undo_escapes(text).strip()) if t]
 
 
 def parse_cards(text: str | Iterable[str]) -> list[int]:

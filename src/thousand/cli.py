@@ -13,6 +13,7 @@ import sys
 from typing import NoReturn
 
 from thousand import __version__
+from thousand.console import degrade_streams
 from thousand.errors import USER_ERRORS
 
 # Order shown in `thousand --help`.
@@ -79,6 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # A console that cannot show suit symbols or the names in the help gets letters,
+    # not a UnicodeEncodeError (a Windows console, a Latin-1 locale).
+    degrade_streams()
     try:
         parser = build_parser()
     except MissingCommand as e:

@@ -315,7 +315,10 @@ class ForcedResult:
     ``talon`` (uint32 mask), ``declarer_points`` (cards + marriages + bonus, played out
     even when the declarer resigned), ``decision`` (the raise/resign answer: the contract
     he would play, or -1 resign), ``points`` (n x 3: cards + marriages per seat),
-    ``marriages`` (n x 3: declared marriage points per seat); ``declarer`` is his seat.
+    ``marriages`` (n x 3: declared marriage points per seat); ``declarer`` is his seat;
+    ``declarer_bolt`` (int8): the bolts the declarer gets when the deal is scored as played
+    out (0, or 1 when he won no trick / no points, as ``bolt_when`` says; 0 with
+    ``bolts = off``), also where he resigned (a resignation itself gives no bolt).
     """
 
     hand: int
@@ -328,6 +331,7 @@ class ForcedResult:
     decision: np.ndarray
     points: np.ndarray
     marriages: np.ndarray
+    declarer_bolt: np.ndarray
 
     def made(self, bid: int) -> np.ndarray:
         """Did the played-out deal reach ``bid``?"""
@@ -375,12 +379,14 @@ def play_forced_declarer(bitgen: Any, rules: Any, strategies: Any = None, *, han
     points = np.zeros((n, 3), dtype=np.int16)
     marriages = np.zeros((n, 3), dtype=np.int16)
     dpoints = np.zeros(n, dtype=np.int16)
+    bolt = np.zeros(n, dtype=np.int8)
     scratch = np.zeros(1, dtype=DEAL_ROW_DTYPE)
     if n:
-        eng.run_forced(hand, seat, contract, n, exact, talon, decision, points, marriages, dpoints,
+        eng.run_forced(hand, seat, contract, n, exact, talon, decision, points, marriages, dpoints, bolt,
                        scratch.view(np.uint8))
     return ForcedResult(hand=hand, role=role, declarer=seat, contract=contract, exact=exact, talon=talon,
-                        declarer_points=dpoints, decision=decision, points=points, marriages=marriages)
+                        declarer_points=dpoints, decision=decision, points=points, marriages=marriages,
+                        declarer_bolt=bolt)
 
 
 # --------------------------------------------------------------------------- forced pass
@@ -390,7 +396,8 @@ class PassResult:
 
     ``score`` (int16): the seat's score change in the deal (rules' scoring and rounding);
     ``declarer`` (int8): the declarer's seat; ``winning_bid`` (int16): the auction's result
-    (before any raise); ``redeals``: completions thrown away because
+    (before any raise); ``bolt`` (int8): the bolts the seat got in the deal (0, 1; 2 in a
+    blind deal; never on a resignation); ``redeals``: completions thrown away because
     another seat asked for a redeal (a new completion was drawn each time).
     """
 
@@ -401,6 +408,7 @@ class PassResult:
     declarer: np.ndarray
     winning_bid: np.ndarray
     redeals: int
+    bolt: np.ndarray
 
     @property
     def on_obligation(self) -> np.ndarray:
@@ -428,9 +436,10 @@ def play_forced_pass(bitgen: Any, rules: Any, strategies: Any = None, *, hand: i
     score = np.zeros(n, dtype=np.int16)
     declarer = np.zeros(n, dtype=np.int8)
     winning_bid = np.zeros(n, dtype=np.int16)
+    bolt = np.zeros(n, dtype=np.int8)
     redeals = np.zeros(1, dtype=np.int32)
     scratch = np.zeros(1, dtype=DEAL_ROW_DTYPE)
     if n:
-        eng.run_pass(hand, seat, n, score, declarer, winning_bid, redeals, scratch.view(np.uint8))
+        eng.run_pass(hand, seat, n, score, declarer, winning_bid, bolt, redeals, scratch.view(np.uint8))
     return PassResult(hand=hand, role=role, seat=seat, score=score, declarer=declarer,
-                      winning_bid=winning_bid, redeals=int(redeals[0]))
+                      winning_bid=winning_bid, redeals=int(redeals[0]), bolt=bolt)

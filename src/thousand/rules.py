@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from thousand.files import read_text
+
 __all__ = [
     "Rules", "RulesError", "CLASSIC", "RUSSIAN", "POLISH", "PRESETS", "parse_rules_spec",
     "parse_overrides", "load_rules_toml", "RuleField", "CHOICES", "rules_hash", "rule_notes",
@@ -276,11 +278,20 @@ POLISH = dataclasses.replace(
     redeal_talon_points_max=None, redeal_talon_nines=None, redeal_talon_jacks=None,
     bolt_when="zero_points")
 PRESETS: dict[str, Rules] = {"classic": CLASSIC, "russian": RUSSIAN, "polish": POLISH}
+# What each preset is and where it comes from, for `thousand rules` (the sources are the
+# three rules texts RULES.md was consolidated from, described here in words).
 PRESET_NOTES = {
-    "classic": "the online rules (000_*): barrel at 880, bolts, half-bid resign, hand and talon redeals",
-    "russian": "Russian house rules (003_*): barrel takes the talon and needs 121, exact defenders, 555 reset",
-    "polish": "Polish rules (002_*): two free resignations, four-nines redeal after the hand-off, no other redeals",
+    "classic": "the rules of an English-language online card-games site: barrel at 880, bolts, "
+               "half-bid resign, hand and talon redeals",
+    "russian": "Russian house rules, from a set of Russian articles on three-handed play: the barrel "
+               "takes the talon and needs 121, exact defenders' points, the 555 reset",
+    "polish": "Polish rules (Tysiąc), from an English rules page: two free resignations, a four-nines "
+              "redeal after the hand-off, no other redeals",
 }
+
+
+#: A rule set in TOML is about 2 KB; anything this large is not one (a device, a wrong file).
+MAX_RULES_FILE_BYTES = 1 << 20
 
 
 def load_rules_toml(path: str | os.PathLike) -> Rules:
@@ -289,19 +300,13 @@ def load_rules_toml(path: str | os.PathLike) -> Rules:
     A ``preset = "russian"`` key starts from that preset instead of ``classic``.
     """
     name = os.fspath(path)
+    text = read_text(path, "rules file", MAX_RULES_FILE_BYTES, error=RulesError)
     try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except FileNotFoundError:
-        raise RulesError(f"rules file {name!r} not found") from None
-    except IsADirectoryError:
-        raise RulesError(f"rules file {name!r} is a directory, not a TOML file") from None
-    except OSError as e:
-        raise RulesError(f"rules file {name!r} cannot be read: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise RulesError(f"rules file {name!r} is not UTF-8 text") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise RulesError(f"rules file {name!r} is not valid TOML: {e}") from None
+    except RecursionError:
+        raise RulesError(f"rules file {name!r} is not valid TOML: nested too deeply") from None
     if "rules" in data and isinstance(data["rules"], dict):
         data = data["rules"]
     base_name = data.pop("preset", "classic")

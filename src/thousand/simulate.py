@@ -72,7 +72,13 @@ RESUME_KEYS = ("format", "kind", "rows", "n", "chunk_size", "n_chunks", "first_c
 
 # --------------------------------------------------------------------------- strategies
 def normalize_strategies(strategies: str | Sequence[str] | None, players: int) -> tuple[str, ...]:
-    """One canonical strategy spec per seat: none -> all ``standard``; one -> every seat; else one each."""
+    """One canonical strategy spec per seat: none -> all ``standard``; one -> every seat; else one each.
+
+    >>> normalize_strategies(None, 3)
+    ('standard', 'standard', 'standard')
+    >>> normalize_strategies(["random", "standard"], 2)
+    ('random', 'standard')
+    """
     if strategies is None:
         strategies = ["standard"]
     elif isinstance(strategies, str):

@@ -12,7 +12,7 @@ from thousand.errors import ThousandError, check_name
 MAX_SAMPLES = 20_000_000
 
 NAME = "bid"
-HELP = "safe bid for a hand: P(make) with 95% intervals and expected score of every bid"
+HELP = "what to bid with a hand: a recommendation, P(make) and expected score of every bid"
 DESCRIPTION = """How high can this hand bid?
 
 The seven cards are made declarer at the given position (the auction skipped); the 17
@@ -27,9 +27,13 @@ with a 95% interval), next to always playing out, resigning, and passing (the ha
 passes at its first chance and the strategies bid and play the rest; always sampled,
 --samples deals).
 
-Two recommendations: the safe bid (the highest made with at least --confidence) and
-the bid with the best expected score; then the best choice among bidding, passing and,
-when the hand may demand one, a redeal (worth 0).
+The first line is the recommendation: bid up to N (the highest bid still worth more
+than passing or a redeal), pass, or demand a redeal (worth 0).  Below the table: the
+safe bid (the highest made with at least --confidence), the bid with the best expected
+score, passing, and the strategy's own raise after the talon.  Bolts are counted: a deal
+with no trick (or no points, as bolt_when says) is a bolt, and every third costs
+bolt_penalty, so each costs bolt_penalty / 3 (40) in every value.  Not counted: the game
+score (each value is one deal from 0, off the barrel).
 
 examples:
   thousand bid "AH TH KH QH AD 9S JC"

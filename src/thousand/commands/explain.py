@@ -6,6 +6,11 @@ import json
 
 from thousand.commands.common import add_rules_arguments, rules_from_args, seed_value
 from thousand.errors import ThousandError, check_name
+from thousand.files import read_json
+
+# The longest game a trace can hold (max_deals = 32,767 deals, about 1.7 KB each with
+# --json's indentation) is about 60 MB: a larger file is not a trace.
+MAX_TRACE_BYTES = 128 << 20
 
 NAME = "explain"
 HELP = "play one deal from a seed and print it decision by decision"
@@ -120,11 +125,7 @@ def _replay(args: argparse.Namespace, rules) -> int:
         raise ThousandError(f"--replay takes the deal, the dealer and every decision from the trace; "
                             f"drop {', '.join(chosen)}")
     check_name(args.replay, "--replay", "the trace file written by --json")
-    try:
-        with open(args.replay, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError) as e:  # ValueError: not JSON, or not UTF-8 text
-        raise ThousandError(f"cannot read trace {args.replay!r}: {e}") from None
+    data = read_json(args.replay, "trace", MAX_TRACE_BYTES)
     rules_given = args.rules != "classic" or bool(args.overrides)
     try:
         if isinstance(data, dict) and "first_dealer" in data:

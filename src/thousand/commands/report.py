@@ -15,10 +15,16 @@ in DIR/charts/, every table as CSV in DIR/tables/ (redeal_frequencies.csv, redea
 marriages.csv, marriage_value.csv, marriage_points.csv, bid_thresholds.csv, ...) and the
 Parquet data it used in DIR/data/.
 
-Sections: redeal frequencies for the given rule sets and every preset (observed with 95%
-intervals next to exact combinatorial probabilities, and how often the strategies call a
-redeal); marriage statistics for the first rule set; bidding thresholds from forced-
-declarer runs; and, with several --rules, the house-rule comparison over --games games.
+Rule sets: without --rules the report covers the three presets, classic (the main one),
+russian and polish, and compares them; with --rules, the rule sets given (the first is the
+main one; several are compared), plus every preset in the redeal section.  --no-presets
+keeps to the rule sets given (without --rules: classic alone, no comparison).
+
+Sections: redeal frequencies for every rule set (observed with 95% intervals next to exact
+combinatorial probabilities, and how often the strategies call a redeal); marriage
+statistics and bidding thresholds (forced-declarer runs, with a rule of thumb and a worked
+example) for the main rule set; and, with several rule sets, the house-rule comparison over
+--games games each (what changes significantly, in words, then every metric).
 
 There is no --resume: run the same command again and it reuses the data in DIR/data made
 with the same settings, so an interrupted report (Ctrl-C) continues where it stopped; data
@@ -27,7 +33,7 @@ only what it wrote itself: a folder of yours where it must write makes it stop b
 work, and your own files in DIR/tables and DIR/charts stay.
 
 examples:
-  thousand report --out report                         the default (1,000,000 deals a rule set)
+  thousand report --out report                         the default: the presets, 1,000,000 deals each
   thousand report --deals 200000 --hands 300 --out quick
   thousand report --rules classic --rules classic:bolts=off --games 20000 --out cmp
 """
@@ -36,7 +42,7 @@ examples:
 # The report's defaults, spelt out here so that building the CLI does not import the
 # analysis stack (matplotlib, polars); a test checks they equal analysis.report's.
 DEFAULT_DEALS = 1_000_000
-DEFAULT_GAMES = 10_000
+DEFAULT_GAMES = 2_000
 DEFAULT_HANDS = 2_000
 DEFAULT_SAMPLES = 100
 
@@ -52,7 +58,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"completions played per hand and seat for the thresholds (default {DEFAULT_SAMPLES})")
     p.add_argument("--rules", action="append", default=None, metavar="SPEC",
                    help="rule set (preset, preset:k=v,... or FILE.toml); repeat to compare; the first is the main one "
-                        "(default classic)")
+                        "(default: classic, russian and polish, compared)")
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", dest="overrides",
                    help="override one rule option in every rule set, e.g. --set bolts=off (repeatable)")
     p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
@@ -61,7 +67,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", "-j", type=int, default=-1, metavar="J",
                    help="parallel workers, -1 for all cores (default -1); never changes the result")
     p.add_argument("--no-presets", action="store_true",
-                   help="redeal section: only the given rule sets, not every preset as well")
+                   help="only the given rule sets (default classic alone): no preset added to the redeal section, "
+                        "nor compared")
     p.add_argument("--out", "-o", default="report", metavar="DIR", help="output directory (default report)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars even on a terminal")
 
@@ -69,7 +76,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import importlib
 
-    from thousand.rules import parse_rules_spec
+    from thousand.rules import PRESETS, parse_rules_spec
 
     try:
         # A report without the kernel would be mostly empty: say so and stop instead.
@@ -78,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
         raise ThousandError(f"the compiled kernel is not available ({e}); run `make build`") from None
     from thousand.analysis.report import ReportConfig, build_report
 
-    specs = args.rules or ["classic"]
+    # The default report covers (and compares) the presets; --no-presets: classic alone.
+    specs = args.rules or (["classic"] if args.no_presets else list(PRESETS))
     rules = [parse_rules_spec(s, args.overrides) for s in specs]
     labels = list(specs)
     if args.overrides:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from dataclasses import fields
 
 from thousand.commands.common import add_rules_arguments, rules_from_args
@@ -37,7 +38,11 @@ def run(args: argparse.Namespace) -> int:
     if args.spec is None and not args.overrides and not args.toml:
         print("presets (use one with --rules NAME, or `thousand rules NAME` for its options):")
         for name, rules in PRESETS.items():
-            print(f"  {name:<8} {rules.hash}  {PRESET_NOTES[name]}")
+            # wrapped under the name, so that a narrow terminal does not break the columns
+            text = textwrap.wrap(PRESET_NOTES[name], width=88 - 23, break_on_hyphens=False)
+            print(f"  {name:<8} {rules.hash}  {text[0]}")
+            for more in text[1:]:
+                print(" " * 23 + more)
         return 0
     rules = rules_from_args(args, "classic" if args.spec is None else args.spec)
     # Legal combinations that can never matter: said, not refused (stderr under --toml,

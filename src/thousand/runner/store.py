@@ -38,6 +38,7 @@ import numpy as np
 import polars as pl
 
 from thousand.errors import ThousandError
+from thousand.files import read_json
 
 __all__ = ["METADATA_FILE", "FORMAT_VERSION", "KINDS", "MAX_CHUNKS", "ChunkStore", "read_metadata",
            "metadata_problem", "chunk_file", "chunk_range", "write_chunk", "write_frame", "write_json_atomic",
@@ -56,6 +57,8 @@ KINDS = {"deals": ("deals",), "games": ("games", "deals"), "forced_hands": ("com
 # a large count would fill memory with tasks (and the directory with files) before work;
 # a metadata.json claiming more is damaged (load() would list them all).
 MAX_CHUNKS = 100_000
+#: A metadata.json is well under 10 KB (its chunk records: about 40 bytes a chunk).
+MAX_METADATA_BYTES = 1 << 20
 # One row group for a default chunk (250,000 deals and their redeals; 10,000 games' deal
 # rows): each row group repeats the dictionaries and headers of every column.  Column
 # statistics are not written: they could only skip row groups of random deals.
@@ -235,12 +238,10 @@ def claim_dir(path: str | os.PathLike, option: str = "--out") -> Iterator[None]:
 def read_metadata(path: str | os.PathLike) -> dict[str, Any]:
     """The ``metadata.json`` of a store (a dataset directory), checked for the keys reading needs."""
     meta_path = Path(path) / METADATA_FILE
-    try:
-        meta = json.loads(meta_path.read_text())
-    except FileNotFoundError:
-        raise ThousandError(f"{os.fspath(path)!r} is not a thousand dataset (no {METADATA_FILE})") from None
-    except (OSError, ValueError) as e:  # ValueError: not JSON, or not UTF-8 text
-        raise ThousandError(f"cannot read {meta_path}: {e}") from None
+    if not meta_path.exists() and not meta_path.is_symlink():
+        raise ThousandError(f"{os.fspath(path)!r} is not a thousand dataset (no {METADATA_FILE})")
+    # A device, a pipe, a huge or deeply nested file there: one line, at once (thousand.files).
+    meta = read_json(meta_path, "dataset metadata", MAX_METADATA_BYTES)
     problem = metadata_problem(meta)
     if problem:
         raise ThousandError(f"{meta_path} is damaged: {problem}")

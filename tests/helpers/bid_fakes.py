@@ -1,4 +1,5 @@
-"""A stand-in for the kernel's forced-declarer mode, for the bid and threshold tests.
+"""A stand-in for the kernel's forced-declarer mode, for the bid and threshold tests
+(the ``fake_kernel`` fixture of ``conftest.py`` installs it).
 
 It deals the 17 unseen cards like the kernel must (uniform completions, or all of them)
 and scores each completion by a rule simple enough to count by hand: the declarer's
@@ -10,16 +11,13 @@ against an independent count.
 from __future__ import annotations
 
 import itertools
+import json
 from fractions import Fraction
 from types import SimpleNamespace
 
-import json
-
 import numpy as np
-import pytest
 
 from thousand import cli
-from thousand.analysis import bids as B
 from thousand.cards import FULL_DECK, card_points, cards_of, marriage_points
 
 TALON_MULTIPLICITY = 3432  # C(14, 7): ways to split the other 14 cards between the opponents
@@ -72,20 +70,14 @@ class FakeKernel:
         else:
             idx = np.random.Generator(bitgen).integers(0, len(talons), n_samples)
         decision = fake_decision(pts, contract)
-        return SimpleNamespace(talon=talons[idx], declarer_points=pts[idx], decision=decision[idx])
+        # No bolts under the stand-in's scoring: the declarer's ten cards always score.
+        return SimpleNamespace(talon=talons[idx], declarer_points=pts[idx], decision=decision[idx],
+                               declarer_bolt=np.zeros(len(idx), dtype=np.int8))
 
 
 def fake_decision(points: np.ndarray, contract: int) -> np.ndarray:
     """The stand-in strategy's answer: resign when 20 or more short, raise by 10 when 30 over."""
     return np.where(points < contract - 20, -1, np.where(points >= contract + 30, contract + 10, contract))
-
-
-@pytest.fixture
-def fake_kernel(monkeypatch):
-    """``thousand.analysis.bids`` plays on :class:`FakeKernel` (import the fixture to use it)."""
-    fake = FakeKernel()
-    monkeypatch.setattr(B, "kernel_play", lambda: fake)
-    return fake
 
 
 def bid_json(capsys, *args: str) -> dict:

@@ -138,9 +138,10 @@ def _moved(events: list[Event]) -> list[Event]:
     return [Event(e.kind, _MAP[e.seat], e.a, e.b) for e in events]
 
 
-def d4(contract: int = 120, rules: Rules = FOUR, **kw):
+def d4(contract: int = 120, rules: Rules = FOUR, auction: list[Event] | None = None, **kw):
+    """D1 at 4 players; ``auction`` replaces the moved D1 auction (``[]``: none)."""
     hands = [D1_HANDS[1], D1_HANDS[2], D1_HANDS[0], ""]
-    events = _moved(D1_AUCTION) + _moved([D1_HANDOFF]) + [ev.contract(0, contract)]
+    events = (_moved(D1_AUCTION) if auction is None else list(auction)) + _moved([D1_HANDOFF]) + [ev.contract(0, contract)]
     if contract != -1:
         events += _moved(D1_PLAY)
     return replay_deal(rules, trace(3, hands, [D1_TALON], events), **kw)
