@@ -231,3 +231,47 @@ def test_a_scheduler_address_that_is_not_a_scheduler_is_a_one_line_error_in_time
         assert time.monotonic() - started < 60
     finally:
         server.close()
+
+
+# --------------------------------------------------------------------------- pipes where files are read
+# Reading a named pipe nobody writes to waits forever: every file of a store that is read
+# back must be checked (or read within bounds, thousand.files) first.  Run in a child so
+# that a hang is a failure after TIMEOUT, not a suite that never ends.
+PIPE_TIMEOUT = 60
+
+
+def _child(code: str, cwd: Path) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=cwd,
+                              timeout=PIPE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"hangs on a named pipe: no answer within {PIPE_TIMEOUT} s") from None
+
+
+_LOAD = """
+from thousand.simulate import load
+from thousand.errors import ThousandError
+try:
+    load("r").collect()
+except ThousandError as e:
+    print(e)
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+@pytest.mark.parametrize("name", [sim.chunk_file(1), "chunks.jsonl"])
+def test_a_named_pipe_in_a_dataset_is_an_error_at_once_for_load_and_resume(tmp_path, name):
+    args = ("simulate", "--deals", "2000", "--chunk-size", "1000", "--jobs", "1", "--no-progress", "--out", "r")
+    assert subprocess.run([sys.executable, "-m", "thousand", *args], cwd=tmp_path, capture_output=True).returncode == 0
+    target = tmp_path / "r" / name
+    target.unlink(missing_ok=True)
+    os.mkfifo(target)
+    said = _child(_LOAD, tmp_path).stdout.strip()
+    assert name in said and ("not a chunk file" in said or "is not a regular file" in said), said
+    try:
+        resumed = subprocess.run([sys.executable, "-m", "thousand", *args, "--resume"], cwd=tmp_path,
+                                 capture_output=True, text=True, timeout=PIPE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"--resume hangs on a named pipe {name}") from None
+    assert resumed.returncode == 2 and len(resumed.stderr.strip().splitlines()) == 1, resumed.stderr
+    assert name in resumed.stderr and "move it away" in resumed.stderr

@@ -38,7 +38,7 @@ import numpy as np
 import polars as pl
 
 from thousand.errors import ThousandError
-from thousand.files import read_json
+from thousand.files import read_bytes, read_json
 
 __all__ = ["METADATA_FILE", "FORMAT_VERSION", "KINDS", "MAX_CHUNKS", "ChunkStore", "read_metadata",
            "metadata_problem", "chunk_file", "chunk_range", "write_chunk", "write_frame", "write_json_atomic",
@@ -59,6 +59,8 @@ KINDS = {"deals": ("deals",), "games": ("games", "deals"), "forced_hands": ("com
 MAX_CHUNKS = 100_000
 #: A metadata.json is well under 10 KB (its chunk records: about 40 bytes a chunk).
 MAX_METADATA_BYTES = 1 << 20
+#: The journal holds one line of under 60 bytes per chunk written since the metadata took it in.
+MAX_JOURNAL_BYTES = 64 << 20
 # One row group for a default chunk (250,000 deals and their redeals; 10,000 games' deal
 # rows): each row group repeats the dictionaries and headers of every column.  Column
 # statistics are not written: they could only skip row groups of random deals.
@@ -153,12 +155,14 @@ def journal_chunk(store: str | os.PathLike, k: int, rows: int, size: int) -> Non
 
 def _journal(path: Path) -> dict[int, tuple[int, int]]:
     """The chunks the journal in ``path`` records, the last line of a chunk winning."""
-    try:
-        text = (path / JOURNAL_FILE).read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
+    journal = path / JOURNAL_FILE
+    if not journal.exists() and not journal.is_symlink():
         return {}
-    except OSError as e:
-        raise ThousandError(f"cannot read {path / JOURNAL_FILE}: {e.strerror}") from None
+    # Bounded like every file the tool reads back: a pipe or a device there is one line.
+    try:
+        text = read_bytes(journal, "dataset journal", MAX_JOURNAL_BYTES).decode("utf-8", errors="replace")
+    except ThousandError as e:
+        raise ThousandError(f"{e}; move it away and --resume") from None
     out = {}
     for line in text.splitlines():
         try:
