@@ -1563,8 +1563,11 @@ def _written_record(out: Path) -> dict[str, tuple[str, ...]]:
 
 def _write_record(out: Path, files: dict[str, Any]) -> None:
     tmp = out / f".{WRITTEN_FILE}.partial"
-    tmp.write_text(json.dumps({"files": files}, indent=1) + "\n")
-    os.replace(tmp, out / WRITTEN_FILE)
+    try:
+        tmp.write_text(json.dumps({"files": files}, indent=1) + "\n")
+        os.replace(tmp, out / WRITTEN_FILE)
+    finally:   # a full disk leaves no cut record behind
+        tmp.unlink(missing_ok=True)
 
 
 def claim_out_dir(out_dir: str | os.PathLike) -> None:
@@ -1629,16 +1632,16 @@ def write_outputs(result: ComparisonResult, out_dir: str | os.PathLike, level: i
         md = result_markdown(result, figure=Path(os.path.relpath(final["compare_forest.png"], out)).as_posix(),
                              level=level)
         staged["compare.md"].write_text(md, encoding="utf-8")
+        if claim:
+            new = {name: _sha256(staged[name]) for name in OUTPUT_FILES}
+            old = _written_record(out)
+            _write_record(out, {name: sorted({*old.get(name, ()), new[name]}) for name in OUTPUT_FILES})
+        for name in OUTPUT_FILES:
+            os.replace(staged[name], final[name])
     except BaseException:
-        for p in staged.values():   # ours: written just now under these names
+        for p in staged.values():   # ours: written just now under these names (those not renamed yet)
             p.unlink(missing_ok=True)
         raise
-    if claim:
-        new = {name: _sha256(staged[name]) for name in OUTPUT_FILES}
-        old = _written_record(out)
-        _write_record(out, {name: sorted({*old.get(name, ()), new[name]}) for name in OUTPUT_FILES})
-    for name in OUTPUT_FILES:
-        os.replace(staged[name], final[name])
     if claim:
         _write_record(out, new)
     return md

@@ -838,8 +838,11 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
                                              chunk_dir=parts)
             # The data first, then its key: a key on disk always describes a complete file.
             tmp = data.with_name(f".{data.name}.tmp")
-            hands.write_parquet(tmp)
-            os.replace(tmp, data)
+            try:
+                hands.write_parquet(tmp)
+                os.replace(tmp, data)
+            finally:   # a full disk leaves no cut file behind
+                tmp.unlink(missing_ok=True)
             _write_whole(cfg.out / "data" / FORCED_KEY, json.dumps({**_forced_key(cfg), "status": "complete"},
                                                                   indent=1) + "\n")
             _remove_parts(parts)

@@ -91,3 +91,46 @@ def test_report_pages_and_tables_are_replaced_whole_or_not_at_all(tmp_path, monk
     monkeypatch.undo()
     assert page.read_text() == "the earlier page\n" and _only(tmp_path) == ["report.md"]
 
+
+def test_compare_out_leaves_no_staged_file_when_its_record_cannot_be_written(tmp_path, monkeypatch):
+    # compare --out stages its four files, then records their checksums: a full disk at the
+    # record must not leave the staged files (or a cut record) behind.
+    from pathlib import Path
+
+    from thousand.analysis.compare import WRITTEN_FILE, compare_rules, write_outputs
+    from helpers.compare_toys import toy_simulator
+
+    result = compare_rules(["classic", "classic:bolts=off"], n_games=400, seed=2, chunk_size=200,
+                           simulator=toy_simulator, metrics=["bolt_penalties"])
+    real = Path.write_text
+
+    def full_at_the_record(self, data, *args, **kwargs):
+        if WRITTEN_FILE in self.name:
+            real(self, data[:5], *args, **kwargs)
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, data, *args, **kwargs)
+    monkeypatch.setattr(Path, "write_text", full_at_the_record)
+    with pytest.raises(OSError, match="No space left"):
+        write_outputs(result, tmp_path / "cmp", claim=True)
+    assert _only(tmp_path / "cmp") == []
+
+
+def test_the_reports_forced_declarer_data_leaves_no_cut_file_on_a_full_disk(tmp_path, monkeypatch, capsys):
+    from thousand.analysis import report, thresholds
+    from thousand.cli import main
+
+    monkeypatch.setattr(thresholds, "simulate_forced_hands", lambda *a, **k: pl.DataFrame({"hand": [1]}))
+    real = pl.DataFrame.write_parquet
+
+    def full(self, file, *args, **kwargs):
+        if str(file).endswith(f".{report.FORCED_DATA}.tmp"):
+            with open(file, "wb") as fh:
+                fh.write(b"PAR1")
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, file, *args, **kwargs)
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", full)
+    out = tmp_path / "r"
+    rc = main(["report", "--deals", "1500", "--hands", "4", "--samples", "3", "--seed", "3", "--jobs", "1",
+               "--no-presets", "--no-progress", "--out", str(out)])
+    assert rc != 0 and "No space left" in capsys.readouterr().err
+    assert [p.name for p in (out / "data").iterdir() if p.name.startswith(".")] == []
