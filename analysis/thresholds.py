@@ -35,6 +35,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import polars as pl
 
+from thousand.analysis.stats import bootstrap_counts, percentile_interval
 from thousand.cards import ACE, KING, MARRIAGE_VALUES, QUEEN, RANK_PLANE, RANK_POINTS, TEN
 from thousand.rules import CLASSIC, Rules
 
@@ -401,7 +402,7 @@ def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
         if n_boot:
             # Resample hands, not completions or seats: the completions of one hand, and its
             # three seats, are not independent.  Each row takes its hand's draw count.
-            draws = rng.multinomial(n_units, np.full(n_units, 1 / n_units), size=n_boot)
+            draws = bootstrap_counts(rng, np.ones(n_units, dtype=np.int64), n_boot)
             boot = draws[:, hand_of_row] @ s
         for q in probabilities:
             tag = _tag(q)
@@ -411,8 +412,7 @@ def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
             row[f"p_at_bid_{tag}"] = None if b < 0 else float(pooled[min(b, len(pooled) - 1)] / n) if b < len(pooled) else 0.0
             if n_boot:
                 bb = _threshold(boot, boot[:, 0], q, np.full(n_boot, cap[0]), rules.bid_step)
-                lo, hi = np.percentile(bb, [2.5, 97.5], method="lower"), np.percentile(bb, [97.5], method="higher")[0]
-                lo = lo[0]
+                lo, hi = percentile_interval(bb, 0.95, whole=True)
                 row[f"bid_{tag}_low"] = None if lo < 0 else int(lo)
                 row[f"bid_{tag}_high"] = None if hi < 0 else int(hi)
         rows.append(row)
