@@ -25,7 +25,7 @@ import numpy as np
 from thousand.errors import ThousandError
 
 __all__ = ["Strategy", "Param", "STRATEGIES", "DEFAULT_STRATEGY", "N_PARAMS", "ParsedStrategy",
-           "parse_strategy", "canonical", "resolve_strategies", "KernelPlayer", "reference_player",
+           "parse_strategy", "canonical", "resolve_strategies", "KernelPlayer",
            "register_strategy", "kernel_view"]
 
 #: Parameter slots per seat in the kernel (``double[N_PARAMS]``).
@@ -335,12 +335,3 @@ class KernelPlayer:
         card, declare = self._k.decide_play(self.code, self.params,
                                             self._view(view, "play", legal=legal, declarable=declarable), self.bitgen)
         return int(card), bool(declare)
-
-
-def reference_player(name: str, rules: Any, seat: int, stream: Any, params: dict[str, str]) -> KernelPlayer:
-    """Hook for ``thousand.reference.players.make_player``: a kernel strategy as a Player."""
-    # One parser for every entry point, so `explain` rejects what `simulate` rejects.
-    spec = name + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else "")
-    parsed = parse_strategy(spec)
-    bitgen = getattr(stream, "bit_generator", None)
-    return KernelPlayer(parsed.name, parsed.given or None, bitgen=bitgen)
