@@ -59,7 +59,7 @@ import polars as pl
 
 from thousand.cards import RANK_PLANE, RANK_POINTS, card_points, format_hand, marriage_points, popcount
 from thousand.analysis.stats import wilson_interval as _stats_wilson
-from thousand.analysis.stats import z_for
+from thousand.analysis.stats import pseudo_count_bound, z_for
 from thousand.errors import ThousandError
 from thousand.rules import CLASSIC as CLASSIC_RULES
 from thousand.rules import Rules
@@ -416,8 +416,8 @@ def _choice_scores(c: Completions, bids: np.ndarray, rules: Rules, free_resignat
     loo_sq = sum(p[1] for p in loo_parts).sum(axis=0)
     z = z_for(confidence_level)
     ev = (plug_sum + loo_sum) / (2 * n)
-    lo = _pseudo_deal_bound(loo_sum, loo_sq, n, bf, -z)
-    hi = _pseudo_deal_bound(plug_sum, plug_sq, n, bf, z)
+    lo = pseudo_count_bound(loo_sum, loo_sq, n, bf, -z)
+    hi = pseudo_count_bound(plug_sum, plug_sq, n, bf, z)
     # Known bounds: no choice scores above +b, and the declarer can always take the worst
     # of the alternatives every talon offers (e.g. a free resignation, 0), else play (-b).
     worst_play = -bf - cost * max(levels, default=0)
@@ -426,19 +426,6 @@ def _choice_scores(c: Completions, bids: np.ndarray, rules: Rules, free_resignat
     lo = np.clip(np.minimum(lo, ev), floor, None)
     hi = np.clip(np.maximum(hi, ev), None, bf)
     return ev, lo, hi
-
-
-def _pseudo_deal_bound(score_sum: np.ndarray, score_sq: np.ndarray, n: float, bid: np.ndarray,
-                       z: float) -> np.ndarray:
-    """``mean + z SE`` of ``n`` scores pooled with z²/2 pseudo-deals at ``+bid`` and z²/2 at ``-bid``.
-
-    Agresti and Coull's adjustment of a proportion, applied to the scores: with only +b
-    seen it gives ``b (2 p - 1)`` over their interval for P(make), which contains Wilson's.
-    """
-    n_aug = n + z * z
-    mean = score_sum / n_aug                                         # the pseudo-deals add +b - b = 0
-    var = np.maximum((score_sq + z * z * bid ** 2) / n_aug - mean ** 2, 0.0)
-    return mean + z * np.sqrt(var / n_aug)
 
 
 def strategy_scores(c: Completions, rules: Rules, free_resignation: bool = True) -> np.ndarray | None:
@@ -705,10 +692,10 @@ def kernel_play() -> Any:
     """The kernel's ``play_forced_declarer``, or a one-line error when it is not built."""
     try:
         from thousand import kernel
-        return kernel.play_forced_declarer
-    except (ImportError, AttributeError) as e:
+    except ImportError as e:
         raise ThousandError("the kernel's forced-declarer mode (thousand.kernel.play_forced_declarer) "
                             f"is not available: {e}") from None
+    return kernel.play_forced_declarer
 
 
 def _as_bitgen(seed: Any) -> np.random.BitGenerator:
@@ -719,24 +706,12 @@ def _as_bitgen(seed: Any) -> np.random.BitGenerator:
 
 def _call_kernel(play: Any, hand: int, rules: Rules, role: str, strategies: Any, samples: int,
                  exact: bool, seed: Any, contract: int = 100) -> Completions:
-    """Adapter to the kernel's forced-declarer entry point (one place to follow its API)."""
-    bitgen = _as_bitgen(seed)
-    if contract == 100:
-        res = play(bitgen, rules, strategies, None, hand, role, samples, exact=exact)
-    else:
-        res = play(bitgen, rules, strategies, None, hand, role, samples, exact=exact, contract=contract)
-
-    def get(key: str) -> Any:
-        try:
-            return res[key]
-        except (KeyError, TypeError, AttributeError):
-            return getattr(res, key, None)
-
-    decision, bolt = get("decision"), get("declarer_bolt")
-    return Completions(hand=hand, role=role, points=np.asarray(get("declarer_points")),
-                       talon=np.asarray(get("talon")), exact=exact, contract=contract,
-                       decision=None if decision is None else np.asarray(decision),
-                       bolt=None if bolt is None else np.asarray(bolt))
+    """The kernel's forced-declarer run (``play``: :func:`kernel_play`) as :class:`Completions`."""
+    res = play(_as_bitgen(seed), rules, strategies, hand=hand, role=role, n_samples=samples, exact=exact,
+               contract=contract)
+    return Completions(hand=hand, role=role, points=np.asarray(res.declarer_points), talon=np.asarray(res.talon),
+                       exact=exact, contract=contract, decision=np.asarray(res.decision),
+                       bolt=np.asarray(res.declarer_bolt))
 
 
 def estimate_bid(hand: int, rules: Rules, role: str = "forehand", strategies: Sequence[str] | str | None = None,
@@ -787,7 +762,8 @@ def simulate_pass(hand: int, rules: Rules, role: str = "forehand", strategies: S
     from thousand import kernel
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     bitgen = np.random.PCG64(ss.spawn(1)[0])
-    return kernel.play_forced_pass(bitgen, rules, seat_strategies(strategies, role), None, hand, role, samples)
+    return kernel.play_forced_pass(bitgen, rules, seat_strategies(strategies, role), hand=hand, role=role,
+                                   n_samples=samples)
 
 
 def pass_summary(res: Any, cost: float = 0.0) -> dict[str, float]:
@@ -795,8 +771,7 @@ def pass_summary(res: Any, cost: float = 0.0) -> dict[str, float]:
     less ``cost`` (:func:`bolt_cost`) per bolt the seat got in the deal; the share of
     deals with a bolt, and the mean before the bolts (``pass_ev_without_bolts``)."""
     raw = np.asarray(res.score, dtype=float)
-    bolt = getattr(res, "bolt", None)
-    k = np.zeros(len(raw)) if bolt is None else np.asarray(bolt, dtype=float)
+    k = np.asarray(res.bolt, dtype=float)
     s = raw - cost * k
     n = len(s)
     return {"pass_ev": float(s.mean()), "pass_ev_se": float(s.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0,
@@ -1061,6 +1036,8 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from thousand.analysis.charts import save_figure
+
     t = est.table
     b = t["bid"].to_numpy()
     if len(b) == 0:
@@ -1137,8 +1114,10 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
     # Below the panel: the horizontal pass line crosses the whole plot, so no place inside is free.
     ax2.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=8)
     ax2.grid(alpha=0.3)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    try:
+        save_figure(fig, path, dpi=120)
+    finally:
+        plt.close(fig)
     return fig
 
 

@@ -7,7 +7,9 @@ the path.  Nothing here computes statistics.
 from __future__ import annotations
 
 import os
+import uuid
 from pathlib import Path
+from typing import Any
 
 import matplotlib.ticker
 import numpy as np
@@ -21,7 +23,7 @@ from thousand.rules import Rules
 
 __all__ = [
     "redeal_frequency_chart", "redeal_calls_chart", "marriage_frequency_chart", "marriage_value_chart",
-    "marriage_points_chart", "save",
+    "marriage_points_chart", "save", "save_figure",
 ]
 
 DPI = 110
@@ -38,9 +40,25 @@ def _figure(**kw) -> Figure:
 
 
 def save(fig: Figure, path: str | os.PathLike) -> Path:
+    """A report chart: ``path``'s folder made if needed, the file written whole or not at all."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=DPI, bbox_inches="tight")
+    return save_figure(fig, path, dpi=DPI, bbox_inches="tight")
+
+
+def save_figure(fig: Figure, path: str | os.PathLike, **savefig: Any) -> Path:
+    """``fig.savefig(path, **savefig)``, but whole or not at all: drawn to a hidden temporary
+    name beside ``path`` and renamed, so a full disk or an interruption leaves no 0-byte or
+    cut image (nor an earlier chart half replaced).  The format is ``path``'s suffix."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
+    savefig.setdefault("format", path.suffix.lstrip(".").lower() or "png")
+    try:
+        fig.savefig(tmp, **savefig)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
     return path
 
 

@@ -45,15 +45,12 @@ Methods (also in ``docs/compare.md`` and :data:`METHODS`):
   resamples); no p-value.
 
 Multiple comparisons: Holm's step-down correction over every (metric, variant) p-value of
-the comparison.
+the comparison.  Every interval and test is :mod:`thousand.analysis.stats`'s.
 
 Memory: no per-unit array is kept.  Chunks are simulated a batch at a time, their
 unit tables folded chunk by chunk into running sums, means and cross-products
 (:class:`Moments`, :class:`UnitStats`) and dropped, so a comparison of a billion deals
 holds what one of a thousand does.
-
->>> holm([0.01, 0.04, 0.03, 0.005])
-[0.03, 0.06, 0.06, 0.02]
 """
 from __future__ import annotations
 
@@ -63,18 +60,19 @@ import json
 import math
 import os
 import re
-import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 import polars as pl
 
-from thousand.analysis.stats import Z95, wilson_interval
+from thousand.analysis.stats import (
+    BOOTSTRAP_RESAMPLES, Diff, Estimate, Moments, holm, mean_diff_from, paired_quantile_diff_from,
+    proportion_diff_from, quantile_from_counts, ratio_diff_from, ratio_estimate_from, t_for, weighted_quantiles,
+    wilson_bounds, z_for,
+)
 from thousand.errors import ThousandError
 from thousand.files import read_json
 from thousand.rules import Rules, format_value, parse_overrides, parse_rules_spec, rule_notes
@@ -82,25 +80,15 @@ from thousand.rules import Rules, format_value, parse_overrides, parse_rules_spe
 __all__ = [
     "Metric", "METRICS", "METHODS", "metric_names", "select_metrics", "unit_table",
     "MetricRow", "ComparisonResult", "compare_units", "compare_rules", "write_outputs",
-    "holm", "paired_mean_diff", "paired_proportion_diff", "ratio_estimate",
-    "paired_ratio_diff", "median_interval", "paired_median_diff", "mcnemar_p", "quantile_interval",
-    "paired_quantile_diff",
     "result_markdown", "result_table", "forest_plot", "COMPARE_CHUNK_GAMES",
-    "COMPARE_CHUNK_DEALS", "game_seed", "play_paired", "simulate_chunks", "Diff", "Estimate",
-    "claim_out_dir", "OUTPUT_FILES", "WRITTEN_FILE",
+    "COMPARE_CHUNK_DEALS", "play_paired", "simulate_chunks", "claim_out_dir", "OUTPUT_FILES", "WRITTEN_FILE",
 ]
 
-_NORMAL = NormalDist()
 # Chunks for comparison runs: small enough that a --precision round adds little more than
 # it needs, large enough that a chunk costs far more than starting it.  They are part of
 # what determines the data (with the seed), like the runner's own chunk size.
 COMPARE_CHUNK_GAMES = 250
 COMPARE_CHUNK_DEALS = 50_000
-# Deals per stream in a deals comparison: a per-call cost of ~0.2 ms spread over 64
-# deals (~3 us each), and pairs realign every 64 slots after a redeal only one rule set
-# allows.
-DEAL_BLOCK = 64
-BOOTSTRAP_RESAMPLES = 1_000
 # Units per rule set simulated before they are folded into running summaries and
 # dropped (at most ~0.6 kB each in a games comparison, ~0.2 kB in a deals one): memory
 # stays flat however many units a comparison runs.
@@ -109,579 +97,6 @@ BATCH_UNITS = 100_000
 # bound the time: every rule set is simulated, so 10**10 deals take days even on many
 # cores (a tenth of the runner's limits for simulate and games).
 MAX_UNITS = {"games": 10**9, "deals": 10**10}
-# Bootstrap draws come from their own stream, derived from the root seed, so the
-# comparison is reproducible and never touches the simulation's streams.
-_BOOTSTRAP_KEY = 0x0C0FFEE
-
-
-# =========================================================================== statistics
-def _z(confidence: float) -> float:
-    return Z95 if abs(confidence - 0.95) < 1e-12 else _NORMAL.inv_cdf(0.5 + confidence / 2)
-
-
-def two_sided_p(z: float) -> float:
-    """Two-sided normal p-value of a z statistic.
-
-    >>> round(two_sided_p(1.959963984540054), 4)
-    0.05
-    """
-    # erfc, not 1 - cdf: the subtraction cancels to 0.0 beyond |z| ~ 8.3, and a
-    # million-unit comparison reaches that easily; erfc keeps the tail exact to ~1e-308.
-    return math.erfc(abs(z) / math.sqrt(2.0))
-
-
-# Beyond this many degrees of freedom Student's t and the normal agree to better than
-# 1e-5 (relative, quantile and p-value alike) and the continued fraction below would
-# need thousands of terms: the normal is used there.
-T_NORMAL_DF = 100_000
-
-
-def _betacf(a: float, b: float, x: float) -> float:
-    """Continued fraction of the incomplete beta function (modified Lentz)."""
-    tiny, eps = 1e-300, 1e-15
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 20_000):
-        for aa in (m * (b - m) * x / ((a - 1.0 + 2 * m) * (a + 2 * m)),
-                   -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 1.0 + 2 * m))):
-            d = 1.0 + aa * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + aa / c
-            c = c if abs(c) > tiny else tiny
-            step = d * c
-            h *= step
-        if abs(step - 1.0) < eps:
-            break
-    return h
-
-
-def _betainc(a: float, b: float, x: float) -> float:
-    """Regularised incomplete beta function ``I_x(a, b)``."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1.0) / (a + b + 2.0):
-        return front * _betacf(a, b, x) / a
-    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
-
-
-def t_two_sided_p(t: float, df: float) -> float:
-    """Two-sided p-value of Student's t statistic with ``df`` degrees of freedom.
-
-    >>> round(t_two_sided_p(2.776445, 4), 5), round(t_two_sided_p(12.7062, 1), 5)
-    (0.05, 0.05)
-    """
-    if not math.isfinite(t):
-        return 0.0 if math.isinf(t) else math.nan
-    if df > T_NORMAL_DF:
-        return two_sided_p(t)
-    return min(1.0, _betainc(df / 2.0, 0.5, df / (df + t * t)))
-
-
-@lru_cache(maxsize=256)
-def t_quantile(confidence: float, df: float) -> float:
-    """Two-sided Student t quantile: ``P(|T| <= q) = confidence`` with ``df`` degrees of freedom.
-
-    >>> round(t_quantile(0.95, 2), 3), round(t_quantile(0.95, 29), 3), round(t_quantile(0.95, 10**9), 3)
-    (4.303, 2.045, 1.96)
-    """
-    z = _z(confidence)
-    if df > T_NORMAL_DF:
-        return z
-    alpha = 1.0 - confidence
-    log_norm = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
-    # Newton's method on the two-sided p (its slope is -2 x the density), from the
-    # Cornish-Fisher start; the p is convex in t, so the steps never overshoot far.
-    t = z * (1.0 + (z * z + 1.0) / (4.0 * df))
-    for _ in range(100):
-        density = math.exp(log_norm - (df + 1) / 2 * math.log1p(t * t / df))
-        step = (t_two_sided_p(t, df) - alpha) / (2.0 * density)
-        t = max(t + step, t / 2.0)
-        if abs(step) < 1e-13 * t:
-            break
-    return t
-
-
-def _t(confidence: float, n: int) -> float:
-    """The quantile of an interval from ``n`` units: Student t with ``n - 1`` degrees of freedom."""
-    return t_quantile(confidence, n - 1) if n > 1 else math.nan
-
-
-def _t_test(diff: float, se: float, df: float) -> float:
-    """p of a t-test; a zero standard error means the difference is certain."""
-    if not math.isfinite(diff) or not math.isfinite(se) or not df >= 1:
-        return math.nan
-    if se == 0.0:
-        return 1.0 if diff == 0.0 else 0.0
-    return t_two_sided_p(diff / se, df)
-
-
-def _welch_df(var_a: float, var_b: float, n: int) -> float:
-    """Welch-Satterthwaite degrees of freedom of two samples of ``n`` each."""
-    denom = var_a * var_a + var_b * var_b
-    if not denom > 0:
-        return n - 1.0
-    return (var_a + var_b) ** 2 * (n - 1.0) / denom
-
-
-def holm(p_values: Sequence[float | None]) -> list[float | None]:
-    """Holm's step-down adjusted p-values (``None`` and NaN entries stay ``None``).
-
-    The smallest of ``m`` p-values is multiplied by ``m``, the next by ``m - 1``, and so
-    on; each adjusted value is at least the one before it (monotone) and at most 1, and
-    never below its raw p-value (no rounding: a tiny p must not become 0.0).
-
-    >>> holm([0.01, 0.04, 0.03, 0.005])
-    [0.03, 0.06, 0.06, 0.02]
-    >>> holm([0.2, None, 0.01])
-    [0.2, None, 0.02]
-    """
-    idx = [i for i, p in enumerate(p_values) if p is not None and not math.isnan(p)]
-    m = len(idx)
-    out: list[float | None] = [None] * len(p_values)
-    running = 0.0
-    for rank, i in enumerate(sorted(idx, key=lambda j: p_values[j])):
-        adj = min(1.0, (m - rank) * float(p_values[i]))
-        running = max(running, adj)
-        out[i] = running
-    return out
-
-
-@dataclass(frozen=True)
-class Diff:
-    """A paired difference (variant minus baseline) with what the pairing bought."""
-
-    diff: float
-    low: float
-    high: float
-    p_value: float | None
-    unpaired_low: float
-    unpaired_high: float
-    # 1 - var(paired differences) / (var(baseline) + var(variant)): the share of the
-    # unpaired variance the common random numbers removed.
-    variance_reduction: float
-    # Every pair agreed (no unit differs): the rule change did nothing on these games.
-    identical: bool = False
-
-    @property
-    def width(self) -> float:
-        return self.high - self.low
-
-    @property
-    def pairing_gain(self) -> float:
-        """Unpaired interval width divided by the paired one (above 1: pairing helped)."""
-        w_unpaired = self.unpaired_high - self.unpaired_low
-        if not math.isfinite(w_unpaired) or not math.isfinite(self.width):
-            return math.nan
-        if self.width == 0:
-            return math.inf if w_unpaired > 0 else 1.0
-        return w_unpaired / self.width
-
-
-_NAN_DIFF = Diff(math.nan, math.nan, math.nan, None, math.nan, math.nan, math.nan)
-
-
-@dataclass
-class Moments:
-    """Count, sums, means and centred cross-products of the columns of a table of units.
-
-    Two blocks of units merge exactly as if their rows had been stacked (Chan, Golub and
-    LeVeque's pairwise update), so a comparison folds chunk after chunk into one of
-    these and never holds per-unit arrays: every mean, variance and covariance the
-    statistics below need comes from here.
-    """
-
-    n: int
-    sums: np.ndarray    # column sums (exact for whole-number data)
-    mean: np.ndarray
-    m2: np.ndarray      # sum over units of (x - mean)(x - mean)^T
-
-    @classmethod
-    def of(cls, x: np.ndarray) -> Moments:
-        """Moments of the rows of ``x`` (units x columns)."""
-        x = np.asarray(x, dtype=float)
-        if x.ndim == 1:
-            x = x[:, None]
-        n, d = x.shape
-        if n == 0:
-            return cls(0, np.zeros(d), np.zeros(d), np.zeros((d, d)))
-        mean = x.mean(axis=0)
-        centred = x - mean
-        return cls(n, x.sum(axis=0), mean, centred.T @ centred)
-
-    def merge(self, other: Moments) -> Moments:
-        if other.n == 0:
-            return self
-        if self.n == 0:
-            return other
-        n = self.n + other.n
-        delta = other.mean - self.mean
-        mean = self.mean + delta * (other.n / n)
-        m2 = self.m2 + other.m2 + np.outer(delta, delta) * (self.n * other.n / n)
-        return Moments(n, self.sums + other.sums, mean, m2)
-
-    def var(self, i: int) -> float:
-        return float(self.m2[i, i]) / (self.n - 1) if self.n > 1 else math.nan
-
-    def cov(self, i: int, j: int) -> float:
-        return float(self.m2[i, j]) / (self.n - 1) if self.n > 1 else math.nan
-
-
-def _var(x: np.ndarray) -> float:
-    return float(np.var(x, ddof=1)) if len(x) > 1 else math.nan
-
-
-def _variance_reduction(var_a: float, var_b: float, var_d: float) -> float:
-    total = var_a + var_b
-    if not math.isfinite(total) or total == 0:
-        return math.nan
-    return 1.0 - var_d / total
-
-
-def _diff_variance(var_a: float, var_b: float, cov_ab: float, identical: bool) -> float:
-    """``var(b - a)`` from the moments; exactly 0 when every pair agrees."""
-    if identical:
-        return 0.0
-    return max(0.0, var_a + var_b - 2.0 * cov_ab)
-
-
-def _mean_diff_from(mom: Moments, a: int, b: int, identical: bool, confidence: float) -> Diff:
-    """Paired mean difference of columns ``b - a``: Student t with ``n - 1`` df, t-test."""
-    n = mom.n
-    if n < 2:
-        return _NAN_DIFF
-    diff = float(mom.sums[b] / n - mom.sums[a] / n)
-    var_a, var_b = mom.var(a), mom.var(b)
-    var_d = _diff_variance(var_a, var_b, mom.cov(a, b), identical)
-    se = math.sqrt(var_d / n)
-    half = _t(confidence, n) * se
-    # Unpaired (what the pairing is measured against): Welch's interval.
-    se_u = math.sqrt((var_a + var_b) / n)
-    half_u = t_quantile(confidence, _welch_df(var_a, var_b, n)) * se_u
-    return Diff(diff, diff - half, diff + half, _t_test(diff, se, n - 1), diff - half_u, diff + half_u,
-                _variance_reduction(var_a, var_b, var_d), identical=identical)
-
-
-def paired_mean_diff(base: np.ndarray, variant: np.ndarray, confidence: float = 0.95) -> Diff:
-    """Mean of the paired differences ``variant - base``: Student t interval (``n - 1``
-    degrees of freedom) and paired t-test p-value.
-
-    The unpaired interval (for comparison) is Welch's on the same numbers.
-
-    >>> d = paired_mean_diff(np.array([0., 2, 4, 6]), np.array([1., 3, 6, 8]))
-    >>> round(d.diff, 3), round(d.high - d.low, 4), round(d.p_value, 5)
-    (1.5, 1.8374, 0.01385)
-    """
-    base = np.asarray(base, dtype=float)
-    variant = np.asarray(variant, dtype=float)
-    if len(base) < 2:
-        return dataclasses.replace(_NAN_DIFF, diff=float(variant.mean() - base.mean()) if len(base) else math.nan)
-    identical = bool(np.array_equal(base, variant))
-    return _mean_diff_from(Moments.of(np.column_stack([base, variant])), 0, 1, identical, confidence)
-
-
-def mcnemar_p(b: int, c: int) -> float:
-    """Two-sided McNemar p-value for ``b`` and ``c`` discordant pairs.
-
-    Exact (binomial with p = 1/2) below 100 discordant pairs, the chi-square (z)
-    approximation above.
-
-    >>> mcnemar_p(0, 0), round(mcnemar_p(0, 6), 5), round(mcnemar_p(60, 90), 5)
-    (1.0, 0.03125, 0.01431)
-    """
-    n = b + c
-    if n == 0:
-        return 1.0
-    if n < 100:
-        k = min(b, c)
-        tail = sum(math.comb(n, i) for i in range(k + 1)) / 2.0 ** n
-        return min(1.0, 2.0 * tail)
-    return two_sided_p((b - c) / math.sqrt(n))
-
-
-def _wilson(k: float, n: float, z: float) -> tuple[float, float]:
-    lo, hi = wilson_interval(k, n, z)
-    return float(lo), float(hi)
-
-
-def _newcombe(p1: float, l1: float, u1: float, p2: float, l2: float, u2: float,
-              phi: float) -> tuple[float, float]:
-    """Newcombe's hybrid bounds of ``p1 - p2`` from two Wilson intervals and a correlation."""
-    d = p1 - p2
-    a, b = p1 - l1, u2 - p2
-    c, e = u1 - p1, p2 - l2
-    delta = math.sqrt(max(0.0, a * a - 2 * phi * a * b + b * b))
-    eps = math.sqrt(max(0.0, c * c - 2 * phi * c * e + e * e))
-    return d - delta, d + eps
-
-
-def _proportion_diff_from(mom: Moments, a: int, b: int, confidence: float) -> Diff:
-    """Paired difference of the 0/1 columns ``b - a`` (Newcombe method 10, McNemar)."""
-    n = mom.n
-    if n == 0:
-        return _NAN_DIFF
-    z = _z(confidence)
-    k2, k1 = int(round(float(mom.sums[a]))), int(round(float(mom.sums[b])))  # base, variant
-    # Pairs where both are 1: sum(x y) = m2[a, b] + n mean_a mean_b (whole numbers).
-    both = int(round(float(mom.m2[a, b]) + n * float(mom.mean[a]) * float(mom.mean[b])))
-    only_y, only_x = k1 - both, k2 - both
-    neither = n - both - only_y - only_x
-    p1, p2 = k1 / n, k2 / n
-    l1, u1 = _wilson(k1, n, z)
-    l2, u2 = _wilson(k2, n, z)
-    # phi of the table (variant as rows, base as columns); 0 when a margin is empty.
-    denom = math.sqrt(float(k1) * (n - k1) * k2 * (n - k2))
-    phi = (both * neither - only_y * only_x) / denom if denom > 0 else 0.0
-    low, high = _newcombe(p1, l1, u1, p2, l2, u2, phi)
-    u_low, u_high = _newcombe(p1, l1, u1, p2, l2, u2, 0.0)
-    identical = only_x + only_y == 0
-    var_a, var_b = mom.var(a), mom.var(b)
-    var_d = _diff_variance(var_a, var_b, mom.cov(a, b), identical)
-    return Diff(p1 - p2, low, high, mcnemar_p(only_y, only_x), u_low, u_high,
-                _variance_reduction(var_a, var_b, var_d), identical=identical)
-
-
-def paired_proportion_diff(base: np.ndarray, variant: np.ndarray, confidence: float = 0.95) -> Diff:
-    """Paired difference of proportions ``p(variant) - p(base)`` over 0/1 pairs.
-
-    Newcombe (1998, Stat. Med. 17:2635) method 10: the two Wilson intervals combined with
-    the phi coefficient of the 2x2 table of pairs; p-value by McNemar's test.  The
-    unpaired interval is the same construction with phi = 0.
-
-    >>> base = np.array([1] * 30 + [0] * 70)
-    >>> d = paired_proportion_diff(base, base)
-    >>> d.diff, d.p_value
-    (0.0, 1.0)
-    """
-    x = np.asarray(base).astype(bool).astype(float)
-    y = np.asarray(variant).astype(bool).astype(float)
-    return _proportion_diff_from(Moments.of(np.column_stack([x, y])), 0, 1, confidence)
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """One metric under one rule set."""
-
-    value: float
-    low: float
-    high: float
-    n: int          # units (games or deal slots)
-    weight: float   # sum of denominators (deals counted by a per-deal metric)
-
-
-def _ratio_parts(mom: Moments, num: int, den: int) -> tuple[float, float, float]:
-    """Ratio ``sum(num) / sum(den)``, the variance of its influence values
-    ``(num_i - R den_i) / mean(den)``, and ``mean(den)``."""
-    total = float(mom.sums[den])
-    if total == 0 or mom.n == 0:
-        return math.nan, math.nan, math.nan
-    r = float(mom.sums[num]) / total
-    mean_den = total / mom.n
-    var_u = (mom.var(num) - 2.0 * r * mom.cov(num, den) + r * r * mom.var(den)) / mean_den ** 2
-    return r, max(0.0, var_u) if math.isfinite(var_u) else var_u, mean_den
-
-
-def _ratio_estimate_from(mom: Moments, num: int, den: int, proportion: bool, confidence: float) -> Estimate:
-    n = mom.n
-    weight = float(mom.sums[den]) if n else 0.0
-    r, var_u, _ = _ratio_parts(mom, num, den)
-    if not math.isfinite(r):
-        return Estimate(math.nan, math.nan, math.nan, n, weight)
-    se = math.sqrt(var_u / n) if n > 1 else math.nan
-    if proportion:
-        if n < 2:
-            return Estimate(r, math.nan, math.nan, n, weight)
-        # Wilson's form, so the interval stays in [0, 1], but with what the difference
-        # interval uses: the clustered se (through the effective n, R (1 - R) / se**2)
-        # and t with n - 1 df, since the units (games) are what is sampled.  The
-        # effective n never exceeds the deals counted: a few games whose rates happen
-        # to agree must not pass for thousands of independent deals.
-        n_eff = weight
-        if se > 0 and 0 < r < 1:
-            n_eff = min(weight, r * (1 - r) / se ** 2)
-        lo, hi = _wilson(r * n_eff, n_eff, _t(confidence, n))
-        return Estimate(r, lo, hi, n, weight)
-    half = _t(confidence, n) * se
-    return Estimate(r, r - half, r + half, n, weight)
-
-
-def ratio_estimate(num: np.ndarray, den: np.ndarray, proportion: bool = False,
-                   confidence: float = 0.95) -> Estimate:
-    """Ratio ``sum(num) / sum(den)`` with a delta-method interval clustered by unit
-    (Student t, ``n - 1`` degrees of freedom).
-
-    With ``proportion`` the interval is Wilson's at the effective sample size
-    ``R (1 - R) / se**2`` (the design effect of the clustering), capped at the sum of the
-    denominators, with the Student t quantile (``n - 1`` df) in place of z: about
-    ``R +- t se`` as for the difference, but inside [0, 1].
-
-    >>> e = ratio_estimate(np.array([1., 2, 3]), np.array([2., 2, 2]))
-    >>> round(e.value, 4), round(e.low, 4), round(e.high, 4)
-    (1.0, -0.2421, 2.2421)
-    """
-    mom = Moments.of(np.column_stack([np.asarray(num, dtype=float), np.asarray(den, dtype=float)]))
-    return _ratio_estimate_from(mom, 0, 1, proportion, confidence)
-
-
-def _ratio_diff_from(mom: Moments, na: int, da: int, nb: int, db: int, identical: bool,
-                     confidence: float) -> Diff:
-    """``R_b - R_a`` on the same units: the paired influence-value differences, t with n - 1 df."""
-    n = mom.n
-    ra, var_a, mean_da = _ratio_parts(mom, na, da)
-    rb, var_b, mean_db = _ratio_parts(mom, nb, db)
-    if not (math.isfinite(ra) and math.isfinite(rb)) or n < 2:
-        return _NAN_DIFF
-    diff = rb - ra
-    cov_ab = (mom.cov(na, nb) - rb * mom.cov(na, db) - ra * mom.cov(da, nb)
-              + ra * rb * mom.cov(da, db)) / (mean_da * mean_db)
-    var_d = _diff_variance(var_a, var_b, cov_ab, identical)
-    se = math.sqrt(var_d / n)
-    half = _t(confidence, n) * se
-    se_u = math.sqrt((var_a + var_b) / n)
-    half_u = t_quantile(confidence, _welch_df(var_a, var_b, n)) * se_u
-    return Diff(diff, diff - half, diff + half, _t_test(diff, se, n - 1), diff - half_u,
-                diff + half_u, _variance_reduction(var_a, var_b, var_d), identical=identical)
-
-
-def paired_ratio_diff(num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: np.ndarray,
-                      confidence: float = 0.95) -> Diff:
-    """Difference ``R_b - R_a`` of two ratios measured on the same units, paired.
-
-    The standard error is that of the mean of the paired influence-value differences
-    (delta method); Student t interval and t-test with ``n - 1`` degrees of freedom.
-    Unpaired: the two variances added (Welch).
-    """
-    cols = [np.asarray(c, dtype=float) for c in (num_a, den_a, num_b, den_b)]
-    identical = bool(np.array_equal(cols[0], cols[2]) and np.array_equal(cols[1], cols[3]))
-    return _ratio_diff_from(Moments.of(np.column_stack(cols)), 0, 1, 2, 3, identical, confidence)
-
-
-def _element(values: np.ndarray, cumulative: np.ndarray, position: int) -> float:
-    """The element at 0-based ``position`` of the sorted sample given as a histogram."""
-    return float(values[int(np.searchsorted(cumulative, position, side="right"))])
-
-
-def _quantile_from_counts(values: np.ndarray, counts: np.ndarray, q: float,
-                          confidence: float = 0.95) -> tuple[float, float, float]:
-    """:func:`quantile_interval` of the sample holding ``counts[j]`` copies of ``values[j]``
-    (sorted, distinct)."""
-    n = int(np.sum(counts))
-    if n == 0:
-        return math.nan, math.nan, math.nan
-    cumulative = np.cumsum(counts)
-    value = float(_weighted_quantiles(np.asarray(values, dtype=float), np.asarray(counts)[None, :], n, q)[0])
-    spread = _z(confidence) * math.sqrt(n * q * (1 - q))
-    lo_rank = max(1, math.floor(n * q - spread))
-    hi_rank = min(n, math.ceil(1 + n * q + spread))
-    return value, _element(values, cumulative, lo_rank - 1), _element(values, cumulative, hi_rank - 1)
-
-
-def quantile_interval(x: np.ndarray, q: float = 0.5, confidence: float = 0.95) -> tuple[float, float, float]:
-    """Quantile ``q`` (numpy's linear definition) with a distribution-free interval.
-
-    The interval runs between the order statistics of ranks ``n q -+ z sqrt(n q (1-q))``
-    (normal approximation of the binomial(n, q) count below the quantile).
-
-    >>> [round(v, 6) for v in quantile_interval(np.arange(1, 101), 0.9)]
-    [90.1, 84.0, 97.0]
-    """
-    values, counts = np.unique(np.asarray(x, dtype=float), return_counts=True)
-    return _quantile_from_counts(values, counts, q, confidence)
-
-
-def median_interval(x: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float]:
-    """Median with a distribution-free interval from order statistics (ranks ``n/2 -+ z sqrt(n)/2``).
-
-    >>> median_interval(np.arange(1, 101))
-    (50.5, 40.0, 61.0)
-    """
-    return quantile_interval(x, 0.5, confidence)
-
-
-def _weighted_quantiles(values: np.ndarray, weights: np.ndarray, n: int, q: float) -> np.ndarray:
-    """``np.quantile(sample, q)`` for samples given as sorted distinct ``values`` and rows of counts."""
-    cw = np.cumsum(weights, axis=1)
-    h = (n - 1) * q
-    k = math.floor(h)
-    frac = h - k
-    # The element at 0-based position j is the first value whose cumulative count exceeds j.
-    lower = values[(cw < k + 1).sum(axis=1)]
-    upper = values[(cw < min(k + 1, n - 1) + 1).sum(axis=1)]
-    return lower + frac * (upper - lower)
-
-
-def _paired_quantile_diff_from(pairs: np.ndarray, counts: np.ndarray, q: float, seed: int,
-                               resamples: int, confidence: float) -> Diff:
-    """:func:`paired_quantile_diff` of the sample holding ``counts[j]`` copies of the pair
-    ``pairs[j] = (base, variant)`` (distinct pairs in lexicographic order)."""
-    counts = np.asarray(counts, dtype=np.int64)
-    n = int(counts.sum())
-    if n == 0:
-        return _NAN_DIFF
-
-    def marginal(col: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        vals, inverse = np.unique(col, return_inverse=True)
-        per_value = np.zeros((weights.shape[0], len(vals)))
-        np.add.at(per_value.T, inverse, weights.T)
-        return vals, per_value
-
-    xs, xc = marginal(pairs[:, 0], counts[None, :])
-    ys, yc = marginal(pairs[:, 1], counts[None, :])
-    diff = float(_weighted_quantiles(ys, yc, n, q)[0] - _weighted_quantiles(xs, xc, n, q)[0])
-    if n < 2:
-        return dataclasses.replace(_NAN_DIFF, diff=diff)
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, _BOOTSTRAP_KEY])))
-    w = rng.multinomial(n, counts / n, size=resamples)
-    boot = (_weighted_quantiles(*marginal(pairs[:, 1], w), n, q)
-            - _weighted_quantiles(*marginal(pairs[:, 0], w), n, q))
-    alpha = (1 - confidence) / 2
-    low, high = (float(v) for v in np.quantile(boot, [alpha, 1 - alpha]))
-    # Unpaired: each sample resampled on its own.
-    xc, yc = xc[0].astype(np.int64), yc[0].astype(np.int64)
-    bx = _weighted_quantiles(xs, rng.multinomial(n, xc / n, size=resamples), n, q)
-    by = _weighted_quantiles(ys, rng.multinomial(n, yc / n, size=resamples), n, q)
-    u_low, u_high = (float(v) for v in np.quantile(by - bx, [alpha, 1 - alpha]))
-    mom = _pair_moments(pairs, counts)
-    identical = bool(np.all(pairs[:, 0] == pairs[:, 1]))
-    var_a, var_b = mom.var(0), mom.var(1)
-    var_d = _diff_variance(var_a, var_b, mom.cov(0, 1), identical)
-    return Diff(diff, min(low, diff), max(high, diff), None, min(u_low, diff), max(u_high, diff),
-                _variance_reduction(var_a, var_b, var_d), identical=identical)
-
-
-def _pair_moments(pairs: np.ndarray, counts: np.ndarray) -> Moments:
-    """Moments of the sample holding ``counts[j]`` copies of ``pairs[j]`` (weighted, no expansion)."""
-    w = np.asarray(counts, dtype=float)
-    n = int(w.sum())
-    sums = (pairs * w[:, None]).sum(axis=0)
-    mean = sums / n
-    centred = pairs - mean
-    return Moments(n, sums, mean, (centred * w[:, None]).T @ centred)
-
-
-def paired_quantile_diff(base: np.ndarray, variant: np.ndarray, q: float = 0.5, seed: int = 0,
-                         resamples: int = BOOTSTRAP_RESAMPLES, confidence: float = 0.95) -> Diff:
-    """Difference of quantiles ``Q_q(variant) - Q_q(base)`` with a paired bootstrap.
-
-    The pairs are resampled together (as counts of each distinct pair, so it is quick
-    for integer data); percentile interval.  No p-value (``None``); the unpaired interval
-    resamples the two samples independently.
-    """
-    x = np.asarray(base, dtype=float)
-    y = np.asarray(variant, dtype=float)
-    if len(x) == 0:
-        return _NAN_DIFF
-    pairs, counts = np.unique(np.column_stack([x, y]), axis=0, return_counts=True)
-    return _paired_quantile_diff_from(pairs, counts, q, seed, resamples, confidence)
-
-
-def paired_median_diff(base: np.ndarray, variant: np.ndarray, seed: int = 0,
-                       resamples: int = BOOTSTRAP_RESAMPLES, confidence: float = 0.95) -> Diff:
-    """Difference of medians with a paired bootstrap (:func:`paired_quantile_diff` at 0.5)."""
-    return paired_quantile_diff(base, variant, 0.5, seed, resamples, confidence)
 
 
 # =========================================================================== metrics
@@ -1238,19 +653,19 @@ def _estimate(stats: UnitStats, mi: int, i: int, confidence: float) -> Estimate:
     n = mom.n
     if metric.kind == "proportion":
         k = float(round(float(mom.sums[num])))
-        lo, hi = _wilson(k, n, _z(confidence))
+        lo, hi = wilson_bounds(k, n, z_for(confidence))
         return Estimate(k / n if n else math.nan, lo, hi, n, float(n))
     if metric.kind == "mean":
         mean = float(mom.sums[num]) / n if n else math.nan
-        half = _t(confidence, n) * math.sqrt(mom.var(num) / n) if n > 1 else math.nan
+        half = t_for(confidence, n) * math.sqrt(mom.var(num) / n) if n > 1 else math.nan
         return Estimate(mean, mean - half, mean + half, n, float(n))
     if metric.kind in ("median", "quantile"):
         pairs, counts = stats.pair_counts(metric.name, i)
         values, inverse = np.unique(pairs[:, 1], return_inverse=True)
-        value, lo, hi = _quantile_from_counts(values, np.bincount(inverse, weights=counts).astype(np.int64),
+        value, lo, hi = quantile_from_counts(values, np.bincount(inverse, weights=counts).astype(np.int64),
                                               metric.q, confidence)
         return Estimate(value, lo, hi, n, float(n))
-    return _ratio_estimate_from(mom, num, den, metric.kind == "ratio_proportion", confidence)
+    return ratio_estimate_from(mom, num, den, metric.kind == "ratio_proportion", confidence)
 
 
 def _diff(stats: UnitStats, mi: int, i: int, seed: int, confidence: float) -> Diff:
@@ -1259,13 +674,13 @@ def _diff(stats: UnitStats, mi: int, i: int, seed: int, confidence: float) -> Di
     nb, db = stats.column(mi, i, 0), stats.column(mi, i, 1)
     identical = bool(stats.differ[mi, i] == 0)
     if metric.kind == "proportion":
-        return _proportion_diff_from(mom, na, nb, confidence)
+        return proportion_diff_from(mom, na, nb, confidence)
     if metric.kind == "mean":
-        return _mean_diff_from(mom, na, nb, identical, confidence)
+        return mean_diff_from(mom, na, nb, identical, confidence)
     if metric.kind in ("median", "quantile"):
         pairs, counts = stats.pair_counts(metric.name, i)
-        return _paired_quantile_diff_from(pairs, counts, metric.q, seed, BOOTSTRAP_RESAMPLES, confidence)
-    return _ratio_diff_from(mom, na, da, nb, db, identical, confidence)
+        return paired_quantile_diff_from(pairs, counts, metric.q, seed, BOOTSTRAP_RESAMPLES, confidence)
+    return ratio_diff_from(mom, na, da, nb, db, identical, confidence)
 
 
 def compare_stats(labels: Sequence[str], stats: UnitStats, seed: int = 0,
@@ -1427,92 +842,46 @@ def simulate_chunks(rules: Rules, mode: str, first_chunk: int, n_chunks: int, ch
                     backend: str = "loky", reduce: Reducer = _collect) -> Any:
     """Chunks ``first_chunk .. first_chunk + n_chunks - 1`` of a run, passed through ``reduce``.
 
-    The runner (:mod:`thousand.simulate`) seeds chunk ``k`` with
-    ``SeedSequence(seed).spawn(...)[k]`` whatever the run's length, so asking for later
-    chunks continues the same experiment.  ``reduce(games, deals)`` gets LazyFrames over
-    the written rows (``games`` is ``None`` for a deal-only run) while they exist, so
-    only its (small) result is held in memory; by default both are collected.
+    A source for :func:`compare_rules` on the runner's *chunk* streams
+    (:func:`thousand.simulate.run`, Parquet on disk): every game of a chunk continues the
+    stream where the one before ended, so the pairing of rule sets is lost after the
+    first game of a chunk whose games differ in length (:func:`play_paired`, the default,
+    gives every game its own stream).  ``reduce(games, deals)`` gets LazyFrames over the
+    written rows (``games`` is ``None`` for a deal-only run) while they exist, so only its
+    (small) result is held in memory; by default both are collected.
     """
     import tempfile
 
-    from thousand import simulate as runner
+    from thousand.simulate import run
 
     n = (first_chunk + n_chunks) * chunk_size
-    kwargs: dict[str, Any] = dict(rules=rules, strategies=strategies, seed=seed, jobs=jobs,
-                                  backend=backend, chunk_size=chunk_size, progress=False)
-    first_kw = _first_chunk_keyword(runner)
-    if first_kw:
-        kwargs[first_kw] = first_chunk
+    kwargs: dict[str, Any] = dict(rules=rules, strategies=strategies, seed=seed, jobs=jobs, backend=backend,
+                                  chunk_size=chunk_size, progress=False, first_chunk=first_chunk)
     with tempfile.TemporaryDirectory(prefix="thousand-compare-") as tmp:
         if mode == "games":
-            res = runner.run("games", n, out=Path(tmp) / "games", deals_out=Path(tmp) / "deals", **kwargs)
-            # Without a first-chunk option the earlier chunks were recomputed: drop them.
-            keep = pl.col("chunk") >= first_chunk
-            return reduce(res.frame().filter(keep), res.deals_frame().filter(keep))
-        res = runner.run("deals", n, out=Path(tmp) / "deals", **kwargs)
-        return reduce(None, res.frame().filter(pl.col("chunk") >= first_chunk))
+            res = run("games", n, out=Path(tmp) / "games", deals_out=Path(tmp) / "deals", **kwargs)
+            return reduce(res.frame(), res.deals_frame())
+        return reduce(None, run("deals", n, out=Path(tmp) / "deals", **kwargs).frame())
 
 
-def game_seed(seed: int, chunk: int, game: int) -> np.random.SeedSequence:
-    """The stream of game ``game`` of chunk ``chunk`` in a comparison.
+@dataclass(frozen=True)
+class _PairedChunk:
+    """One chunk of a comparison under one rule set: played on unit streams, reduced in the worker."""
 
-    ``SeedSequence(seed).spawn(...)[chunk].spawn(...)[game]``: a child of the runner's
-    chunk seed, so a comparison is as reproducible as a run, and every game starts from
-    its own stream.  (The runner plays a whole chunk from one stream: there, game 2 of a
-    chunk starts wherever game 1 happened to end, which differs between rule sets as soon
-    as the game lengths do, and the pairing would be lost after the first game.)
-
-    >>> a = game_seed(1, 2, 3).generate_state(1)
-    >>> b = np.random.SeedSequence(1).spawn(3)[2].spawn(4)[3].generate_state(1)
-    >>> bool((a == b).all())
-    True
-    """
-    return np.random.SeedSequence(seed, spawn_key=(chunk, game))
+    mode: str
+    rules: np.ndarray
+    strategies: tuple[str, ...]
+    seed: int
+    chunk: int
+    size: int
+    reduce: Reducer
 
 
-def _concat_columns(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+def _play_paired_chunk(task: _PairedChunk) -> Any:
+    from thousand.runner.chunks import unit_chunk_columns
 
-
-def _play_game_chunk(rules: Rules, strategies: tuple[str, ...], seed: int, chunk: int, size: int,
-                     reduce: Reducer) -> Any:
-    """One chunk of a games comparison, played game by game, reduced in the worker."""
-    from thousand import kernel
-
-    rules_array = rules.to_kernel()
-    game_parts, deal_parts = [], []
-    first_id = chunk * size
-    for g in range(size):
-        bitgen = np.random.PCG64(game_seed(seed, chunk, g))
-        games, deals = kernel.play_games(bitgen, rules_array, list(strategies), n_games=1, deal_rows=True)
-        games["game_id"] = np.full(1, first_id + g, dtype=np.int64)
-        deals["game_id"] = np.full(len(deals["deal_no"]), first_id + g, dtype=np.int64)
-        game_parts.append(games)
-        deal_parts.append(deals)
-    games = _concat_columns(game_parts)
-    deals = _concat_columns(deal_parts)
-    games["chunk"] = np.full(size, chunk, dtype=np.int32)
-    deals["chunk"] = np.full(len(deals["deal_no"]), chunk, dtype=np.int32)
-    deals["deal_id"] = np.arange(len(deals["deal_no"]), dtype=np.int64)
-    return reduce(pl.DataFrame(games).lazy(), pl.DataFrame(deals).lazy())
-
-
-def _play_deal_chunk(rules: Rules, strategies: tuple[str, ...], seed: int, chunk: int, size: int,
-                     reduce: Reducer) -> Any:
-    """One chunk of a deals comparison: blocks of :data:`DEAL_BLOCK` deals, each from its
-    own stream ``game_seed(seed, chunk, block)``, reduced in the worker."""
-    from thousand import kernel
-
-    rules_array = rules.to_kernel()
-    parts = []
-    for block, start in enumerate(range(0, size, DEAL_BLOCK)):
-        bitgen = np.random.PCG64(game_seed(seed, chunk, block))
-        parts.append(kernel.play_deals(bitgen, rules_array, list(strategies), n_deals=min(DEAL_BLOCK, size - start)))
-    deals = _concat_columns(parts)
-    rows = len(deals["deal_no"])
-    deals["chunk"] = np.full(rows, chunk, dtype=np.int32)
-    deals["deal_id"] = np.arange(rows, dtype=np.int64)
-    return reduce(None, pl.DataFrame(deals).lazy())
+    games, deals = unit_chunk_columns(task.mode, task.rules, task.strategies, task.seed, task.chunk, task.size)
+    return task.reduce(None if games is None else pl.DataFrame(games).lazy(), pl.DataFrame(deals).lazy())
 
 
 def play_paired(rules: Rules, mode: str, first_chunk: int, n_chunks: int, chunk_size: int,
@@ -1521,58 +890,32 @@ def play_paired(rules: Rules, mode: str, first_chunk: int, n_chunks: int, chunk_
                 on_chunk: Callable[[int], None] | None = None) -> Any:
     """The default source of a comparison: every game (or block of deals) on its own stream.
 
-    Games mode plays each game from its own stream (:func:`game_seed`) through the
-    kernel's batch API; deals mode plays blocks of :data:`DEAL_BLOCK` deals, each block
-    from its own stream, so deal slots realign at every block even after a redeal that
-    only one rule set allows.  Chunks run in joblib workers, in order, and each is reduced
-    in its worker (only unit tables travel back).  ``reduce`` must return ``(unit table,
-    deals-per-game counts)``.  :func:`simulate_chunks` is the same through the runner
-    (one stream per chunk, Parquet on disk).
+    The runner's *unit* streams (:mod:`thousand.runner.seeding`): games mode plays each
+    game from its own stream; deals mode plays blocks of
+    :data:`~thousand.runner.seeding.DEAL_BLOCK` deals, each block from its own stream, so
+    deal slots realign at every block even after a redeal that only one rule set allows.
+    Chunks run on the runner's worker pool and come back in order; each is reduced in its
+    worker (only unit tables travel back).  ``reduce`` must return ``(unit table,
+    deals-per-game counts)``.  :func:`simulate_chunks` is the same on chunk streams.
     """
-    from joblib import Parallel, delayed
-
-    from thousand.simulate import loky_backend, normalize_strategies
+    from thousand.runner.pool import run_tasks
+    from thousand.simulate import normalize_strategies
 
     strategies = normalize_strategies(strategies, rules.players)
-    joblib_backend = "threading" if backend == "threads" else loky_backend()
-    play_chunk = _play_game_chunk if mode == "games" else _play_deal_chunk
-    owner = os.getpid() if backend != "threads" else None
-    calls = (delayed(_in_worker)(owner, play_chunk, rules, strategies, seed, k, chunk_size, reduce)
-             for k in range(first_chunk, first_chunk + n_chunks))
+    rules_array = rules.to_kernel()
+    tasks = [_PairedChunk(mode, rules_array, strategies, seed, k, chunk_size, reduce)
+             for k in range(first_chunk, first_chunk + n_chunks)]
     tables, hist = [], np.zeros(0, dtype=np.int64)
     # In order, so the tables (and so every statistic) do not depend on the workers.
     # closing(): whatever interrupts the loop (Ctrl-C, an error) closes the generator at
-    # once, and joblib then kills the workers instead of letting them finish the queue.
-    results = Parallel(n_jobs=jobs, backend=joblib_backend, return_as="generator")(calls)
-    with contextlib.closing(results):
+    # once, and the pool then stops the workers instead of letting them finish the queue.
+    with contextlib.closing(run_tasks(_play_paired_chunk, tasks, backend=backend, jobs=jobs, ordered=True)) as results:
         for table, counts in results:
             tables.append(table)
             hist = _add_hist(hist, counts)
             if on_chunk is not None:
                 on_chunk(chunk_size)
     return pl.concat(tables), hist
-
-
-def _in_worker(owner: int | None, play_chunk: Callable[..., Any], *args: Any) -> Any:
-    # the runner's guard: Linux kills this worker if the comparing process is killed
-    from thousand.simulate import die_with_owner
-    die_with_owner(owner)
-    return play_chunk(*args)
-
-
-def _runner_continues() -> bool:
-    from thousand import simulate as runner
-    return _first_chunk_keyword(runner) is not None
-
-
-def _first_chunk_keyword(runner: Any) -> str | None:
-    """The runner's keyword for starting at a later chunk, if it has one."""
-    import inspect
-    params = inspect.signature(runner.run).parameters
-    for name in ("first_chunk", "start_chunk", "chunk_offset"):
-        if name in params:
-            return name
-    return None
 
 
 def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, n_deals: int | None = None,
@@ -1627,6 +970,8 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     """
     import time
 
+    from thousand.runner.pool import progress_bar
+
     started = time.perf_counter()
     if len(rule_sets) < 2:
         raise ThousandError("compare needs at least two rule sets: give --rules twice or more")
@@ -1670,9 +1015,6 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     if max_units > MAX_UNITS[mode]:
         raise ThousandError(f"the --precision cap must be at most {MAX_UNITS[mode]:,} {mode} per rule set, "
                             f"got {max_units:,}")
-    # A simulator that cannot start at a later chunk (the runner, see simulate_chunks)
-    # recomputes the earlier ones each round; growing at least 2x per round bounds that waste.
-    min_growth = 1.0 if simulator is not simulate_chunks or _runner_continues() else 2.0
 
     counters = _event_metrics(mode)
 
@@ -1698,7 +1040,7 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     done_chunks = done_units = 0
     want_units = n
     rounds = 0
-    bar = _bar(progress, total=want_units * len(rules), unit=mode[:-1])
+    bar = progress_bar(want_units * len(rules), mode[:-1], desc="compare", progress=progress)
     result_rows: list[MetricRow] = []
 
     def run_chunks(start: int, count: int, size: int) -> None:
@@ -1741,7 +1083,7 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
                 break
             # Interval widths shrink like 1/sqrt(n): aim for the n that meets the target,
             # at least one more chunk, at most 4x per round, whole chunks, never over the cap.
-            factor = min(4.0, max(min_growth, (worst / precision) ** 2 * 1.1))
+            factor = min(4.0, max(1.0, (worst / precision) ** 2 * 1.1))
             more = max(chunk_size, math.ceil(done_units * factor) - done_units)
             want_units = min(max_units, done_units + math.ceil(more / chunk_size) * chunk_size)
             if bar is not None:
@@ -1810,16 +1152,6 @@ def _add_hist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     out[:len(a)] += a
     out[:len(b)] += b
     return out
-
-
-def _bar(progress: bool | None, total: int, unit: str) -> Any:
-    if progress is None:
-        progress = sys.stderr.isatty()
-    if not progress:
-        return None
-    from tqdm import tqdm
-    return tqdm(total=total, unit=unit, unit_scale=True, dynamic_ncols=True, file=sys.stderr,
-                desc="compare")
 
 
 # =========================================================================== output
@@ -2074,14 +1406,14 @@ def result_table(result: ComparisonResult) -> str:
 
 def _deals_quantiles(hist: Sequence[int]) -> dict[str, float]:
     """The deals-per-game quantiles of a histogram, by the definition the ``deals_p10``,
-    ``deals_median`` and ``deals_p90`` values use (:func:`_weighted_quantiles`), from the
+    ``deals_median`` and ``deals_p90`` values use (``stats.weighted_quantiles``), from the
     counts (no per-game array: a billion games stay a few hundred numbers)."""
     counts = np.asarray(hist, dtype=np.int64)
     n = int(counts.sum())
     if n == 0:
         return {}
     values = np.arange(len(counts), dtype=float)
-    out = {name: float(_weighted_quantiles(values, counts[None, :], n, q)[0])
+    out = {name: float(weighted_quantiles(values, counts[None, :], n, q)[0])
            for name, q in (("p10", 0.1), ("p25", 0.25), ("median", 0.5), ("p75", 0.75), ("p90", 0.9))}
     out["max"] = float(np.flatnonzero(counts)[-1])
     return out
@@ -2149,6 +1481,8 @@ def forest_plot(result: ComparisonResult, path: str | os.PathLike) -> Path:
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
+    from thousand.analysis.charts import save_figure
+
     def finite(r: MetricRow) -> bool:
         return (r.diff is not None and r.diff_ci_low is not None and r.diff_ci_high is not None
                 and all(math.isfinite(v) for v in (r.diff, r.diff_ci_low, r.diff_ci_high)))
@@ -2196,10 +1530,10 @@ def forest_plot(result: ComparisonResult, path: str | os.PathLike) -> Path:
     fig.text(0.01, 0.005, f"{result.n:,} {'games' if result.mode == 'games' else 'deal slots'} per rule set, "
              f"same seeds (seed {result.seed}); filled marker: Holm p < {SIGNIFICANCE:g} (quantiles: no test, hollow)", fontsize=7, color="dimgrey")
     fig.tight_layout(rect=(0, 0.015, 1, 0.98))
-    path = Path(path)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    try:
+        return save_figure(fig, path, dpi=120)
+    finally:
+        plt.close(fig)
 
 
 OUTPUT_FILES = ("compare.md", "compare.csv", "compare.json", "compare_forest.png")
@@ -2229,21 +1563,22 @@ def _written_record(out: Path) -> dict[str, tuple[str, ...]]:
 
 def _write_record(out: Path, files: dict[str, Any]) -> None:
     tmp = out / f".{WRITTEN_FILE}.partial"
-    tmp.write_text(json.dumps({"files": files}, indent=1) + "\n")
-    os.replace(tmp, out / WRITTEN_FILE)
+    try:
+        tmp.write_text(json.dumps({"files": files}, indent=1) + "\n")
+        os.replace(tmp, out / WRITTEN_FILE)
+    finally:   # a full disk leaves no cut record behind
+        tmp.unlink(missing_ok=True)
 
 
 def claim_out_dir(out_dir: str | os.PathLike) -> None:
-    """Refuse in one line, before any work, when ``out_dir`` holds an output name (or the
-    record of them) that an earlier ``thousand compare --out`` did not write, or that was
-    changed since: writing would replace a file of the user's."""
+    """Refuse in one line, before any work, when ``out_dir`` cannot be created or written, or
+    holds an output name (or the record of them) that an earlier ``thousand compare --out``
+    did not write, or that was changed since: writing would replace a file of the user's."""
+    from thousand.runner.store import check_writable
+
     out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise ThousandError(f"--out {os.fspath(out)!r} is a file, not a directory")
-    try:  # now, so that a folder that cannot be made fails before the simulation, not after
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise ThousandError(f"cannot create output directory {os.fspath(out)!r}: {e.strerror}") from None
+    # Now, so that a folder that cannot be made or written fails before the simulation, not after.
+    check_writable(out)
     written = _written_record(out)
     for name in OUTPUT_FILES:
         path = out / name
@@ -2285,21 +1620,28 @@ def write_outputs(result: ComparisonResult, out_dir: str | os.PathLike, level: i
             raise ThousandError(f"cannot create output directory {os.fspath(d)!r}: {e.strerror}") from None
     final = {"compare_forest.png": figures / "compare_forest.png", "compare.csv": tables / "compare.csv",
              "compare.json": tables / "compare.json", "compare.md": out / "compare.md"}
-    # With claim, every file is written under a temporary name and renamed once the record
-    # lists both its old and new checksums: a run interrupted anywhere leaves files the next
-    # run recognises as its own.
-    staged = {name: p.with_name(f".{p.stem}.partial{p.suffix}") for name, p in final.items()} if claim else final
-    forest_plot(result, staged["compare_forest.png"])
-    result.frame().write_csv(staged["compare.csv"])
-    staged["compare.json"].write_text(json.dumps(result.to_json(), indent=1) + "\n")
-    md = result_markdown(result, figure=Path(os.path.relpath(final["compare_forest.png"], out)).as_posix(),
-                         level=level)
-    staged["compare.md"].write_text(md, encoding="utf-8")
-    if claim:
-        new = {name: _sha256(staged[name]) for name in OUTPUT_FILES}
-        old = _written_record(out)
-        _write_record(out, {name: sorted({*old.get(name, ()), new[name]}) for name in OUTPUT_FILES})
+    # Every file is written under a temporary name and renamed, so a full disk or an
+    # interruption leaves no cut file; with claim, renamed once the record lists both its
+    # old and new checksums: a run interrupted anywhere leaves files the next run
+    # recognises as its own.
+    staged = {name: p.with_name(f".{p.stem}.partial{p.suffix}") for name, p in final.items()}
+    try:
+        forest_plot(result, staged["compare_forest.png"])
+        result.frame().write_csv(staged["compare.csv"])
+        staged["compare.json"].write_text(json.dumps(result.to_json(), indent=1) + "\n")
+        md = result_markdown(result, figure=Path(os.path.relpath(final["compare_forest.png"], out)).as_posix(),
+                             level=level)
+        staged["compare.md"].write_text(md, encoding="utf-8")
+        if claim:
+            new = {name: _sha256(staged[name]) for name in OUTPUT_FILES}
+            old = _written_record(out)
+            _write_record(out, {name: sorted({*old.get(name, ()), new[name]}) for name in OUTPUT_FILES})
         for name in OUTPUT_FILES:
             os.replace(staged[name], final[name])
+    except BaseException:
+        for p in staged.values():   # ours: written just now under these names (those not renamed yet)
+            p.unlink(missing_ok=True)
+        raise
+    if claim:
         _write_record(out, new)
     return md

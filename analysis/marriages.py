@@ -359,7 +359,7 @@ def _matched_rows(strata: pl.DataFrame, kinds: list[tuple[str, int]]) -> list[tu
     """
     import numpy as np
 
-    from thousand.analysis.stats import Z95
+    from thousand.analysis.stats import normal_interval
 
     out = []
     values = dict(kinds)
@@ -381,7 +381,7 @@ def _matched_rows(strata: pl.DataFrame, kinds: list[tuple[str, int]]) -> list[tu
             se = float(np.sqrt((wt ** 2 * (v1 / n1 + v0 / n0)).sum()))
             out.append((name, values[name], role, "deal points, same card points", int(n1.sum()),
                         float((wt * m1).sum()), int(n0.sum()), float((wt * m0).sum()), diff,
-                        diff - Z95 * se, diff + Z95 * se))
+                        *normal_interval(diff, se)))
     return out
 
 

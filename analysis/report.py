@@ -23,7 +23,6 @@ import math
 import numbers
 import os
 import re
-import shutil
 import sys
 import time
 import traceback
@@ -130,6 +129,21 @@ class ReportResult:
     data: dict[str, Path]
     notes: list[str]
     seconds: float
+    # Sections that failed (an error, not "does not apply"): "<section> (<error>)" each.
+    failed: list[str] = field(default_factory=list)
+
+
+class Failure(str):
+    """A note that says a section failed (the report then exits non-zero): the note's text,
+    with the section and the error kept apart."""
+
+    section: str
+    error: str
+
+    def __new__(cls, section: str, error: BaseException) -> Failure:
+        note = super().__new__(cls, f"{section} failed: {error}")
+        note.section, note.error = section, str(error)
+        return note
 
 
 # --------------------------------------------------------------------------- blocks
@@ -291,20 +305,64 @@ def _reusable_run(path: Path, rules: Rules, cfg: ReportConfig) -> dict[str, Any]
     report's settings (so it can be continued or reused), else ``None``."""
     from thousand import simulate as runner
 
-    if not (path / runner.METADATA_FILE).is_file():
-        return None
     try:
-        old = runner.read_metadata(path)
         strategies = runner.normalize_strategies(cfg.strategies, rules.players)
-        # What the runner itself would write for this run; it compares the same keys on --resume.
-        want = runner._metadata("deals", int(cfg.deals), runner.DEFAULT_CHUNK_DEALS, int(cfg.seed), rules,
-                                strategies, runner.PARQUET_COMPRESSION, runner._KERNEL_MODULE,
-                                with_deals=False, rows_of="deals", first_chunk=0)
     except ThousandError:
         return None
-    if any(old.get(key) != want.get(key) for key in runner._RESUME_KEYS):
-        return None
-    return old
+    # What the runner itself would write for this run; it compares the same keys on --resume.
+    want = runner.run_metadata("deals", int(cfg.deals), runner.DEFAULT_CHUNK_DEALS, int(cfg.seed), rules, strategies)
+    return runner.reusable_run(path, want)
+
+
+def _write_whole(path: Path, text: str, encoding: str = "utf-8") -> None:
+    """``path.write_text(text)``, but whole or not at all (a hidden temporary file renamed):
+    a full disk or an interruption leaves the earlier file, never a cut one."""
+    tmp = path.with_name(f".{path.name}.partial")
+    try:
+        tmp.write_text(text, encoding=encoding)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _write_table(frame: pl.DataFrame, path: Path) -> None:
+    """A table as CSV, whole or not at all (see :func:`_write_whole`)."""
+    _write_whole(path, frame.write_csv())
+
+
+NO_KERNEL_DATA = "deals.parquet"   # a rule set's dealt cards when the kernel is not available
+
+
+def _own_dataset_files(path: Path) -> set[str]:
+    """The names in a report's dataset folder that the report can prove it wrote: the
+    runner's store (its metadata, the chunks it numbers, its own temporary files), or the
+    dealt-cards file of a report made without the kernel."""
+    from thousand.runner.store import own_files, read_metadata
+
+    try:
+        meta = read_metadata(path)
+    except ThousandError:
+        meta = None
+    own = {f.name for f in own_files(path, meta)} if meta is not None else set()
+    if meta is None and (path / NO_KERNEL_DATA).is_file():
+        own.add(NO_KERNEL_DATA)
+    return own
+
+
+def _foreign_files(path: Path) -> list[str]:
+    """What a dataset folder holds that the report did not write (hidden files aside)."""
+    if not path.is_dir():
+        return []
+    own = _own_dataset_files(path)
+    return sorted(p.name for p in path.iterdir() if p.name not in own and not p.name.startswith("."))
+
+
+def _remove_dataset(path: Path) -> list[str]:
+    """Delete a report's dataset: only the files it can prove it wrote, then the folder if
+    nothing is left.  Returns the names left in it."""
+    from thousand.runner.store import remove_files
+
+    return remove_files(path, _own_dataset_files(path)) if path.is_dir() else []
 
 
 def _simulate_deals(rules: Rules, label: str, cfg: ReportConfig, log: _Log) -> tuple[pl.LazyFrame, bool, Path]:
@@ -317,15 +375,15 @@ def _simulate_deals(rules: Rules, label: str, cfg: ReportConfig, log: _Log) -> t
     """
     path = cfg.out / "data" / _slug(label)
     if _kernel_available():
-        from thousand.simulate import chunk_file, run
+        from thousand.runner.store import written_chunks
+        from thousand.simulate import run
 
         old = _reusable_run(path, rules, cfg) if path.exists() else None
         if old is None:
-            if path.exists():
-                shutil.rmtree(path)
+            _remove_dataset(path)   # _claim_outputs made sure that is all there is
             log(f"simulating {cfg.deals:,} deals under {label} ...")
         else:
-            written = sum(1 for k in range(old["n_chunks"]) if (path / chunk_file(k)).is_file())
+            written = len(written_chunks(path, old))
             if written == old["n_chunks"]:
                 log(f"reusing {path} ({cfg.deals:,} deals)")
             else:
@@ -334,13 +392,12 @@ def _simulate_deals(rules: Rules, label: str, cfg: ReportConfig, log: _Log) -> t
         lf = run("deals", cfg.deals, rules, strategies=cfg.strategies, seed=cfg.seed, jobs=cfg.jobs, out=path,
                  resume=old is not None, progress=cfg.progress, resume_hint=RESUME_HINT).frame()
         return lf, True, path
-    if path.exists():
-        shutil.rmtree(path)
+    _remove_dataset(path)
     why = f" ({_KERNEL_PROBLEM[0]})" if _KERNEL_PROBLEM else ""
     log(f"kernel not available{why}: dealing {cfg.deals:,} random deals under {label} (cards only, no play)")
     path.mkdir(parents=True, exist_ok=True)
-    random_deals(cfg.deals, seed=cfg.seed, players=rules.players).write_parquet(path / "deals.parquet")
-    return pl.scan_parquet(path / "deals.parquet"), False, path
+    random_deals(cfg.deals, seed=cfg.seed, players=rules.players).write_parquet(path / NO_KERNEL_DATA)
+    return pl.scan_parquet(path / NO_KERNEL_DATA), False, path
 
 
 # --------------------------------------------------------------------------- sections
@@ -687,19 +744,26 @@ RULE_OF_THUMB_HEADERS = {
 FORCED_DATA = "forced_hands.parquet"
 FORCED_KEY = "forced_hands.json"
 FORCED_PARTS = "forced_hands.parts"  # chunks of an unfinished forced-declarer run
+# Hands per chunk of a forced-declarer run before the runner's store (thresholds' default):
+# how an interrupted report of that version numbered its chunks.
+FORCED_CHUNK_HANDS = 50
 
 
 def _forced_key(cfg: ReportConfig) -> dict[str, Any]:
-    """Everything that determines the forced-declarer data; stored next to it so that a
-    later report with the same settings reuses it instead of playing it again."""
-    try:
-        import importlib
-        kernel_version = getattr(importlib.import_module("thousand.kernel"), "KERNEL_VERSION", None)
-    except ImportError:
-        kernel_version = None
-    return {"rules_hash": cfg.rules[0].hash, "hands": int(cfg.hands), "samples": int(cfg.samples),
-            "seed": int(cfg.seed), "strategies": list(cfg.strategies) if cfg.strategies else None,
-            "version": __version__, "kernel_version": kernel_version}
+    """Everything that determines the forced-declarer data (the runner's metadata of its
+    chunks); stored next to it so that a later report with the same settings reuses it
+    instead of playing it again."""
+    from thousand.analysis import thresholds as th
+
+    return th.forced_hands_metadata(cfg.rules[0], cfg.hands, cfg.samples, cfg.seed, cfg.strategies)
+
+
+def _same_forced_key(found: Any, cfg: ReportConfig) -> bool:
+    """Whether ``found`` (a stored key or chunk metadata) describes this report's forced-declarer data."""
+    from thousand.analysis import thresholds as th
+
+    want = _forced_key(cfg)
+    return isinstance(found, dict) and all(found.get(k) == want.get(k) for k in th.FORCED_RESUME_KEYS)
 
 
 # The rule of thumb is fitted on 70% of the hands and scored on the rest: below this many
@@ -718,7 +782,7 @@ def _stop_if_fatal(section: str, e: BaseException) -> None:
     the same command continues from it."""
     from concurrent.futures import BrokenExecutor
 
-    from thousand.simulate import exception_chain, killed_by_interrupt
+    from thousand.runner.pool import exception_chain, killed_by_interrupt
 
     if killed_by_interrupt(e):  # also when the workers got the Ctrl-C first and died of it
         raise KeyboardInterrupt from e
@@ -763,12 +827,10 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
             log(f"reusing {data} ({cfg.hands:,} hands x {cfg.samples} completions)")
             hands = pl.read_parquet(data)
         else:
-            # The chunks go to FORCED_PARTS as they finish (its key first), so that an
-            # interrupted run keeps them; build_report removed any made with other settings.
+            # The chunks go to FORCED_PARTS (a store of the runner) as they finish, so that
+            # an interrupted run keeps them; build_report removed any made with other settings.
             parts = cfg.out / "data" / FORCED_PARTS
-            parts.mkdir(exist_ok=True)
-            (parts / FORCED_KEY).write_text(json.dumps(_forced_key(cfg), indent=1) + "\n")
-            kept = len(list(parts.glob("chunk-*.parquet")))
+            kept = len(list(parts.glob("chunk-*.parquet"))) if parts.is_dir() else 0
             if kept:
                 log(f"continuing {parts}: {kept} chunks of hands already played")
             hands = th.simulate_forced_hands(rules, n_hands=cfg.hands, samples_per_hand=cfg.samples,
@@ -776,12 +838,16 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
                                              chunk_dir=parts)
             # The data first, then its key: a key on disk always describes a complete file.
             tmp = data.with_name(f".{data.name}.tmp")
-            hands.write_parquet(tmp)
-            os.replace(tmp, data)
-            (cfg.out / "data" / FORCED_KEY).write_text(json.dumps(_forced_key(cfg), indent=1) + "\n")
-            shutil.rmtree(parts)
+            try:
+                hands.write_parquet(tmp)
+                os.replace(tmp, data)
+            finally:   # a full disk leaves no cut file behind
+                tmp.unlink(missing_ok=True)
+            _write_whole(cfg.out / "data" / FORCED_KEY, json.dumps({**_forced_key(cfg), "status": "complete"},
+                                                                  indent=1) + "\n")
+            _remove_parts(parts)
         table = th.threshold_table(hands, rules)
-        table.write_csv(tables_dir / "bid_thresholds.csv")
+        _write_table(table, tables_dir / "bid_thresholds.csv")
         tables["bid_thresholds"] = tables_dir / "bid_thresholds.csv"
         grid = th.threshold_table(hands, rules, by=("points_band", "marriage_value"), n_boot=0)
         blocks.append(Block("p", (
@@ -831,7 +897,7 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
             try:
                 rule = th.fit_rule_of_thumb(hands, rules)
                 acc = th.rule_of_thumb_table(rule)
-                acc.write_csv(tables_dir / "rule_of_thumb.csv")
+                _write_table(acc, tables_dir / "rule_of_thumb.csv")
                 tables["rule_of_thumb"] = tables_dir / "rule_of_thumb.csv"
                 blocks.append(Block("h", "Rule of thumb", level=3))
                 blocks.append(Block("p", f"`{rule.formula()}`, fitted on {_count(rule.hands_train, 'hand')} "
@@ -850,7 +916,7 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
                 blocks += _rule_examples(rule, hands, rules, cfg.samples)
             except Exception as e:  # the thresholds table stands on its own
                 _stop_if_fatal("the rule of thumb", e)
-                notes.append(f"rule of thumb failed: {e}")
+                notes.append(Failure("rule of thumb", e))
                 blocks.append(Block("note", f"The rule of thumb could not be fitted: {e}"))
     except ReportStopped:
         raise
@@ -861,7 +927,7 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
         blocks.append(Block("note", f"Not computed: {e}."))
     except Exception as e:
         _stop_if_fatal("bidding thresholds", e)
-        notes.append(f"bidding thresholds failed: {e}")
+        notes.append(Failure("bidding thresholds", e))
         log(f"bidding thresholds failed: {e}")
         traceback.print_exc(file=sys.stderr)
         blocks.append(Block("note", f"The bidding-threshold analysis failed and is not shown ({e})."))
@@ -902,7 +968,7 @@ def _compare_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_dir:
         return [title, Block("note", f"Not computed: {e}.")], tables, figs
     except Exception as e:
         _stop_if_fatal("house-rule comparison", e)
-        notes.append(f"house-rule comparison failed: {e}")
+        notes.append(Failure("house-rule comparison", e))
         log(f"house-rule comparison failed: {e}")
         traceback.print_exc(file=sys.stderr)
         return [title, Block("note", f"The house-rule comparison failed and is not shown ({e}).")], tables, figs
@@ -1004,11 +1070,36 @@ def _earlier_datasets(out: Path) -> set[str]:
     return earlier
 
 
+def _parts_files(parts: Path) -> set[str]:
+    """The names in ``parts`` that a forced-declarer run can prove it wrote: its store's
+    (:func:`thousand.runner.store.own_files`), or, for a report from before the runner's
+    store, its key and the chunks the key numbers."""
+    from thousand.runner.store import chunk_file, own_files, read_metadata
+
+    try:
+        return {f.name for f in own_files(parts, read_metadata(parts))}
+    except ThousandError:
+        pass
+    try:
+        hands = read_json(parts / FORCED_KEY, "report record", MAX_RECORD_BYTES)["hands"]
+        chunks = range(math.ceil(int(hands) / FORCED_CHUNK_HANDS))
+    except (ThousandError, ValueError, KeyError, TypeError):
+        return set()
+    return {FORCED_KEY, *(chunk_file(k) for k in chunks)}
+
+
 def _own_parts(parts: Path) -> bool:
     """``parts`` holds only what an unfinished forced-declarer run writes there."""
-    return parts.is_dir() and all(
-        p.is_file() and (p.name == FORCED_KEY or re.fullmatch(r"chunk-\d+\.parquet(\.\d+\.tmp)?", p.name))
-        for p in parts.iterdir())
+    own = _parts_files(parts)
+    return parts.is_dir() and all(p.is_file() and p.name in own for p in parts.iterdir())
+
+
+def _remove_parts(parts: Path) -> None:
+    """Delete the chunks of a forced-declarer run: its own files only, then the folder if empty."""
+    from thousand.runner.store import remove_files
+
+    if parts.is_dir():
+        remove_files(parts, _parts_files(parts))
 
 
 def _claim_outputs(cfg: ReportConfig, names: list[str]) -> None:
@@ -1044,6 +1135,10 @@ def _claim_outputs(cfg: ReportConfig, names: list[str]) -> None:
             continue  # an empty folder: nothing to lose, the dataset is written into it
         if name not in earlier or not _report_dataset(path):
             refuse(path, "it is not a dataset an earlier report made there")
+        foreign = _foreign_files(path)
+        if foreign:
+            refuse(path, f"it holds files the report did not write ({', '.join(foreign[:3])}"
+                         f"{', ...' if len(foreign) > 3 else ''})")
     forced, key, parts = data / FORCED_DATA, data / FORCED_KEY, data / FORCED_PARTS
     if key.exists() and not key.is_file():
         refuse(key, "the report keeps the key of its forced-declarer data there")
@@ -1066,8 +1161,10 @@ def _remove_stale_datasets(out: Path, names: list[str], log: Callable[[str], Non
         # Only a plain child of data/ that still looks like a report dataset.
         if Path(str(name)).name == name and name not in ("", ".", "..") and _report_dataset(path):
             log(f"removing {path}: a dataset of an earlier report that this one does not use")
-            shutil.rmtree(path)
-    (data / DATASETS_FILE).write_text(json.dumps({"datasets": names}, indent=1) + "\n")
+            left = _remove_dataset(path)
+            if left:
+                log(f"kept {path}: it holds files the report did not write ({', '.join(left[:3])})")
+    _write_whole(data / DATASETS_FILE, json.dumps({"datasets": names}, indent=1) + "\n")
 
 
 def build_report(cfg: ReportConfig) -> ReportResult:
@@ -1085,10 +1182,21 @@ def build_report(cfg: ReportConfig) -> ReportResult:
         (out / "data").mkdir(exist_ok=True)
     except OSError as e:
         raise ThousandError(f"cannot create output directory {os.fspath(out)!r}: {e.strerror}") from None
+    from thousand.runner.store import claim_dir
+    # One report at a time in a folder: two would mix their data (a page labelled with one
+    # seed showing the other's thresholds).
+    with claim_dir(out, "--out"):
+        return _write_report(cfg, log, t0, rule_sets, earlier)
+
+
+def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple[str, Rules]],
+                  earlier: dict[str, Any]) -> ReportResult:
+    """:func:`build_report` once its outputs are checked and its folder claimed."""
+    out = cfg.out
     # Claim every name this report may write before writing any (a record an interrupted
     # run leaves behind, so that the rerun recognises its files); the finished report
     # replaces it with the list of what it wrote.
-    (out / "report.json").write_text(json.dumps({
+    _write_whole(out / "report.json", json.dumps({
         **earlier, "status": "running", "claimed": sorted(set(_report_files()) | _claimed(earlier)),
     }, indent=1) + "\n", encoding="utf-8")
     tables_dir, charts_dir = out / "tables", out / "charts"
@@ -1104,7 +1212,7 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     # The forced-declarer data is kept only when it was made with this run's settings.
     forced, forced_key = out / "data" / FORCED_DATA, out / "data" / FORCED_KEY
     try:
-        kept = read_json(forced_key, "report record", MAX_RECORD_BYTES) == _forced_key(cfg)
+        kept = _same_forced_key(read_json(forced_key, "report record", MAX_RECORD_BYTES), cfg)
     except ThousandError:
         kept = False
     if not kept:
@@ -1113,12 +1221,14 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     # The chunks of an interrupted forced-declarer run are continued only with the same key
     # (and are not needed once the whole file is there).
     parts = out / "data" / FORCED_PARTS
+    from thousand.simulate import METADATA_FILE
     try:
-        parts_kept = not kept and read_json(parts / FORCED_KEY, "report record", MAX_RECORD_BYTES) == _forced_key(cfg)
+        parts_kept = not kept and _same_forced_key(read_json(parts / METADATA_FILE, "report record",
+                                                             MAX_RECORD_BYTES), cfg)
     except ThousandError:
         parts_kept = False
     if parts.exists() and not parts_kept:
-        shutil.rmtree(parts)
+        _remove_parts(parts)
     _remove_stale_datasets(out, [_slug(label) for label, _ in rule_sets], log)
     tables: dict[str, Path] = {}
     figs: dict[str, Path] = {}
@@ -1146,14 +1256,14 @@ def build_report(cfg: ReportConfig) -> ReportResult:
                for label, rules in rule_sets]
     # A condition nobody could be checked for (four nines without any hand-off) has no row.
     freq = pl.concat([p[0] for p in per_set]).filter(pl.col("n") > 0)
-    freq.write_csv(tables_dir / "redeal_frequencies.csv")
+    _write_table(freq, tables_dir / "redeal_frequencies.csv")
     tables["redeal_frequencies"] = tables_dir / "redeal_frequencies.csv"
     figs["redeal_frequencies"] = charts.redeal_frequency_chart(freq, charts_dir / "redeal_frequencies.png")
     calls_chart = None
     calls = pl.DataFrame()
     if played:
         calls = pl.concat([p[1] for p in per_set])
-        calls.write_csv(tables_dir / "redeal_calls.csv")
+        _write_table(calls, tables_dir / "redeal_calls.csv")
         tables["redeal_calls"] = tables_dir / "redeal_calls.csv"
         calls_chart = figs["redeal_calls"] = charts.redeal_calls_chart(calls, charts_dir / "redeal_calls.png")
 
@@ -1172,7 +1282,7 @@ def build_report(cfg: ReportConfig) -> ReportResult:
                                     "needs play is left out."))
     if played:
         ov = pl.concat([p[2] for p in per_set])
-        ov.write_csv(tables_dir / "overview.csv")
+        _write_table(ov, tables_dir / "overview.csv")
         tables["overview"] = tables_dir / "overview.csv"
         blocks += _overview_blocks(ov)
     blocks += _redeal_blocks(freq, calls, played, figs["redeal_frequencies"], calls_chart)
@@ -1182,7 +1292,7 @@ def build_report(cfg: ReportConfig) -> ReportResult:
         log(f"marriage statistics ({main_label}) ...")
         mt = marriage_tables(frames[main_label], main_rules)
         for name, frame in mt.items():
-            frame.write_csv(tables_dir / f"{name}.csv")
+            _write_table(frame, tables_dir / f"{name}.csv")
             tables[name] = tables_dir / f"{name}.csv"
         played_deals, held = held_in_play(mt["marriages"])
         if held == 0:  # every role row and chart would be empty (n = 0): say why instead
@@ -1228,13 +1338,14 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     if notes:
         blocks.append(Block("list", items=[f"not shown: {n}" for n in notes]))
     text, page = _render(blocks, out)
-    (out / "report.md").write_text(text, encoding="utf-8")
-    (out / "report.html").write_text(page, encoding="utf-8")
-    (out / "report.json").write_text(json.dumps({
+    _write_whole(out / "report.md", text, encoding="utf-8")
+    _write_whole(out / "report.html", page, encoding="utf-8")
+    _write_whole(out / "report.json", json.dumps({
         "rules": cfg.labels, "deals": cfg.deals, "games": cfg.games, "seed": cfg.seed, "seconds": round(seconds, 1),
         "tables": {k: os.path.relpath(v, out) for k, v in tables.items()},
         "charts": {k: os.path.relpath(v, out) for k, v in figs.items()},
         "data": {k: os.path.relpath(v, out) for k, v in data.items()}, "notes": notes,
     }, indent=1) + "\n", encoding="utf-8")
     log(f"wrote {out / 'report.html'} ({len(tables)} tables, {len(figs)} charts) in {seconds:.0f} s")
-    return ReportResult(out, out / "report.html", out / "report.md", tables, figs, data, notes, seconds)
+    failed = [f"{n.section} ({n.error})" for n in notes if isinstance(n, Failure)]
+    return ReportResult(out, out / "report.html", out / "report.md", tables, figs, data, notes, seconds, failed)

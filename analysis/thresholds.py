@@ -25,6 +25,7 @@ class that cannot reach 100 with probability ``q`` shows ``null`` ("pass").
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import polars as pl
 
+from thousand.analysis.stats import bootstrap_counts, percentile_interval
 from thousand.cards import ACE, KING, MARRIAGE_VALUES, QUEEN, RANK_PLANE, RANK_POINTS, TEN
 from thousand.rules import CLASSIC, Rules
 
@@ -109,18 +111,61 @@ def _simulate_chunk(seed_seq: np.random.SeedSequence, first_id: int, n_hands: in
     })
 
 
-def _stored_chunk(path: str | None, *task: Any) -> pl.DataFrame:
-    """:func:`_simulate_chunk`, kept in ``path``: read back when it is there, else computed
-    and written (whole or not at all), so that an interrupted run loses no finished chunk."""
-    if path is None:
-        return _simulate_chunk(*task)
-    if os.path.isfile(path):
-        return pl.read_parquet(path)
-    frame = _simulate_chunk(*task)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    frame.write_parquet(tmp)
-    os.replace(tmp, path)
+@dataclass(frozen=True)
+class _HandsChunk:
+    """Chunk ``index`` of a forced-declarer run: hands ``start .. start + size - 1``."""
+
+    index: int
+    start: int
+    size: int
+    seed: int
+    samples: int
+    roles: tuple[str, ...]
+    simulator: Simulator
+    store: str | None     # the run's store, if it has one
+    token: str | None     # the store's writer token of this session
+    kept: bool            # the store holds this chunk already (checked when it was opened)
+
+
+def _stored_chunk(task: _HandsChunk) -> pl.DataFrame:
+    """:func:`_simulate_chunk` of the task, read back from its store when it is there, else
+    computed, written (whole or not at all) and recorded, so that an interrupted run loses
+    no finished chunk."""
+    from thousand.runner.seeding import chunk_seed
+    from thousand.runner.store import chunk_file, journal_chunk, write_frame
+
+    if task.kept:
+        return pl.read_parquet(Path(task.store) / chunk_file(task.index))
+    frame = _simulate_chunk(chunk_seed(task.seed, task.index), task.start, task.size, task.samples, task.roles,
+                            task.simulator)
+    if task.store is not None:
+        size = write_frame(frame, Path(task.store) / chunk_file(task.index), task.token)
+        journal_chunk(task.store, task.index, frame.height, size)
     return frame
+
+
+#: What must agree before a store of forced-declarer chunks is continued.
+FORCED_RESUME_KEYS = ("format", "kind", "rows", "n", "chunk_size", "n_chunks", "seed", "rules_hash", "strategies",
+                      "samples", "roles", "version", "kernel_version")
+
+
+def forced_hands_metadata(rules: Rules, n_hands: int, samples_per_hand: int, seed: int, strategies: Any = None,
+                          roles: Sequence[str] = ROLES, chunk_hands: int = 50) -> dict[str, Any]:
+    """The ``metadata.json`` of a store of forced-declarer chunks: what determines them."""
+    from thousand import __version__
+    from thousand.runner.store import FORMAT_VERSION
+
+    try:
+        from thousand import kernel
+        kernel_version = kernel.KERNEL_VERSION
+    except ImportError:
+        kernel_version = None
+    if strategies is not None and not isinstance(strategies, str):
+        strategies = list(strategies)
+    return {"format": FORMAT_VERSION, "kind": "forced_hands", "rows": "completions", "n": int(n_hands),
+            "chunk_size": int(chunk_hands), "n_chunks": math.ceil(n_hands / chunk_hands), "first_chunk": 0,
+            "seed": int(seed), "rules_hash": rules.hash, "strategies": strategies, "samples": int(samples_per_hand),
+            "roles": list(roles), "version": __version__, "kernel_version": kernel_version, "status": "running"}
 
 
 def simulate_forced_hands(rules: Rules = CLASSIC, n_hands: int = 2000, samples_per_hand: int = 200,
@@ -136,44 +181,55 @@ def simulate_forced_hands(rules: Rules = CLASSIC, n_hands: int = 2000, samples_p
     n_hands : int
         Random 7-card hands; each is played ``samples_per_hand`` times at each role.
     seed : int
-        Root seed.  Chunks of ``chunk_hands`` hands get ``SeedSequence(seed).spawn(k)``
-        children, so the frame is the same for any ``jobs``.
+        Root seed.  Chunk ``k`` of ``chunk_hands`` hands draws its hands and completions
+        from the runner's chunk stream ``SeedSequence(seed).spawn(n_chunks)[k]``, so the
+        frame is the same for any ``jobs``.
     simulator : callable, optional
         ``(hand, role, bitgen, n) -> points``; default the kernel's forced-declarer mode.
     chunk_dir : path, optional
-        Keep each chunk there as ``chunk-K.parquet`` as soon as it is computed, and read the
-        chunks already there instead of computing them: an interrupted run called again
-        with the same arguments finishes where it stopped.  The caller makes sure the
-        directory holds chunks of these very arguments (the report keeps a key next to it).
+        A store of the runner (:mod:`thousand.runner.store`) for the chunks: each is kept
+        there as soon as it is computed, and a run called again with the same arguments
+        continues the store, computing only the chunks missing (a store of other
+        arguments is refused).
 
     Returns
     -------
     polars.DataFrame
         ``hand_id`` (i32), ``hand`` (u32 mask), ``role`` (str), ``points`` (i16).
     """
+    from thousand.runner.pool import run_tasks
+    from thousand.runner.seeding import chunk_bounds, chunk_stream
+    from thousand.runner.store import ChunkStore
+
     if n_hands < 1 or samples_per_hand < 1:
         raise ValueError("n_hands and samples_per_hand must be positive")
     for r in roles:
         if r not in ROLES:
             raise ValueError(f"role must be one of {ROLES}, got {r!r}")
     sim = simulator or _kernel_simulator(rules, strategies)
-    n_chunks = math.ceil(n_hands / chunk_hands)
-    children = np.random.SeedSequence(seed).spawn(n_chunks)
-    sizes = [min(chunk_hands, n_hands - k * chunk_hands) for k in range(n_chunks)]
-    paths: list[str | None] = [None] * n_chunks
-    if chunk_dir is not None:
-        Path(chunk_dir).mkdir(parents=True, exist_ok=True)
-        paths = [os.fspath(Path(chunk_dir) / f"chunk-{k:06d}.parquet") for k in range(n_chunks)]
-    tasks = [(paths[k], children[k], k * chunk_hands, sizes[k], samples_per_hand, tuple(roles), sim)
-             for k in range(n_chunks)]
-    if jobs == 1 or n_chunks == 1:
-        frames = [_stored_chunk(*t) for t in tasks]
-    else:
-        from joblib import Parallel, delayed
+    bounds = chunk_bounds(n_hands, chunk_hands)
+    with contextlib.ExitStack() as claims:
+        store, kept = None, set()
+        if chunk_dir is not None:
+            store = claims.enter_context(ChunkStore(
+                chunk_dir, forced_hands_metadata(rules, n_hands, samples_per_hand, seed, strategies, roles,
+                                                 chunk_hands), FORCED_RESUME_KEYS, option="chunk_dir"))
+            store.prepare(resume=True)
 
-        from thousand.simulate import loky_backend
-        frames = Parallel(n_jobs=jobs, backend=loky_backend())(delayed(_stored_chunk)(*t) for t in tasks)
-    return pl.concat(frames)
+            def first_row(k: int) -> pl.DataFrame:
+                # A chunk begins with its first hand (drawn first from the chunk's stream) at the first role.
+                return pl.DataFrame({"hand_id": np.array([bounds[k][0]], dtype=np.int32),
+                                     "hand": random_hands(chunk_stream(seed, k), 1), "role": [roles[0]]})
+            kept = store.open(first_row, partial=True)
+        tasks = [_HandsChunk(k, start, size, seed, samples_per_hand, tuple(roles), sim,
+                             None if store is None else os.fspath(store.path), None if store is None else store.token,
+                             k in kept)
+                 for k, (start, size) in enumerate(bounds)]
+        with contextlib.closing(run_tasks(_stored_chunk, tasks, jobs=jobs, ordered=True)) as frames:
+            hands = pl.concat(list(frames))
+        if store is not None:
+            store.complete()
+    return hands
 
 
 # --------------------------------------------------------------------- features and classes
@@ -346,7 +402,7 @@ def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
         if n_boot:
             # Resample hands, not completions or seats: the completions of one hand, and its
             # three seats, are not independent.  Each row takes its hand's draw count.
-            draws = rng.multinomial(n_units, np.full(n_units, 1 / n_units), size=n_boot)
+            draws = bootstrap_counts(rng, np.ones(n_units, dtype=np.int64), n_boot)
             boot = draws[:, hand_of_row] @ s
         for q in probabilities:
             tag = _tag(q)
@@ -356,8 +412,7 @@ def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
             row[f"p_at_bid_{tag}"] = None if b < 0 else float(pooled[min(b, len(pooled) - 1)] / n) if b < len(pooled) else 0.0
             if n_boot:
                 bb = _threshold(boot, boot[:, 0], q, np.full(n_boot, cap[0]), rules.bid_step)
-                lo, hi = np.percentile(bb, [2.5, 97.5], method="lower"), np.percentile(bb, [97.5], method="higher")[0]
-                lo = lo[0]
+                lo, hi = percentile_interval(bb, 0.95, whole=True)
                 row[f"bid_{tag}_low"] = None if lo < 0 else int(lo)
                 row[f"bid_{tag}_high"] = None if hi < 0 else int(hi)
         rows.append(row)
@@ -389,9 +444,13 @@ def plot_threshold_heatmap(df: pl.DataFrame, path: Any, probability: float = 0.8
     """
     import matplotlib.pyplot as plt
 
+    from thousand.analysis.charts import save_figure
+
     fig = threshold_heatmap_figure(df, probability, rows, cols, title)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    try:
+        save_figure(fig, path, dpi=120)
+    finally:
+        plt.close(fig)
 
 
 # The heatmap's figure never gets smaller than this (inches): its title, axis labels and

@@ -78,10 +78,11 @@ def main() -> None:
               f"({games['deals'].mean():.0f} played deals per game)")
     hand = parse_hand("AH TH KH QH AS TS AD")
     t = time.perf_counter()
-    kernel.play_forced_declarer(np.random.PCG64(1), CLASSIC, "standard", None, hand, "forehand", 100_000)
+    kernel.play_forced_declarer(np.random.PCG64(1), CLASSIC, "standard", hand=hand, role="forehand", n_samples=100_000)
     t_sampled = time.perf_counter() - t
     t = time.perf_counter()
-    kernel.play_forced_declarer(np.random.PCG64(1), CLASSIC, "standard", None, hand, "forehand", 0, exact=True)
+    kernel.play_forced_declarer(np.random.PCG64(1), CLASSIC, "standard", hand=hand, role="forehand", n_samples=0,
+                                exact=True)
     t_exact = time.perf_counter() - t
     print(f"  forced declarer: 100,000 samples {t_sampled:.2f} s; exact (2,333,760) {t_exact:.2f} s")
     ref = reference_rate(a.reference_deals)

@@ -28,8 +28,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from thousand import schema
+from thousand import kernel, schema
 from thousand import simulate as sim
+from thousand.runner import pool, store
+from thousand.runner.chunks import stored_columns
 from thousand.rules import parse_rules_spec
 
 
@@ -48,12 +50,14 @@ class Rate:
 
 def kernel_rate(n: int, chunk_size: int, rules, strategies, kind: str = "deals") -> Rate:
     """The kernel alone, one core, in chunks of the same size as the runner's."""
-    kernel = sim._kernel(sim._KERNEL_MODULE)
-    play = kernel.play_deals if kind == "deals" else kernel.play_games
     rules_array = rules.to_kernel()
     wall, cpu = time.perf_counter(), time.process_time()
     for k, (_, size) in enumerate(sim.chunk_bounds(n, chunk_size)):
-        play(np.random.PCG64(sim.chunk_seed(1, k)), rules_array, list(strategies), size)
+        bitgen = np.random.PCG64(sim.chunk_seed(1, k))
+        if kind == "deals":
+            kernel.play_deals(bitgen, rules_array, list(strategies), n_deals=size)
+        else:
+            kernel.play_games(bitgen, rules_array, list(strategies), n_games=size)
     return Rate(n / (time.perf_counter() - wall), n / (time.process_time() - cpu), kind)
 
 
@@ -76,7 +80,7 @@ def simulate_rate(n: int, chunk_size: int, rules, strategies, jobs: int, backend
 
 @dataclass
 class ChunkCost:
-    """Milliseconds per chunk in each stage of :func:`thousand.simulate.run_chunk`."""
+    """Milliseconds per chunk in each stage of :func:`thousand.runner.chunks.run_chunk`."""
 
     rows: float
     kernel: float        # CPU
@@ -87,7 +91,6 @@ class ChunkCost:
 
 def chunk_cost(chunk_size: int, rules, strategies, compression: str, chunks: int = 4) -> ChunkCost:
     """The stages of writing a deals chunk, timed in this process (median of ``chunks``)."""
-    kernel = sim._kernel(sim._KERNEL_MODULE)
     out = Path(tempfile.mkdtemp(prefix="bench-chunk-"))
     samples = []
     try:
@@ -97,9 +100,9 @@ def chunk_cost(chunk_size: int, rules, strategies, compression: str, chunks: int
                                      list(strategies), n_deals=chunk_size)
             c1 = time.process_time()
             cols["chunk"] = np.full(len(cols["deal_id"]), k, dtype=np.int32)
-            columns = sim._columns(cols, schema.deal_columns(rules.players))
+            columns = stored_columns(cols, schema.deal_columns(rules.players))
             c2, w2 = time.process_time(), time.perf_counter()
-            sim._write_atomic(columns, out / sim.chunk_file(k), compression)
+            store.write_chunk(columns, out / sim.chunk_file(k), compression)
             c3, w3 = time.process_time(), time.perf_counter()
             samples.append((len(columns["deal_id"]), c1 - c0, c2 - c1, c3 - c2, w3 - w2))
     finally:
@@ -169,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     rules = parse_rules_spec(args.rules)
     strategies = sim.normalize_strategies(args.strategy, rules.players)
     if args.one_core_probe:  # the child of one_core_rate: print wall and CPU rates
-        sim.keep_freed_memory()
+        pool.keep_freed_memory()
         r = max((simulate_rate(args.deals, args.chunk_size, rules, strategies, 1, "loky", args.compression)
                  for _ in range(args.repeat)), key=lambda r: r.wall)
         print(r.wall, r.cpu)
@@ -177,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     # The runner keeps freed memory for the next chunk (no page faults on reused columns);
     # the kernel alone is measured with the same allocator setting, so that the ratio
     # compares the Parquet output and nothing else.
-    sim.keep_freed_memory()
+    pool.keep_freed_memory()
 
     print(f"rules {rules.describe()}, strategies {', '.join(strategies)}, {args.deals:,} deals, "
           f"chunks of {args.chunk_size:,}, Parquet {args.compression}", flush=True)

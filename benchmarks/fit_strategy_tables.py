@@ -144,7 +144,7 @@ def bid_samples_3(args: argparse.Namespace, rng: np.random.Generator) -> tuple[n
     pts = np.zeros(args.hands)
     bitgen = np.random.PCG64(np.random.SeedSequence(args.seed).spawn(1)[0])
     for i, hand in enumerate(hands):
-        r = kernel.play_forced_declarer(bitgen, CLASSIC, args.strategy, None, int(hand), roles[i % 3], n_samples=1)
+        r = kernel.play_forced_declarer(bitgen, CLASSIC, args.strategy, hand=int(hand), role=roles[i % 3], n_samples=1)
         pts[i] = r.declarer_points[0]
     return hands, pts
 

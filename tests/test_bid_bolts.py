@@ -36,33 +36,33 @@ def test_bolt_cost_is_a_third_of_the_penalty():
 def test_passing_seat_bolts_follow_the_rule(role):
     # Russian: bolt_when = zero_points and defenders' points are not rounded, so a defender
     # has a bolt exactly when he scores 0 (a resignation scores +60 and gives none).
-    res = kernel.play_forced_pass(np.random.PCG64(3), RUSSIAN, None, None, WEAK, role, 20_000)
+    res = kernel.play_forced_pass(np.random.PCG64(3), RUSSIAN, hand=WEAK, role=role, n_samples=20_000)
     defending = res.declarer != res.seat
     assert res.bolt.dtype == np.int8 and set(np.unique(res.bolt)) <= {0, 1}
     assert np.array_equal(res.bolt[defending] == 1, res.score[defending] == 0)
     assert res.bolt[defending].mean() > 0.3          # this hand wins no trick in most deals
     # Classic counts no_tricks: a defender without a trick scores 0 (the converse fails only
     # for a trick of nines, worth 0); with bolts off, nobody gets one.
-    res = kernel.play_forced_pass(np.random.PCG64(3), CLASSIC, None, None, WEAK, role, 20_000)
+    res = kernel.play_forced_pass(np.random.PCG64(3), CLASSIC, hand=WEAK, role=role, n_samples=20_000)
     defending = res.declarer != res.seat
     assert (res.score[defending][res.bolt[defending] == 1] == 0).all()
-    off = kernel.play_forced_pass(np.random.PCG64(3), dataclasses.replace(CLASSIC, bolts="off"), None, None,
-                                  WEAK, role, 20_000)
+    off = kernel.play_forced_pass(np.random.PCG64(3), dataclasses.replace(CLASSIC, bolts="off"), hand=WEAK, role=role,
+                                  n_samples=20_000)
     assert not off.bolt.any() and np.array_equal(off.score, res.score)   # the bolt changes no play
 
 
 def test_forced_declarer_bolts_follow_the_rule():
-    res = kernel.play_forced_declarer(np.random.PCG64(5), RUSSIAN, None, None, WEAK, "forehand", 20_000)
+    res = kernel.play_forced_declarer(np.random.PCG64(5), RUSSIAN, hand=WEAK, role="forehand", n_samples=20_000)
     assert np.array_equal(res.declarer_bolt == 1, res.declarer_points == 0)   # zero_points
     assert res.declarer_bolt.mean() > 0.1
     # also where the strategy resigned (the deal is played out all the same)
     assert res.declarer_bolt[res.decision < 0].any()
-    res = kernel.play_forced_declarer(np.random.PCG64(5), CLASSIC, None, None, WEAK, "forehand", 20_000)
+    res = kernel.play_forced_declarer(np.random.PCG64(5), CLASSIC, hand=WEAK, role="forehand", n_samples=20_000)
     no_points = res.declarer_points == 0
     assert (no_points[res.declarer_bolt == 1]).all()                         # no trick: no points
     assert (no_points & (res.declarer_bolt == 0)).mean() < 0.01              # a trick of nines is rare
-    off = kernel.play_forced_declarer(np.random.PCG64(5), dataclasses.replace(CLASSIC, bolts="off"), None, None,
-                                      WEAK, "forehand", 20_000)
+    off = kernel.play_forced_declarer(np.random.PCG64(5), dataclasses.replace(CLASSIC, bolts="off"), hand=WEAK,
+                                      role="forehand", n_samples=20_000)
     assert not off.declarer_bolt.any() and np.array_equal(off.declarer_points, res.declarer_points)
 
 

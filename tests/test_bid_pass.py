@@ -20,7 +20,7 @@ N = 20_000
 
 
 def _pass(hand: int, role: str, seed: int = 1, n: int = N) -> kernel.PassResult:
-    return kernel.play_forced_pass(np.random.PCG64(seed), Rules(), None, None, hand, role, n)
+    return kernel.play_forced_pass(np.random.PCG64(seed), Rules(), hand=hand, role=role, n_samples=n)
 
 
 def _mean_se(res: kernel.PassResult) -> tuple[float, float]:

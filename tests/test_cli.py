@@ -19,6 +19,16 @@ def test_top_level_help_lists_commands_and_examples():
     assert "examples:" in out.stdout
 
 
+def test_a_missing_command_module_is_a_loud_error(monkeypatch, capsys):
+    # A broken install must not quietly drop a command from --help (and from the tool).
+    monkeypatch.setattr(cli, "COMMAND_MODULES", [*cli.COMMAND_MODULES, "nowhere_cmd"])
+    with pytest.raises(cli.MissingCommand, match="thousand.commands.nowhere_cmd is missing"):
+        cli._load_commands()
+    assert cli.main(["--help"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "nowhere_cmd" in err and err.startswith("thousand: error:")
+
+
 @pytest.mark.parametrize("mod", cli._load_commands(), ids=lambda m: m.NAME)
 def test_every_command_has_teaching_help(mod):
     assert "example" in mod.DESCRIPTION.lower(), f"{mod.NAME} --help shows no example"

@@ -75,3 +75,33 @@ def test_list_metrics(capsys):
     assert main(["compare", "--list-metrics"]) == 0
     out = capsys.readouterr().out
     assert "declarer_success" in out and "barrel_entries" in out
+
+
+def _can_drop_root_write() -> bool:
+    import os
+    import shutil
+    return os.geteuid() != 0 or shutil.which("setpriv") is not None
+
+
+@pytest.mark.skipif(not _can_drop_root_write(), reason="needs setpriv to make a folder read-only to root")
+def test_compare_out_into_a_read_only_folder_fails_before_computing(tmp_path):
+    # QA: the whole comparison ran before the first write failed.  The games asked for
+    # would take hours: the refusal has to come first.
+    import os
+    import subprocess
+    import sys
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o555)
+    cmd = [sys.executable, "-m", "thousand", "compare", "--rules", "classic", "--rules", "classic:bolts=off",
+           "--games", "100000000", "--out", str(ro)]
+    if os.geteuid() == 0:  # root writes anywhere: run without the capability that lets it
+        cmd = ["setpriv", "--bounding-set=-dac_override,-dac_read_search",
+               "--inh-caps=-dac_override,-dac_read_search", *cmd]
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    finally:
+        ro.chmod(0o755)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == f"thousand compare: error: output directory {str(ro)!r} is not writable"
+    assert list(ro.iterdir()) == []

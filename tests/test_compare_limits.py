@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import thousand.analysis.compare as C
+import thousand.analysis.stats as S
 from helpers.processes import gone, loky_workers, orphans_after_sigkill
 from helpers.compare_toys import toy_compare, toy_simulator
 from thousand.cli import main
@@ -107,7 +108,7 @@ def test_three_games_use_student_t_throughout(capsys):
             "--metric", "deals_mean,score_spread,redeals,contract_mean,declarer_score,points_declarer"]
     assert main([*argv, "--json"]) == 0
     rows = [o for o in json.loads(capsys.readouterr().out) if o["rules_index"] == 1]
-    t2 = C.t_quantile(0.95, 2)
+    t2 = S.t_quantile(0.95, 2)
     assert t2 == pytest.approx(4.302653, abs=1e-6)
     checked = 0
     for o in rows:
@@ -116,8 +117,8 @@ def test_three_games_use_student_t_throughout(capsys):
             # The interval and the p-value come from the same t with 2 degrees of freedom
             # (a z interval with a t p-value, or the reverse, fails this).
             se = half / t2
-            assert o["p_value"] == pytest.approx(C.t_two_sided_p(o["diff"] / se, 2), rel=1e-9), o["metric"]
-            assert o["p_value"] != pytest.approx(C.two_sided_p(o["diff"] / se), rel=1e-3)
+            assert o["p_value"] == pytest.approx(S.t_two_sided_p(o["diff"] / se, 2), rel=1e-9), o["metric"]
+            assert o["p_value"] != pytest.approx(S.two_sided_p(o["diff"] / se), rel=1e-3)
             checked += 1
     assert checked >= 2
     assert main(argv) == 0

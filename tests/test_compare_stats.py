@@ -1,4 +1,4 @@
-"""Statistics of ``thousand.analysis.compare``: known answers and coverage by simulation.
+"""The statistics ``thousand.analysis.compare`` uses (``analysis/stats.py``): known answers and coverage by simulation.
 
 Coverage checks draw many samples with a known truth and count how often the 95%
 interval covers it; the tolerance is 4 binomial standard errors of that count.
@@ -8,12 +8,11 @@ import math
 import numpy as np
 import pytest
 
-from thousand.analysis.compare import (
-    _weighted_quantiles, holm, mcnemar_p, median_interval, paired_mean_diff, paired_median_diff,
-    paired_proportion_diff, paired_quantile_diff, paired_ratio_diff, quantile_interval, ratio_estimate,
-    t_quantile, t_two_sided_p, two_sided_p,
+from thousand.analysis.stats import (
+    Z95, holm, mcnemar_p, median_interval, paired_mean_diff, paired_median_diff, paired_proportion_diff,
+    paired_quantile_diff, paired_ratio_diff, proportion_diff_interval, quantile_interval, ratio_estimate,
+    t_quantile, t_two_sided_p, two_sided_p, weighted_quantiles,
 )
-from thousand.analysis.stats import Z95, proportion_diff_interval
 
 TRIALS = 1500
 COVER_TOL = 4 * math.sqrt(0.95 * 0.05 / TRIALS)
@@ -238,7 +237,7 @@ def test_quantile_interval_ranks_and_weighted_quantiles_match_numpy():
         x = rng.integers(0, 20, n).astype(float)
         values, counts = np.unique(x, return_counts=True)
         for q in (0.1, 0.25, 0.5, 0.9):
-            assert _weighted_quantiles(values, counts[None, :], n, q)[0] == pytest.approx(np.quantile(x, q))
+            assert weighted_quantiles(values, counts[None, :], n, q)[0] == pytest.approx(np.quantile(x, q))
 
 
 def test_quantile_interval_coverage():

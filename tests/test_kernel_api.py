@@ -48,9 +48,15 @@ def test_dealt_cards_are_the_reference_stream():
     assert cols["talon"][0] == sum(1 << c for c in deck[21:24])
 
 
-def test_generator_accepted_and_runner_call_form():
-    cols = kernel.play_deals(np.random.Generator(np.random.PCG64(1)), CLASSIC.to_kernel(), ["standard"], 50)
+def test_generator_accepted_and_counts_are_keywords():
+    cols = kernel.play_deals(np.random.Generator(np.random.PCG64(1)), CLASSIC.to_kernel(), ["standard"], n_deals=50)
     assert int((cols["redeal"] == 0).sum()) == 50
+    # One meaning per argument: a count in the parameters' place is refused, not guessed.
+    for call in (lambda: kernel.play_deals(np.random.PCG64(1), CLASSIC, "standard", 50),
+                 lambda: kernel.play_games(np.random.PCG64(1), CLASSIC, "standard", 5),
+                 lambda: kernel.play_forced_declarer(np.random.PCG64(1), CLASSIC, None, None, 0x7F, "rear", 10)):
+        with pytest.raises(TypeError):
+            call()
 
 
 def test_bad_inputs_are_user_errors():
@@ -63,9 +69,9 @@ def test_bad_inputs_are_user_errors():
     with pytest.raises(ThousandError):
         kernel.play_deals(12345, CLASSIC, "greedy", n_deals=5)
     with pytest.raises(ThousandError):
-        kernel.play_forced_declarer(np.random.PCG64(1), CLASSIC, None, None, 0x7F, "dealer", 10)
+        kernel.play_forced_declarer(np.random.PCG64(1), CLASSIC, hand=0x7F, role="dealer", n_samples=10)
     with pytest.raises(ThousandError):
-        kernel.play_forced_declarer(np.random.PCG64(1), CLASSIC, None, None, 0xFF, "forehand", 10)
+        kernel.play_forced_declarer(np.random.PCG64(1), CLASSIC, hand=0xFF, role="forehand", n_samples=10)
 
 
 def test_buffers_grow_for_long_traces():
@@ -95,7 +101,7 @@ def test_games_rows_and_seeding():
 
 def test_forced_declarer_sampled():
     hand = parse_hand("AH TH KH QH AS TS AD")
-    res = kernel.play_forced_declarer(np.random.PCG64(5), CLASSIC, "greedy", None, hand, "forehand", 2000)
+    res = kernel.play_forced_declarer(np.random.PCG64(5), CLASSIC, "greedy", hand=hand, role="forehand", n_samples=2000)
     assert res.declarer == 1 and len(res.talon) == 2000
     assert all(popcount(int(t)) == 3 and not int(t) & hand for t in res.talon[:200])
     # card points of the three seats sum to 120 (marriages on top)
@@ -112,7 +118,8 @@ def test_forced_declarer_sampled():
 
 def test_forced_declarer_exact_counts_every_completion():
     hand = parse_hand("9S JS 9C JC 9D JD 9H")
-    res = kernel.play_forced_declarer(np.random.PCG64(5), CLASSIC, "greedy", None, hand, "rear", 0, exact=True)
+    res = kernel.play_forced_declarer(np.random.PCG64(5), CLASSIC, "greedy", hand=hand, role="rear", n_samples=0,
+                                      exact=True)
     assert len(res.talon) == math.comb(17, 3) * math.comb(14, 7)
     talons, counts = np.unique(res.talon, return_counts=True)
     assert len(talons) == math.comb(17, 3) and (counts == math.comb(14, 7)).all()

@@ -15,6 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thousand import simulate as sim
+from thousand.rules import parse_rules_spec
+from thousand.runner import chunks, store
 from thousand._parquet import MAX_HASHED_ENTRIES, dictionary_encode
 from thousand.parquet import SUPPORTED_DTYPES, write_parquet
 
@@ -151,11 +153,11 @@ def test_refuses_what_it_cannot_write(tmp_path):
 
 def test_a_chunk_is_as_small_as_polars_writes_it_and_encoded_as_expected(tmp_path):
     # the chunk of a real run: small columns as dictionaries, card masks and row ids plain
-    task = sim.ChunkTask("deals", 0, 0, 20_000, 5, sim.parse_rules_spec("classic").to_kernel(), 3,
-                         ("standard",) * 3, str(tmp_path), None, "uncompressed", sim._KERNEL_MODULE)
-    columns, _ = sim.chunk_columns(task)
+    task = chunks.ChunkTask("deals", 0, 0, 20_000, 5, parse_rules_spec("classic").to_kernel(), 3,
+                            ("standard",) * 3, str(tmp_path), None, "uncompressed")
+    columns, _ = chunks.chunk_columns(task)
     ours, polars_file = tmp_path / "ours.parquet", tmp_path / "polars.parquet"
-    write_parquet(ours, columns, row_group_size=sim.ROW_GROUP_SIZE)
+    write_parquet(ours, columns, row_group_size=store.ROW_GROUP_SIZE)
     pl.DataFrame(columns).write_parquet(polars_file, compression="uncompressed", statistics=False)
     assert ours.stat().st_size <= 1.02 * polars_file.stat().st_size
     for got in read_back(ours):

@@ -9,7 +9,8 @@ from helpers.deals import D1_HANDS, D1_PLAY, D1_TALON, D2_PLAY, TWO, bids, d1, d
 from thousand.cards import parse_card, parse_hand
 from thousand.errors import IllegalDecision, ThousandError
 from thousand.reference import (PassivePlayer, RandomPlayer, Stream, TracePlayer, View, play_deal, replay_deal)
-from thousand.reference.players import Player, make_player
+from thousand.players import make_player
+from thousand.reference.players import Player
 from thousand.rules import CLASSIC
 from thousand.schema import deal_columns
 from thousand.trace import DealTrace, Event, EventKind, GameTrace, format_event, format_events

@@ -24,7 +24,12 @@ def default_report(tmp_path_factory):
     real = Figure.savefig
 
     def savefig(fig, path, *a, **k):
-        problems[str(path).rsplit("/", 1)[-1]] = overlapping_texts(fig)
+        # Charts are drawn to a hidden temporary name and renamed (charts.save_figure:
+        # .NAME.TOKEN.tmp; compare's outputs: .STEM.partial.SUFFIX): key by the final name.
+        name = str(path).rsplit("/", 1)[-1]
+        name = re.sub(r"^\.(.+)\.[0-9a-f]{8}\.tmp$", r"\1", name)
+        name = re.sub(r"^\.(.+)\.partial(\.\w+)$", r"\1\2", name)
+        problems[name] = overlapping_texts(fig)
         return real(fig, path, *a, **k)
     mp = pytest.MonkeyPatch()
     mp.setattr(Figure, "savefig", savefig)

@@ -7,6 +7,7 @@ import polars as pl
 import pytest
 
 from thousand import simulate as runner
+from thousand.runner import chunks
 from thousand.analysis import thresholds
 from thousand.analysis.report import ReportConfig, build_report
 
@@ -36,7 +37,7 @@ def _forbid_simulation(monkeypatch) -> None:
 
     def no_forced(*a, **k):
         raise AssertionError("forced-declarer data was simulated again")
-    monkeypatch.setattr(runner, "run_chunk", no_chunk)
+    monkeypatch.setattr(chunks, "run_chunk", no_chunk)
     monkeypatch.setattr(thresholds, "simulate_forced_hands", no_forced)
 
 
@@ -151,7 +152,7 @@ def test_ctrl_c_in_the_deal_runner_says_how_to_continue_and_the_same_command_doe
     assert main(_cli(fresh)) == 0
     cut = tmp_path / "cut"
     with monkeypatch.context() as m:
-        m.setattr(runner, "run_chunk", _interrupt_after(1, runner.run_chunk))
+        m.setattr(chunks, "run_chunk", _interrupt_after(1, chunks.run_chunk))
         assert main(_cli(cut)) == 130
     err = capsys.readouterr().err
     # The runner's count, and the way on that this command really has (report has no --resume).

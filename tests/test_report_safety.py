@@ -232,3 +232,65 @@ def test_a_report_never_replaces_or_deletes_a_file_of_the_users_with_one_of_its_
     assert {rel: (out / rel).read_text() for rel in mine} == mine
     build_report(ReportConfig(out=out, **small))            # a rerun over its own files works
     assert {rel: (out / rel).read_text() for rel in mine} == mine
+
+
+# ----------------------------------------------------------------------------- issue 15
+def test_a_file_of_the_users_in_a_report_dataset_survives_a_rerun_with_other_settings(tmp_path, capsys):
+    out = tmp_path / "r"
+    assert main(_cli(out)) == 0
+    notes = out / "data" / "classic" / "notes.txt"
+    notes.write_text("mine\n")
+    capsys.readouterr()
+    assert main(_cli(out, "--seed", "4")) == 2   # other settings: the dataset there would be replaced
+    err = capsys.readouterr().err.strip()
+    assert "data/classic' is in the way: it holds files the report did not write (notes.txt)" in err
+    assert len(err.splitlines()) == 1
+    assert notes.read_text() == "mine\n" and (out / "data" / "classic" / "metadata.json").is_file()
+
+
+def test_removing_an_unused_dataset_leaves_the_users_files_in_it(tmp_path):
+    out = tmp_path / "r"
+    two = ["--rules", "classic", "--rules", "classic:bolts=off", "--games", "4"]
+    assert main(_cli(out, *two)) == 0
+    folder = out / "data" / "classic_bolts=off"
+    (folder / "notes.txt").write_text("mine\n")
+    assert main(_cli(out)) == 0
+    assert (folder / "notes.txt").read_text() == "mine\n"
+    assert not (folder / "metadata.json").exists() and not list(folder.glob("chunk-*"))
+
+
+def test_a_failed_section_makes_the_report_exit_non_zero_and_name_it(tmp_path, capsys, monkeypatch):
+    def broken(*a, **k):
+        raise RuntimeError("the table broke")
+    monkeypatch.setattr(thresholds, "threshold_table", broken)
+    out = tmp_path / "r"
+    assert main(_cli(out)) == 1
+    err = capsys.readouterr().err
+    assert "thousand report: error: a section failed: bidding thresholds (the table broke)" in err
+    assert (out / "report.html").is_file()   # the rest of the report is written, and says what is missing
+    assert "bidding thresholds failed" in (out / "report.md").read_text()
+
+
+def test_a_second_report_into_the_same_folder_is_refused_while_the_first_runs(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "r"
+    args = [sys.executable, "-m", "thousand", "report", "--deals", "30000000", "--hands", "4", "--samples", "3",
+            "--jobs", "1", "--no-presets", "--no-progress", "--out", str(out)]
+    first = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not list((out / "data" / "classic").glob("chunk-*.parquet")):
+            assert first.poll() is None and time.monotonic() < deadline, first.communicate()
+            time.sleep(0.05)
+        second = subprocess.run([*args[:-1], str(out), "--seed", "9"], capture_output=True, text=True, timeout=120)
+        assert second.returncode == 2, second.stderr
+        assert second.stderr.strip() == (f"thousand report: error: {str(out)!r} is being written by another "
+                                         "thousand process; wait for it to finish or choose another --out")
+    finally:
+        first.send_signal(2)
+        first.communicate(timeout=60)
+    assert first.returncode == 130
+    assert json.loads((out / "report.json").read_text())["status"] == "running"

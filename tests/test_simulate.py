@@ -17,6 +17,7 @@ from polars.testing import assert_frame_equal
 
 from thousand import schema
 from thousand import simulate as sim
+from thousand.runner import chunks, pool
 from thousand.errors import ThousandError
 from thousand.rules import parse_rules_spec
 
@@ -92,7 +93,7 @@ def _polars_threads(_):
 def test_loky_workers_share_the_cores_among_their_polars_pools():
     from joblib import Parallel, cpu_count, delayed
     jobs = 2
-    sizes = Parallel(n_jobs=jobs, backend=sim.loky_backend())(delayed(_polars_threads)(i) for i in range(4))
+    sizes = Parallel(n_jobs=jobs, backend=pool.loky_backend())(delayed(_polars_threads)(i) for i in range(4))
     expected = int(os.environ.get("POLARS_MAX_THREADS", max(1, cpu_count() // jobs)))
     assert set(sizes) == {expected}
 
@@ -100,17 +101,18 @@ def test_loky_workers_share_the_cores_among_their_polars_pools():
 _FAULTS_OF_THE_THIRD_CHUNK = """
 import os, resource, sys, tempfile
 from thousand import simulate as sim
+from thousand.runner import chunks
 from thousand.rules import parse_rules_spec
 if sys.argv[1] == "off":
-    sim.keep_freed_memory = lambda: False
+    chunks.keep_freed_memory = lambda: False
 rules = parse_rules_spec("classic")
 out = tempfile.mkdtemp()
-tasks = [sim.ChunkTask("deals", k, 0, 100_000, 1, rules.to_kernel(), 3, ("standard",) * 3, out, None,
-                       sim.PARQUET_COMPRESSION, sim._KERNEL_MODULE) for k in range(3)]
+tasks = [chunks.ChunkTask("deals", k, 0, 100_000, 1, rules.to_kernel(), 3, ("standard",) * 3, out, None,
+                          sim.PARQUET_COMPRESSION) for k in range(3)]
 for task in tasks[:2]:
-    sim.run_chunk(task)
+    chunks.run_chunk(task)
 before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-sim.run_chunk(tasks[2])
+chunks.run_chunk(tasks[2])
 print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
 """
 
@@ -188,7 +190,8 @@ def test_resume_after_lost_chunks_gives_the_same_dataset(tmp_path):
     # What an interruption leaves: some chunk files, a half-written temp file, status running.
     for k in (2, 5, 8):
         (cut / sim.chunk_file(k)).unlink()
-    (cut / ".chunk-000002.parquet.deadbeef.tmp").write_bytes(b"PAR1 half a file")
+    token = sim.read_metadata(cut)["writers"][-1]   # the writer that was cut off
+    (cut / f".chunk-000002.parquet.{token}.deadbeef.tmp").write_bytes(b"PAR1 half a file")
     meta = json.loads((cut / "metadata.json").read_text())
     meta["status"] = "running"
     (cut / "metadata.json").write_text(json.dumps(meta))
@@ -262,25 +265,25 @@ def test_a_refused_deals_out_leaves_no_empty_out_behind(tmp_path):
 def test_interrupted_run_resumes_to_the_uninterrupted_dataset(tmp_path, monkeypatch):
     full = tmp_path / "full"
     sim.simulate(8_000, seed=9, chunk_size=1_000, out=full)
-    real_run_chunk = sim.run_chunk
+    real_run_chunk = chunks.run_chunk
 
     def run_chunk_then_interrupt(task):
         if task.index == 5:
             raise KeyboardInterrupt
         return real_run_chunk(task)
-    monkeypatch.setattr(sim, "run_chunk", run_chunk_then_interrupt)
+    monkeypatch.setattr(chunks, "run_chunk", run_chunk_then_interrupt)
     cut = tmp_path / "cut"
     with pytest.raises(KeyboardInterrupt):
         sim.simulate(8_000, seed=9, chunk_size=1_000, out=cut, backend="threads", jobs=1)
     written = files_of(cut)
     assert 0 < len(written) < 8 and sim.chunk_file(5) not in written
-    monkeypatch.setattr(sim, "run_chunk", real_run_chunk)
+    monkeypatch.setattr(chunks, "run_chunk", real_run_chunk)
     sim.simulate(8_000, seed=9, chunk_size=1_000, out=cut, resume=True)
     assert files_of(cut) == files_of(full)
 
 
 def test_threads_interruption_waits_for_the_running_chunks_and_drains_nothing(tmp_path, monkeypatch):
-    real_run_chunk = sim.run_chunk
+    real_run_chunk = chunks.run_chunk
     interrupting = threading.Event()
 
     def run_chunk(task):
@@ -291,7 +294,7 @@ def test_threads_interruption_waits_for_the_running_chunks_and_drains_nothing(tm
             interrupting.wait(10)
             time.sleep(0.3)
         return real_run_chunk(task)
-    monkeypatch.setattr(sim, "run_chunk", run_chunk)
+    monkeypatch.setattr(chunks, "run_chunk", run_chunk)
     out = tmp_path / "cut"
     with pytest.raises(KeyboardInterrupt):
         sim.simulate(20_000, seed=4, chunk_size=1_000, out=out, backend="threads", jobs=2)
@@ -392,7 +395,7 @@ def test_unwritable_output_is_an_error(tmp_path):
 
 
 def test_unreachable_scheduler_is_an_error(monkeypatch):
-    monkeypatch.setattr(sim, "DASK_CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(pool, "DASK_CONNECT_TIMEOUT", "1s")
     with pytest.raises(ThousandError, match="cannot reach the Dask scheduler"):
         sim.simulate(1_000, backend="dask", scheduler="tcp://127.0.0.1:9", chunk_size=500)
 
@@ -444,14 +447,14 @@ def _die_on_chunk_3(task):
     return _real_run_chunk(task)
 
 
-_real_run_chunk = sim.run_chunk
+_real_run_chunk = chunks.run_chunk
 
 
 def test_a_dead_worker_is_a_clear_error_and_the_run_resumes(tmp_path, monkeypatch):
-    monkeypatch.setattr(sim, "run_chunk", _die_on_chunk_3)
+    monkeypatch.setattr(chunks, "run_chunk", _die_on_chunk_3)
     with pytest.raises(ThousandError, match="worker process died.*--resume"):
         sim.simulate(6_000, seed=3, chunk_size=1_000, jobs=2, out=tmp_path / "r")
-    monkeypatch.setattr(sim, "run_chunk", _real_run_chunk)
+    monkeypatch.setattr(chunks, "run_chunk", _real_run_chunk)
     sim.simulate(6_000, seed=3, chunk_size=1_000, jobs=2, out=tmp_path / "r", resume=True)
     sim.simulate(6_000, seed=3, chunk_size=1_000, out=tmp_path / "ref")
     assert files_of(tmp_path / "r") == files_of(tmp_path / "ref")
@@ -479,8 +482,8 @@ def test_a_chunk_too_large_for_the_stored_row_counter_is_refused():
     # deal_id is stored as int32 (it counts the rows of its chunk): a value past it is an error
     cols = {"deal_id": np.array([0, 2**31], dtype=np.int64)}
     with pytest.raises(ThousandError, match="use a smaller --chunk-size"):
-        sim._columns(cols, ["deal_id"])
-    assert sim._columns({"deal_id": np.array([0, 2**31 - 1], dtype=np.int64)}, ["deal_id"])["deal_id"].dtype == np.int32
+        chunks.stored_columns(cols, ["deal_id"])
+    assert chunks.stored_columns({"deal_id": np.array([0, 2**31 - 1], dtype=np.int64)}, ["deal_id"])["deal_id"].dtype == np.int32
 
 
 def test_too_many_chunks_and_unknown_compression_are_refused_before_any_work(tmp_path):
@@ -494,8 +497,8 @@ def test_too_many_chunks_and_unknown_compression_are_refused_before_any_work(tmp
 def test_an_interrupted_run_without_out_says_nothing_is_kept(monkeypatch, capsys):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
-        yield  # pragma: no cover - a generator, as _execute is
-    monkeypatch.setattr(sim, "_execute", interrupted)
+        yield  # pragma: no cover - a generator, as run_tasks is
+    monkeypatch.setattr(pool, "run_tasks", interrupted)
     with pytest.raises(KeyboardInterrupt):
         sim.run("deals", 1_000, chunk_size=500)
     err = capsys.readouterr().err
@@ -521,7 +524,7 @@ def test_output_folder_errors_name_the_option(tmp_path):
         sim.run("deals", 1_000, backend="dask", scheduler="", out=tmp_path / "s")
     meta = json.loads((tmp_path / "g1" / "metadata.json").read_text())
     (tmp_path / "g1" / "metadata.json").write_text(json.dumps({**{k: v for k, v in meta.items() if k != "first_chunk"}, "format": 1}))
-    with pytest.raises(ThousandError, match="it was run with format=1, not 2"):  # named for what it is
+    with pytest.raises(ThousandError, match="it was run with format=1, not 3"):  # named for what it is
         sim.simulate_games(10, chunk_size=10, out=tmp_path / "g1", deals_out=tmp_path / "d1", resume=True)
 
 

@@ -1,6 +1,7 @@
 """The Dask backend on a real dask.distributed cluster gives the same dataset as loky."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,27 @@ def test_ctrl_c_in_a_terminal_stops_the_runs_own_cluster_in_one_line(tmp_path):
     lines = err.strip().splitlines()
     assert lines[-1] == "thousand simulate: interrupted"
     assert lines[-2].startswith("interrupted: ") and "--resume" in lines[-2]
+
+
+def test_a_scheduler_without_workers_is_a_one_line_error_not_a_hang(tmp_path, monkeypatch):
+    # The chunks would be queued on a scheduler nobody serves, and the run would wait forever.
+    from thousand.errors import ThousandError
+    from thousand.runner import pool
+    monkeypatch.setattr(pool, "DASK_CONNECT_TIMEOUT", "2s")
+    import threading
+    outcome = []
+
+    def run(address):
+        try:
+            sim.simulate(1_000, backend="dask", scheduler=address, out=tmp_path / "r")
+            outcome.append(None)
+        except BaseException as e:
+            outcome.append(e)
+    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=":0") as empty:
+        waiting = threading.Thread(target=run, args=(empty.scheduler_address,), daemon=True)
+        waiting.start()
+        waiting.join(60)
+        assert outcome, "the run hangs on a scheduler without workers"
+    assert isinstance(outcome[0], ThousandError), outcome
+    assert re.search(r"has no workers \(none joined within 2s\); start some with `dask worker tcp://",
+                     str(outcome[0]))

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from thousand import simulate as sim
+from thousand.runner import pool
 
 
 def thousand(*args: str) -> subprocess.Popen:
@@ -76,8 +77,8 @@ def test_a_pool_broken_by_ctrl_c_counts_as_the_interrupt():
     by_ctrl_c = BrokenProcessPool("... The exit codes of the workers are {SIGINT(-2)}")
     caught = BrokenProcessPool("a task failed")
     caught.__cause__ = KeyboardInterrupt()
-    assert not sim.killed_by_interrupt(crash)
-    assert sim.killed_by_interrupt(by_ctrl_c) and sim.killed_by_interrupt(caught)
+    assert not pool.killed_by_interrupt(crash)
+    assert pool.killed_by_interrupt(by_ctrl_c) and pool.killed_by_interrupt(caught)
 
 
 def _blocked_signals(_: int) -> int:
@@ -89,7 +90,7 @@ def _blocked_signals(_: int) -> int:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the signal mask from /proc")
 def test_loky_workers_start_with_ctrl_c_blocked():
     from joblib import Parallel, delayed
-    masks = Parallel(n_jobs=2, backend=sim.loky_backend())(delayed(_blocked_signals)(i) for i in range(4))
+    masks = Parallel(n_jobs=2, backend=pool.loky_backend())(delayed(_blocked_signals)(i) for i in range(4))
     assert all(mask & (1 << (signal.SIGINT - 1)) for mask in masks)
     # and the run's own process still takes Ctrl-C
     assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())

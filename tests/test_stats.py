@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 
 from thousand.analysis.stats import (
-    Z95, mean_diff_interval, mean_interval, proportion_diff_interval, wilson_exprs,
+    T_NORMAL_DF, Z95, mean_diff_interval, mean_interval, proportion_diff_interval, t_quantile, wilson_exprs,
     wilson_interval, z_for,
 )
 
@@ -55,13 +55,25 @@ def test_newcombe_difference_published_example():
     assert (round(float(d), 4), round(float(lo), 4), round(float(hi), 4)) == (0.2, 0.0524, 0.3339)
 
 
-def test_mean_interval_uses_t_for_small_samples():
-    lo, hi = mean_interval(0.0, 1.0, 5)  # t(4) = 2.776
-    assert math.isclose(float(hi), 2.776 / math.sqrt(5), rel_tol=1e-9)
-    lo, hi = mean_interval(0.0, 1.0, 10_000)
-    assert math.isclose(float(hi), Z95 / 100, rel_tol=1e-12)
-    lo, hi = mean_interval(3.0, 1.0, 1)
-    assert np.isnan(lo) and np.isnan(hi)
+def test_mean_interval_is_student_t_with_n_minus_1_degrees_of_freedom():
+    # Two-sided 97.5% quantiles from a printed table (6 decimals): t(4), t(29), t(1000).
+    for n, t in ((5, 2.776445), (30, 2.045230), (1001, 1.962339)):
+        lo, hi = mean_interval(0.0, 1.0, n)
+        assert math.isclose(float(hi), t / math.sqrt(n), rel_tol=1e-6) and float(lo) == -float(hi)
+    # the normal beyond T_NORMAL_DF degrees of freedom, where t and normal agree to 1e-5
+    n = T_NORMAL_DF + 2
+    lo, hi = mean_interval(0.0, 1.0, n)
+    assert math.isclose(float(hi), Z95 / math.sqrt(n), rel_tol=1e-12)
+    lo, hi = mean_interval([3.0, 3.0], [1.0, 1.0], [1, 5])
+    assert np.isnan(lo[0]) and np.isnan(hi[0]) and math.isclose(hi[1], 3 + 2.776445 / math.sqrt(5), rel_tol=1e-6)
+
+
+def test_one_normal_and_one_t_quantile():
+    # scipy's, at any confidence; the 95% normal quantile is the constant Z95 exactly.
+    assert z_for(0.95) == Z95
+    assert math.isclose(z_for(0.99), 2.5758293035489, rel_tol=1e-12)
+    assert math.isclose(t_quantile(0.99, 10), 3.169273, rel_tol=1e-6)
+    assert t_quantile(0.95, T_NORMAL_DF + 1) == Z95
 
 
 def test_mean_diff_interval_is_welch():

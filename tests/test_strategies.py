@@ -7,7 +7,7 @@ from thousand.kernel import decide
 from thousand.cards import parse_card, parse_hand
 from thousand.errors import ThousandError
 from thousand.reference import Stream, play_deal
-from thousand.reference.players import make_player
+from thousand.players import make_player
 from thousand.rules import CLASSIC
 from thousand.strategies import (DEFAULT_STRATEGY, N_PARAMS, STRATEGIES, KernelPlayer, Param, Strategy,
                                  canonical, parse_strategy, register_strategy, resolve_strategies)

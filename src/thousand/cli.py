@@ -2,7 +2,8 @@
 
 Each subcommand lives in ``thousand.commands.<module>`` and exposes ``NAME``, ``HELP``
 (one line), ``DESCRIPTION`` (the ``--help`` text, with an example), ``add_arguments(parser)``
-and ``run(args) -> int``.  User errors print one line and exit 2; Ctrl-C exits 130.
+and ``run(args) -> int``.  User errors print one line and exit 2; Ctrl-C exits 130, and
+SIGTERM (143) and SIGHUP (129) stop a command the same way.
 """
 from __future__ import annotations
 
@@ -40,7 +41,13 @@ class OneLineErrorParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+class MissingCommand(ImportError):
+    """A module of :data:`COMMAND_MODULES` is not installed."""
+
+
 def _load_commands() -> list:
+    """The command modules of :data:`COMMAND_MODULES`; a missing one is a broken install, not
+    a command to leave out of ``--help`` without a word."""
     mods = []
     for name in COMMAND_MODULES:
         try:
@@ -48,6 +55,8 @@ def _load_commands() -> list:
         except ModuleNotFoundError as e:
             if e.name != f"thousand.commands.{name}":
                 raise
+            raise MissingCommand(f"thousand is installed incompletely: the command module thousand.commands.{name} "
+                                 "is missing; reinstall it (`make build` in a checkout)") from None
     return mods
 
 
@@ -74,7 +83,11 @@ def main(argv: list[str] | None = None) -> int:
     # A console that cannot show suit symbols or the names in the help gets letters,
     # not a UnicodeEncodeError (a Windows console, a Latin-1 locale).
     degrade_streams()
-    parser = build_parser()
+    try:
+        parser = build_parser()
+    except MissingCommand as e:
+        print(f"thousand: error: {e}", file=sys.stderr)
+        return 1
     # parse_args would blame an unknown option on `thousand`; the subcommand names it
     args, extra = parser.parse_known_args(argv)
     if not getattr(args, "_run", None):
@@ -84,14 +97,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if extra:
         args._parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    from thousand.runner.pool import stop_signals_interrupt
     try:
-        return int(args._run(args) or 0)
+        # SIGTERM (kill) and SIGHUP (a closed terminal) stop a command as Ctrl-C does:
+        # its workers stopped, its data kept or its temporary files removed, one line said.
+        with stop_signals_interrupt():
+            return int(args._run(args) or 0)
     except USER_ERRORS as e:
         print(f"thousand {args.command}: error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         print(f"thousand {args.command}: interrupted", file=sys.stderr)
-        return 130
+        return 128 + getattr(e, "signum", 2)   # the shell's code for the signal: 130 Ctrl-C, 143 TERM, 129 HUP
     except BrokenPipeError:
         return 0
     except OSError as e:  # after BrokenPipeError, one of its kind

@@ -120,14 +120,6 @@ def _check_redeals(eng: Any) -> None:
                             "(a redeal condition every hand meets, and strategies that always demand it)")
 
 
-def _split_params(params: Any, count: Any) -> tuple[Any, Any]:
-    # The runner calls play_deals(bitgen, rules, strategies, n): parameters travel in the
-    # strategy specs, so a bare integer in the params slot is the count.
-    if count is None and isinstance(params, (int, np.integer)) and not isinstance(params, bool):
-        return None, params
-    return params, count
-
-
 # --------------------------------------------------------------------------- columns
 def _deal_buffer(n: int, players: int = 3) -> dict[str, np.ndarray]:
     """Empty deal columns for ``n`` rows (what the kernel writes into)."""
@@ -191,8 +183,8 @@ def _chosen(trace: Any, n: int, what: str) -> np.ndarray | None:
     return idx
 
 
-def play_deals(bitgen: Any, rules: Any, strategies: Any = None, params: Any = None,
-               n_deals: int | None = None, trace: Any = False, decisions: Any = None) -> Any:
+def play_deals(bitgen: Any, rules: Any, strategies: Any = None, *, n_deals: int, params: Any = None,
+               trace: Any = False, decisions: Any = None) -> Any:
     """Play ``n_deals`` deals outside a game; one row per *dealt* deal.
 
     Scores start at 0 for every deal, nobody sits on the barrel; the dealer is seat
@@ -221,7 +213,6 @@ def play_deals(bitgen: Any, rules: Any, strategies: Any = None, params: Any = No
     dict of numpy columns named as :func:`thousand.schema.deal_columns` (plus ``total{s}``
     and ``forehand``), or ``(columns, events)`` with ``trace=True``.
     """
-    params, n_deals = _split_params(params, n_deals)
     n = _count(n_deals, "n_deals")
     eng, r = _engine(bitgen, rules, strategies, params, decisions)
     players = int(r[RuleField.PLAYERS])
@@ -246,8 +237,8 @@ def play_deals(bitgen: Any, rules: Any, strategies: Any = None, params: Any = No
     return cols
 
 
-def play_games(bitgen: Any, rules: Any, strategies: Any = None, params: Any = None,
-               n_games: int | None = None, deal_rows: bool = False, trace: Any = False,
+def play_games(bitgen: Any, rules: Any, strategies: Any = None, *, n_games: int, params: Any = None,
+               deal_rows: bool = False, trace: Any = False,
                decisions: Any = None) -> Any:
     """Play ``n_games`` whole games.
 
@@ -262,7 +253,6 @@ def play_games(bitgen: Any, rules: Any, strategies: Any = None, params: Any = No
     game and deal by deal, to any strategies in any seats -- the deck stream of duplicate
     matches (docs/kernel.md, "Chance and decisions").
     """
-    params, n_games = _split_params(params, n_games)
     n = _count(n_games, "n_games")
     eng, r = _engine(bitgen, rules, strategies, params, decisions)
     players = int(r[RuleField.PLAYERS])
@@ -365,9 +355,6 @@ class ForcedResult:
     marriages: np.ndarray
     declarer_bolt: np.ndarray
 
-    def __getitem__(self, key: str) -> Any:
-        return getattr(self, key)
-
     def made(self, bid: int) -> np.ndarray:
         """Did the played-out deal reach ``bid``?"""
         return self.declarer_points >= bid
@@ -389,8 +376,9 @@ def _forced_inputs(rules: Any, role: str, hand: Any, mode: str) -> tuple[np.ndar
     return r, hand
 
 
-def play_forced_declarer(bitgen: Any, rules: Any, strategies: Any, params: Any, hand: int, role: str,
-                         n_samples: int = 100_000, exact: bool = False, contract: int = 100) -> ForcedResult:
+def play_forced_declarer(bitgen: Any, rules: Any, strategies: Any = None, *, hand: int, role: str,
+                         params: Any = None, n_samples: int = 100_000, exact: bool = False,
+                         contract: int = 100) -> ForcedResult:
     """The 7-card ``hand`` at ``role`` made declarer at ``contract`` (3 players; auction skipped).
 
     The 17 unseen cards go to the talon and the two opponents: ``n_samples`` uniform
@@ -444,17 +432,14 @@ class PassResult:
     redeals: int
     bolt: np.ndarray
 
-    def __getitem__(self, key: str) -> Any:
-        return getattr(self, key)
-
     @property
     def on_obligation(self) -> np.ndarray:
         """Did the seat end as declarer (only possible on obligation at 100, as forehand)?"""
         return self.declarer == self.seat
 
 
-def play_forced_pass(bitgen: Any, rules: Any, strategies: Any, params: Any, hand: int, role: str,
-                     n_samples: int = 100_000) -> PassResult:
+def play_forced_pass(bitgen: Any, rules: Any, strategies: Any = None, *, hand: int, role: str,
+                     params: Any = None, n_samples: int = 100_000) -> PassResult:
     """The 7-card ``hand`` at ``role`` passes at its first chance (3 players; sampled).
 
     The 17 unseen cards are dealt uniformly at random around the fixed hand (as in

@@ -25,7 +25,7 @@ import numpy as np
 from thousand.errors import ThousandError
 
 __all__ = ["Strategy", "Param", "STRATEGIES", "DEFAULT_STRATEGY", "N_PARAMS", "ParsedStrategy",
-           "parse_strategy", "canonical", "resolve_strategies", "KernelPlayer", "reference_player",
+           "parse_strategy", "canonical", "resolve_strategies", "KernelPlayer",
            "register_strategy", "kernel_view", "workspaces"]
 
 #: Parameter slots per seat in the kernel (``double[N_PARAMS]``).
@@ -352,12 +352,3 @@ class KernelPlayer:
         declarable = 0 if view.trick else legal & declarable_cards(view.rules, view.hand, view.trick_index)
         card, declare = self._decide("play", view, legal=legal, declarable=declarable)
         return int(card), bool(declare)
-
-
-def reference_player(name: str, rules: Any, seat: int, stream: Any, params: dict[str, str]) -> KernelPlayer:
-    """Hook for ``thousand.reference.players.make_player``: a kernel strategy as a Player."""
-    # One parser for every entry point, so `explain` rejects what `simulate` rejects.
-    spec = name + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else "")
-    parsed = parse_strategy(spec)
-    bitgen = getattr(stream, "bit_generator", None)
-    return KernelPlayer(parsed.name, parsed.given or None, bitgen=bitgen)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 from fractions import Fraction
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -51,12 +52,14 @@ def exact_p_make(hand: int, bid: int) -> Fraction:
 
 
 class FakeKernel:
-    """Callable with the kernel's signature; records its calls."""
+    """Callable with the signature of ``thousand.kernel.play_forced_declarer``, answering with
+    the attributes of its ``ForcedResult`` that the bid analysis reads; records its calls."""
 
     def __init__(self) -> None:
         self.calls: list[dict] = []
 
-    def __call__(self, bitgen, rules, strategies, params, hand, role, n_samples, exact=False, contract=100):
+    def __call__(self, bitgen, rules, strategies=None, *, hand, role, params=None, n_samples=100_000, exact=False,
+                 contract=100):
         self.calls.append(dict(rules=rules, strategies=strategies, hand=hand, role=role,
                                n_samples=n_samples, exact=exact, contract=contract))
         talons = np.array(all_talons(hand), dtype=np.uint32)
@@ -67,7 +70,9 @@ class FakeKernel:
         else:
             idx = np.random.Generator(bitgen).integers(0, len(talons), n_samples)
         decision = fake_decision(pts, contract)
-        return {"talon": talons[idx], "declarer_points": pts[idx], "decision": decision[idx]}
+        # No bolts under the stand-in's scoring: the declarer's ten cards always score.
+        return SimpleNamespace(talon=talons[idx], declarer_points=pts[idx], decision=decision[idx],
+                               declarer_bolt=np.zeros(len(idx), dtype=np.int8))
 
 
 def fake_decision(points: np.ndarray, contract: int) -> np.ndarray:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import sys
@@ -128,14 +129,18 @@ def run(args: argparse.Namespace) -> int:
 
     from thousand.analysis.compare import claim_out_dir, compare_rules, result_table, write_outputs
 
-    if args.out:
-        claim_out_dir(args.out)  # before the work: never replace a file of the user's
-    result = compare_rules(
-        specs, n_games=n_games, n_deals=n_deals, seed=args.seed, strategies=args.strategy,
-        jobs=args.jobs, precision=args.precision, max_units=args.max_games, metrics=args.metric,
-        overrides=args.overrides, progress=False if args.no_progress else None)
-    if args.out:
-        write_outputs(result, args.out, claim=True)
+    from thousand.runner.store import claim_dir
+
+    with contextlib.ExitStack() as held:
+        if args.out:
+            claim_out_dir(args.out)  # before the work: never replace a file of the user's, nor fail after it
+            held.enter_context(claim_dir(args.out))   # and no second compare writes there meanwhile
+        result = compare_rules(
+            specs, n_games=n_games, n_deals=n_deals, seed=args.seed, strategies=args.strategy,
+            jobs=args.jobs, precision=args.precision, max_units=args.max_games, metrics=args.metric,
+            overrides=args.overrides, progress=False if args.no_progress else None)
+        if args.out:
+            write_outputs(result, args.out, claim=True)
     if args.json:
         json.dump(result.to_json(), sys.stdout, indent=1)
         print()

@@ -56,7 +56,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from thousand.reference import Stream, play_deal
     from thousand.reference.game import play_game
-    from thousand.reference.players import make_player
+    from thousand.players import make_player
     from thousand.reference.playthrough import format_deal, format_game
     from thousand.trace import GameTrace
 
@@ -104,11 +104,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _player_names() -> list[str]:
-    """Every player explain can seat: the kernel's strategies and the reference engine's
-    own players, from their registries (so a new one is never missing from the error)."""
-    from thousand.reference.players import PLAYER_FACTORIES
-    from thousand.strategies import STRATEGIES
-    return list(dict.fromkeys([*STRATEGIES, *PLAYER_FACTORIES]))
+    """Every player explain can seat, from the one registry (so a new one is never missing
+    from the error)."""
+    from thousand.players import names
+    return names()
 
 
 def _replay(args: argparse.Namespace, rules) -> int:

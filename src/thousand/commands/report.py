@@ -99,15 +99,19 @@ def run(args: argparse.Namespace) -> int:
                        progress=False if args.no_progress else None)
     try:
         result = build_report(cfg)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         # Said here rather than by the CLI's generic line: the report has no --resume, the
         # same command continues (build_report reuses the data written with these settings).
         print(f"thousand report: interrupted; the data computed so far is kept in {cfg.out / 'data'}: "
               "run the same command again to continue from it", file=sys.stderr)
-        return 130
+        return 128 + getattr(e, "signum", 2)   # 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP
     print(f"report: {result.html}")
     print(f"        {result.markdown}; {len(result.tables)} tables in {result.out / 'tables'}; "
           f"{len(result.charts)} charts in {result.out / 'charts'}")
     for note in result.notes:
         print(f"  not shown: {note}")
+    if result.failed:
+        # The page is written and says what is missing, but a failed section is a failure.
+        print(f"thousand report: error: a section failed: {'; '.join(result.failed)}", file=sys.stderr)
+        return 1
     return 0

@@ -11,12 +11,12 @@ Players shipped here:
 * :class:`TracePlayer` -- answers from a recorded trace (this is how replay works).
 
 The kernel's ``KernelPlayer``, the interactive table and search players implement the
-same six methods.
+same six methods; :mod:`thousand.players` names them all (a spec -> a player at a seat).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from thousand.cards import iter_cards
 from thousand.errors import IllegalDecision
@@ -26,8 +26,7 @@ from thousand.trace import REDEAL_KINDS, Event, EventKind
 from .legal import can_declare
 from .rng import Stream
 
-__all__ = ["View", "TrickRecord", "Player", "RandomPlayer", "TracePlayer", "TraceCursor", "PassivePlayer",
-           "PLAYER_FACTORIES", "register_player", "make_player"]
+__all__ = ["View", "TrickRecord", "Player", "RandomPlayer", "TracePlayer", "TraceCursor", "PassivePlayer"]
 
 
 @dataclass(frozen=True)
@@ -234,51 +233,3 @@ class TracePlayer:
     def play(self, view: View, legal: int) -> tuple[int, bool]:
         ev = self.cursor.take(EventKind.PLAY, self.seat)
         return ev.a, ev.b
-
-
-# --------------------------------------------------------------------------- strategy hook
-# name -> factory(rules, seat, stream, params) -> Player.  The kernel owner registers the
-# kernel's strategies here (``register_player("standard", factory)``) so that
-# ``thousand explain --strategy standard`` plays them through this engine.
-PlayerFactory = Callable[[Rules, int, Stream, dict[str, str]], Player]
-PLAYER_FACTORIES: dict[str, PlayerFactory] = {
-    "random": lambda rules, seat, stream, params: RandomPlayer(stream),
-    "passive": lambda rules, seat, stream, params: PassivePlayer(),
-}
-# The engine's own players take no parameters: a typo must not pass silently.
-PARAMETERLESS = {"random", "passive"}
-
-
-def register_player(name: str, factory: PlayerFactory) -> None:
-    """Make ``factory(rules, seat, stream, params) -> Player`` available as ``name``."""
-    PLAYER_FACTORIES[name] = factory
-
-
-def make_player(spec: str, rules: Rules, seat: int, stream: Stream) -> Player:
-    """A player from ``NAME[:k=v,...]``; tries this registry, then ``thousand.strategies``.
-
-    ``thousand.strategies`` (the kernel's strategies) may provide
-    ``reference_player(name, rules, seat, stream, params) -> Player``.
-    """
-    from thousand.errors import ThousandError
-    name, _, rest = spec.partition(":")
-    params: dict[str, str] = {}
-    for item in (i.strip() for i in rest.split(",")):
-        if not item:
-            continue
-        if "=" not in item:
-            raise ThousandError(f"bad player parameter {item!r} in {spec!r}: write NAME:k=v,...")
-        k, v = item.split("=", 1)
-        params[k.strip()] = v.strip()
-    if name in PARAMETERLESS and params:
-        raise ThousandError(f"player {name!r} takes no parameters, got {rest.strip()!r}")
-    if name in PLAYER_FACTORIES:
-        return PLAYER_FACTORIES[name](rules, seat, stream, params)
-    try:
-        from thousand import strategies  # type: ignore[attr-defined]
-        hook = getattr(strategies, "reference_player", None)
-    except ImportError:
-        hook = None
-    if hook is not None:
-        return hook(name, rules, seat, stream, params)
-    raise ThousandError(f"unknown player {name!r}: use {', '.join(sorted(PLAYER_FACTORIES))}")

@@ -1,0 +1,543 @@
+"""The chunk store: a directory of chunk files and the ``metadata.json`` that describes them.
+
+A run writes ``metadata.json`` first, then one file per chunk, ``chunk-<k>.parquet``, each
+under a hidden temporary name and renamed into place (so a chunk file that exists is
+whole).  The metadata records everything that determines the data, and each chunk's
+rows and bytes: the worker that renames a chunk into place appends them at once to the
+store's journal (``chunks.jsonl``, one line a chunk), which the metadata takes in when a
+session opens and closes the store.  A run continued with ``resume`` must agree with the
+metadata on every key of its ``resume_keys``, and a chunk file already there is kept only
+if it is recorded, begins with the row this run would write there (one item replayed
+from the chunk's seed) and has the recorded rows and size.  :func:`load` reads a store
+back, checking every chunk's size against the record.
+
+Only what the store can prove it wrote is ever removed: its metadata, the chunk files
+its metadata numbers, and temporary files named with a writer token it recorded (each
+session that writes adds one).  One process at a time writes a store: :meth:`ChunkStore.
+prepare` takes a lock on the directory (``flock``, released when the process ends, however
+it ends); :func:`claim_dir` does the same for other outputs (the report's folder,
+``compare --out``).
+
+The store knows nothing of what a chunk holds: the deal and game datasets of
+``thousand.simulate`` and the report's forced-declarer hands are both stores.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import sys
+import tempfile
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from thousand.errors import ThousandError
+from thousand.files import read_bytes, read_json
+
+__all__ = ["METADATA_FILE", "FORMAT_VERSION", "KINDS", "MAX_CHUNKS", "ChunkStore", "read_metadata",
+           "metadata_problem", "chunk_file", "chunk_range", "write_chunk", "write_frame", "write_json_atomic",
+           "load", "short", "claim_dir", "check_writable", "remove_files", "own_files", "JOURNAL_FILE",
+           "journal_chunk", "written_chunks"]
+
+METADATA_FILE = "metadata.json"
+#: One JSON line per chunk written, appended by the worker right after its rename.
+JOURNAL_FILE = "chunks.jsonl"
+# 2: deal_id stored as int32; files without compression.  3: each chunk's rows and bytes
+# recorded (chunk_rows, chunk_bytes), the writers' tokens of their temporary files (writers).
+FORMAT_VERSION = 3
+#: What a store may hold: ``kind`` counts the items of ``n``; ``rows`` is what a row is.
+KINDS = {"deals": ("deals",), "games": ("games", "deals"), "forced_hands": ("completions",)}
+# Chunk files a store may have: every chunk is a task and a file, so a tiny chunk size with
+# a large count would fill memory with tasks (and the directory with files) before work;
+# a metadata.json claiming more is damaged (load() would list them all).
+MAX_CHUNKS = 100_000
+#: A metadata.json is well under 10 KB (its chunk records: about 40 bytes a chunk).
+MAX_METADATA_BYTES = 1 << 20
+#: The journal holds one line of under 60 bytes per chunk written since the metadata took it in.
+MAX_JOURNAL_BYTES = 64 << 20
+# One row group for a default chunk (250,000 deals and their redeals; 10,000 games' deal
+# rows): each row group repeats the dictionaries and headers of every column.  Column
+# statistics are not written: they could only skip row groups of random deals.
+ROW_GROUP_SIZE = 500_000
+
+
+def chunk_file(k: int) -> str:
+    return f"chunk-{k:06d}.parquet"
+
+
+def chunk_range(meta: dict[str, Any]) -> range:
+    """The chunks a run computes: all, or those from ``first_chunk`` on."""
+    return range(meta.get("first_chunk", 0), meta["n_chunks"])
+
+
+def short(value: Any) -> str:
+    """``value`` as JSON (a string in quotes, so "80000" and 80000 differ), at most 60 characters."""
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# --------------------------------------------------------------------------- files
+def _temporary(path: Path, token: str) -> Path:
+    """The temporary name of ``path`` for the writer ``token`` (see :meth:`ChunkStore.open`)."""
+    return path.with_name(f".{path.name}.{token}.{uuid.uuid4().hex[:8]}.tmp")
+
+
+def new_token() -> str:
+    return uuid.uuid4().hex[:8]
+
+
+def write_chunk(columns: dict[str, np.ndarray], path: Path, compression: str, token: str) -> int:
+    """Write a chunk's columns so that ``path`` either does not exist or holds the whole chunk;
+    returns its size in bytes.
+
+    Uncompressed (the default) goes through the runner's own writer, :mod:`thousand.parquet`,
+    at a third of polars' cost; a compressed file is polars' to write.  ``token``: the
+    writer's, recorded in the store's metadata, in the temporary name.
+    """
+    tmp = _temporary(path, token)
+    try:
+        if compression == "uncompressed":
+            from thousand.parquet import write_parquet  # here: a missing build is a one-line error
+            write_parquet(tmp, columns, row_group_size=ROW_GROUP_SIZE)
+        else:
+            pl.DataFrame(columns).write_parquet(tmp, compression=compression, statistics=False,
+                                                row_group_size=ROW_GROUP_SIZE)
+        size = tmp.stat().st_size
+        os.replace(tmp, path)
+        return size
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def write_frame(frame: pl.DataFrame, path: Path, token: str) -> int:
+    """Write a polars frame (polars' writer, its defaults) whole or not at all; its size in bytes."""
+    tmp = _temporary(path, token)
+    try:
+        frame.write_parquet(tmp)
+        size = tmp.stat().st_size
+        os.replace(tmp, path)
+        return size
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def write_json_atomic(path: Path, data: dict[str, Any], token: str | None = None) -> None:
+    """Write ``data`` as JSON to ``path`` whole or not at all."""
+    tmp = _temporary(path, token or new_token())
+    try:
+        tmp.write_text(json.dumps(data, indent=2) + "\n")
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def journal_chunk(store: str | os.PathLike, k: int, rows: int, size: int) -> None:
+    """Record chunk ``k`` of the store in ``store`` as written (``rows`` rows, ``size`` bytes).
+
+    Called by the worker that wrote the chunk, right after its rename, so that a chunk is
+    recorded even when the run stops before the worker's result reaches it.  One short
+    line in append mode: whole or (if the process dies in the middle) unreadable, never
+    another chunk's.
+    """
+    line = json.dumps({"chunk": int(k), "rows": int(rows), "bytes": int(size)}) + "\n"
+    with open(Path(store) / JOURNAL_FILE, "a", encoding="utf-8") as fh:
+        fh.write(line)
+
+
+def _journal(path: Path) -> dict[int, tuple[int, int]]:
+    """The chunks the journal in ``path`` records, the last line of a chunk winning."""
+    journal = path / JOURNAL_FILE
+    if not journal.exists() and not journal.is_symlink():
+        return {}
+    # Bounded like every file the tool reads back: a pipe or a device there is one line.
+    try:
+        text = read_bytes(journal, "dataset journal", MAX_JOURNAL_BYTES).decode("utf-8", errors="replace")
+    except ThousandError as e:
+        raise ThousandError(f"{e}; move it away and --resume") from None
+    out = {}
+    for line in text.splitlines():
+        try:
+            entry = json.loads(line)
+            k, rows, size = entry["chunk"], entry["rows"], entry["bytes"]
+        except (ValueError, TypeError, KeyError):
+            continue  # a line cut short by a crash records nothing
+        if all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in (k, rows, size)):
+            out[k] = (rows, size)
+    return out
+
+
+def _with_journal(path: Path, meta: dict[str, Any]) -> dict[str, Any]:
+    """``meta`` with the journal's records of the run's chunks taken in."""
+    meta = {**meta, "chunk_rows": dict(meta.get("chunk_rows", {})), "chunk_bytes": dict(meta.get("chunk_bytes", {}))}
+    for k, (rows, size) in _journal(path).items():
+        if k in chunk_range(meta):
+            meta["chunk_rows"][str(k)], meta["chunk_bytes"][str(k)] = rows, size
+    return meta
+
+
+def check_writable(path: Path, option: str = "--out") -> None:
+    """Create ``path`` if needed and make sure files can be written in it, before any work.
+
+    ``os.access`` and a probe file of our own (created and removed): the probe also catches
+    a read-only mount, a full quota, and permissions ``os.access`` does not see.
+    """
+    try:
+        os.fspath(path).encode("utf-8")
+    except UnicodeEncodeError:
+        # Polars takes paths as UTF-8 text; a name with undecodable bytes cannot be written.
+        raise ThousandError(f"output directory {os.fspath(path)!r} is not a UTF-8 name; choose another") from None
+    if path.exists() and not path.is_dir():
+        raise ThousandError(f"{option} {os.fspath(path)!r} is a file, not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ThousandError(f"cannot create output directory {os.fspath(path)!r}: {e.strerror}") from None
+    unwritable = ThousandError(f"output directory {os.fspath(path)!r} is not writable")
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise unwritable
+    try:
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".thousand-probe-", suffix=".tmp"):
+            pass
+    except OSError:
+        raise unwritable from None
+
+
+@contextlib.contextmanager
+def claim_dir(path: str | os.PathLike, option: str = "--out") -> Iterator[None]:
+    """Hold ``path`` (a directory that exists) for this process meanwhile: a second thousand
+    process that claims it is refused in one line (one writer at a time, or two runs mix
+    their files).  An advisory ``flock`` on the directory itself: no lock file to leave
+    behind, and the system releases it when the process ends however it ends.  Where the
+    file system has no locks, nothing is claimed.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on POSIX: no claim
+        yield
+        return
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ThousandError(f"{os.fspath(path)!r} is being written by another thousand process; wait for it "
+                                f"to finish or choose another {option}") from None
+        except OSError:  # no locks on this file system (some network mounts): go without
+            pass
+        yield
+    finally:
+        os.close(fd)   # releases the lock
+
+
+# --------------------------------------------------------------------------- metadata
+def read_metadata(path: str | os.PathLike) -> dict[str, Any]:
+    """The ``metadata.json`` of a store (a dataset directory), checked for the keys reading needs."""
+    meta_path = Path(path) / METADATA_FILE
+    if not meta_path.exists() and not meta_path.is_symlink():
+        raise ThousandError(f"{os.fspath(path)!r} is not a thousand dataset (no {METADATA_FILE})")
+    # A device, a pipe, a huge or deeply nested file there: one line, at once (thousand.files).
+    meta = read_json(meta_path, "dataset metadata", MAX_METADATA_BYTES)
+    problem = metadata_problem(meta)
+    if problem:
+        raise ThousandError(f"{meta_path} is damaged: {problem}")
+    return meta
+
+
+def metadata_problem(meta: Any) -> str | None:
+    """What is wrong with the keys that reading and resuming a store rely on, if anything.
+
+    A metadata.json edited by hand must not make ``load`` drop chunks silently, list a
+    billion files, or a resume report "nothing to compute" for a run that is not finished.
+    """
+    if not isinstance(meta, dict):
+        kind = {type(None): "JSON null", list: "a JSON array", str: "a JSON string",
+                bool: "a JSON boolean"}.get(type(meta), "a JSON number")
+        return f"it holds {kind}, not an object"
+
+    def count(value: Any, low: int) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+    for key, low in (("n", 1), ("chunk_size", 1), ("n_chunks", 1)):
+        if not count(meta.get(key), low):
+            return f"{key} must be a whole number of at least {low}, not {short(meta.get(key))}"
+    if meta["n_chunks"] > MAX_CHUNKS:
+        return f"n_chunks must be at most {MAX_CHUNKS:,}, not {meta['n_chunks']:,}"
+    if meta["n_chunks"] != math.ceil(meta["n"] / meta["chunk_size"]):
+        return (f"n_chunks={meta['n_chunks']} does not fit n={meta['n']} in chunks of "
+                f"{meta['chunk_size']} ({math.ceil(meta['n'] / meta['chunk_size'])})")
+    if "first_chunk" in meta and not (count(meta["first_chunk"], 0) and meta["first_chunk"] < meta["n_chunks"]):
+        return f"first_chunk must be a chunk number below n_chunks, not {short(meta['first_chunk'])}"
+    kind = meta.get("kind")
+    if kind not in KINDS:
+        names = " or ".join(f'"{k}"' for k in KINDS)
+        return f"kind must be {names}, not {short(kind)}"
+    if meta.get("rows") not in KINDS[kind]:
+        return f"rows={short(meta.get('rows'))} does not go with kind={short(kind)}"
+    chunks = chunk_range(meta)
+    if any(isinstance(k, str) and k.isdigit() and int(k) < chunks.start for k in meta.get("chunk_rows", {})):
+        return f"first_chunk={chunks.start}, but chunk files before it are there"
+    for key in ("chunk_rows", "chunk_bytes"):
+        record = meta.get(key, {})
+        if not isinstance(record, dict) or not all(
+                isinstance(k, str) and k.isdigit() and int(k) in chunks and count(v, 0) for k, v in record.items()):
+            return f"{key} must map chunk numbers of the run to whole numbers, not {short(record)}"
+    if set(meta.get("chunk_rows", {})) != set(meta.get("chunk_bytes", {})):
+        return "chunk_rows and chunk_bytes record different chunks"
+    writers = meta.get("writers", [])
+    if not isinstance(writers, list) or not all(isinstance(w, str) and w.isalnum() for w in writers):
+        return f"writers must be a list of tokens, not {short(writers)}"
+    return None
+
+
+def _recorded(meta: dict[str, Any], k: int) -> tuple[int, int] | None:
+    """Chunk ``k``'s recorded ``(rows, bytes)``, or ``None`` when it was not recorded."""
+    rows, size = meta.get("chunk_rows", {}).get(str(k)), meta.get("chunk_bytes", {}).get(str(k))
+    return None if rows is None or size is None else (rows, size)
+
+
+def written_chunks(path: str | os.PathLike, meta: dict[str, Any]) -> list[int]:
+    """The chunks of the store in ``path`` (metadata ``meta``) written and recorded, as far
+    as the record (with the journal) and the files in place say; ``--resume`` still checks
+    each before keeping it."""
+    path = Path(path)
+    recorded = _with_journal(path, meta)["chunk_rows"] if "chunk_rows" in meta else None
+    return [k for k in chunk_range(meta)
+            if (recorded is None or str(k) in recorded) and (path / chunk_file(k)).is_file()]
+
+
+def own_files(path: Path, meta: dict[str, Any] | None) -> list[Path]:
+    """The files in ``path`` that the store described by ``meta`` wrote (as far as its
+    metadata can prove): the metadata, the chunk files it numbers, the temporary files
+    named with one of its writers' tokens.  Nothing else, whatever its name."""
+    own = [path / METADATA_FILE] if meta is not None else []
+    if meta is None:
+        return own
+    own += [path / JOURNAL_FILE, *(path / chunk_file(k) for k in chunk_range(meta))]
+    names = [METADATA_FILE, *(chunk_file(k) for k in chunk_range(meta))]
+    tokens = set(meta.get("writers", []))
+    for p in path.iterdir() if tokens and path.is_dir() else ():
+        # .NAME.TOKEN.RANDOM.tmp, NAME one of the store's names (see _temporary)
+        parts = p.name[1:].rsplit(".", 3)
+        if p.name.startswith(".") and len(parts) == 4 and parts[3] == "tmp" and parts[1] in tokens \
+                and parts[0] in names:
+            own.append(p)
+    return own
+
+
+def remove_files(path: Path, names: Iterable[str]) -> list[str]:
+    """Delete the files ``names`` in ``path`` (those the caller can prove it wrote), then the
+    folder if nothing else is left in it.  Returns the names left."""
+    if not path.is_dir():
+        return []
+    for name in names:
+        f = path / name
+        if f.is_file() or f.is_symlink():
+            f.unlink()
+    left = sorted(p.name for p in path.iterdir())
+    if not left:
+        path.rmdir()
+    return left
+
+
+# --------------------------------------------------------------------------- a store
+class ChunkStore:
+    """A directory that receives the chunks of one run described by ``meta``.
+
+    ``resume_keys``: the metadata keys an earlier run in the directory must share for
+    ``resume`` to continue it.  ``option`` names the directory in messages (``--out``).
+    Use it as a context manager: it holds the directory from :meth:`prepare` to the end.
+    """
+
+    def __init__(self, path: str | os.PathLike, meta: dict[str, Any], resume_keys: Iterable[str],
+                 option: str = "--out") -> None:
+        self.path = Path(path)
+        self.meta = {**meta, "chunk_rows": {}, "chunk_bytes": {}, "writers": []}
+        self.resume_keys = tuple(resume_keys)
+        self.option = option
+        self.token = new_token()
+        self._claim = contextlib.ExitStack()
+
+    def __enter__(self) -> ChunkStore:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._claim.close()
+
+    def chunk_path(self, k: int) -> Path:
+        return self.path / chunk_file(k)
+
+    def chunks(self) -> range:
+        """The chunks this run computes."""
+        return chunk_range(self.meta)
+
+    def written(self) -> list[int]:
+        """The chunks of this run written and recorded (so far, with the journal)."""
+        recorded = _with_journal(self.path, self.meta)["chunk_rows"]
+        return [k for k in self.chunks() if str(k) in recorded]
+
+    def prepare(self, resume: bool) -> None:
+        """Create the directory if needed, claim it, and check it may receive this run
+        (writes no file but a probe of its own)."""
+        path, option = self.path, self.option
+        check_writable(path, option)
+        self._claim.enter_context(claim_dir(path, option))
+        if (path / METADATA_FILE).exists() and not resume and not any(path.glob("chunk-*.parquet")):
+            # A run that failed before writing any chunk (e.g. the scheduler was unreachable)
+            # holds nothing worth keeping: start afresh instead of demanding --resume.
+            (path / JOURNAL_FILE).unlink(missing_ok=True)
+            (path / METADATA_FILE).unlink()
+        if (path / METADATA_FILE).exists():
+            if not resume:
+                raise ThousandError(
+                    f"{os.fspath(path)!r} already holds a run; use --resume to continue it or choose another {option}")
+            old = read_metadata(path)
+            for key in self.resume_keys:
+                if old.get(key) != self.meta.get(key):
+                    raise ThousandError(
+                        f"cannot resume {os.fspath(path)!r}: it was run with {key}={short(old.get(key))}, "
+                        f"not {short(self.meta.get(key))}")
+            for key in ("chunk_rows", "chunk_bytes", "writers"):
+                self.meta[key] = old.get(key, self.meta[key])
+        elif any(p for p in path.iterdir() if not p.name.startswith(".")):
+            raise ThousandError(f"output directory {os.fspath(path)!r} is not empty and holds no run")
+
+    def open(self, first_row: Callable[[int], pl.DataFrame] | None, partial: bool = False) -> set[int]:
+        """Record this session as a writer, take in the journal, clear the store's own
+        leftovers, write the metadata; returns the chunks already written that are kept.
+
+        A chunk file is kept only if it is recorded, begins with ``first_row(k)``, the row
+        this run writes first in chunk ``k`` (``partial``: some of its columns; see
+        :func:`_holds_chunk`), and has the recorded rows and bytes; else it is computed
+        again."""
+        path = self.path
+        # Leftovers of writes that were interrupted before their rename: only ours.
+        for f in own_files(path, self.meta):
+            if f.name.endswith(".tmp") and f.is_file():
+                f.unlink(missing_ok=True)
+        self.meta = _with_journal(path, self.meta)
+        self.meta["writers"] = [*self.meta["writers"], self.token]
+        done = set()
+        for k in self.chunks():
+            chunk = self.chunk_path(k)
+            if not chunk.exists() and not chunk.is_symlink():
+                self._forget(k)
+                continue
+            if not chunk.is_file():
+                raise ThousandError(f"{os.fspath(chunk)!r} is not a chunk file; move it away and --resume")
+            recorded = _recorded(self.meta, k)
+            if recorded is None:
+                why = "was written but not recorded (the run stopped at that moment)"
+            elif first_row is not None and not _holds_chunk(chunk, first_row(k), partial):
+                why = "is damaged or not this run's (another chunk, seed, rules or strategies)"
+            elif _file_facts(chunk) != recorded:
+                why = "is not the file the run wrote there (its rows or size differ: cut short or edited)"
+            else:
+                done.add(k)
+                continue
+            print(f"chunk {k} in {os.fspath(path)!r} {why}; computing it again", file=sys.stderr)
+            self._forget(k)
+            chunk.unlink()
+        self._save()
+        return done
+
+    def _forget(self, k: int) -> None:
+        for key in ("chunk_rows", "chunk_bytes"):
+            self.meta[key].pop(str(k), None)
+
+    def _save(self) -> None:
+        """Write the metadata (with the journal taken in), then start the journal afresh."""
+        write_json_atomic(self.path / METADATA_FILE, self.meta, self.token)
+        (self.path / JOURNAL_FILE).unlink(missing_ok=True)
+
+    def complete(self) -> dict[str, Any]:
+        """Take in the journal and mark the run complete; returns the metadata."""
+        self.meta = _with_journal(self.path, self.meta)
+        self.meta["status"] = "complete"
+        self._save()
+        return self.meta
+
+
+def _file_facts(chunk: Path) -> tuple[int, int] | None:
+    """``(rows, bytes)`` of a Parquet file (its rows from the footer), ``None`` if unreadable."""
+    try:
+        rows = pl.scan_parquet(chunk).select(pl.len()).collect().item()
+    except Exception:  # any failure to read the file means it is not a chunk
+        return None
+    return rows, chunk.stat().st_size
+
+
+def _holds_chunk(chunk: Path, expected: pl.DataFrame, partial: bool = False) -> bool:
+    """Whether ``chunk`` is a readable Parquet file that begins with the row ``expected``
+    (with ``partial``: on the columns ``expected`` has; else on exactly those columns).
+
+    A chunk's first item depends only on the run's seed, settings and the chunk's index,
+    so one replayed item tells this run's file from a damaged one, another chunk's, or
+    another run's copied in.
+    """
+    try:
+        got = pl.read_parquet(chunk, n_rows=1)
+    except Exception:  # any failure to read the file means it is not a chunk
+        return False
+    if partial:
+        if not set(expected.columns) <= set(got.columns):
+            return False
+        got = got.select(expected.columns)
+    return got.schema == expected.schema and got.equals(expected)
+
+
+# --------------------------------------------------------------------------- reading
+def load(path: str | os.PathLike, allow_partial: bool = False) -> pl.LazyFrame:
+    """A LazyFrame over a dataset written by ``simulate`` or ``simulate_games`` (any store).
+
+    Chunks are read in order.  In deal rows ``deal_id`` is made run-wide here: on disk it
+    counts the rows of its chunk (a worker cannot know how many redeals the chunks before
+    it hold), and the LazyFrame numbers all rows of the run ``0, 1, 2, ...``.
+
+    Every chunk file must be the one the run recorded (its size): a chunk cut short or
+    edited, or a folder named like a chunk, is a one-line error.  An unfinished run raises
+    unless ``allow_partial`` (then only the recorded chunks show, and the run-wide
+    ``deal_id`` numbers only their rows: it shifts once the missing chunks are written).
+    A run computed from ``first_chunk=k`` numbers from its chunk k.
+    """
+    path = Path(path)
+    meta = read_metadata(path)
+    if "chunk_rows" in meta:   # datasets of format 2 have no record: every file found counts
+        meta = _with_journal(path, meta)
+    first = meta.get("first_chunk", 0)
+    if any((path / chunk_file(k)).exists() for k in range(first)):
+        raise ThousandError(f"{path / METADATA_FILE} is damaged: first_chunk={first}, but chunk files before it "
+                            "are there")
+    recorded = "chunk_rows" in meta
+    present = []
+    for k in chunk_range(meta):
+        f = path / chunk_file(k)
+        if recorded and _recorded(meta, k) is None or not (f.exists() or f.is_symlink()):
+            continue   # not written yet (or deleted since: --resume computes it again)
+        if not f.is_file():
+            raise ThousandError(f"{os.fspath(f)!r} is not a chunk file: the dataset is damaged; move it away and "
+                                "finish the run with --resume")
+        if recorded and f.stat().st_size != meta["chunk_bytes"][str(k)]:
+            raise ThousandError(f"{os.fspath(f)!r} is damaged: it has {f.stat().st_size:,} bytes, the run wrote "
+                                f"{meta['chunk_bytes'][str(k)]:,} (cut short or edited); delete it and finish the "
+                                "run with --resume")
+        present.append(f)
+    wanted = len(chunk_range(meta))
+    if len(present) < wanted and not allow_partial:
+        raise ThousandError(
+            f"the run in {os.fspath(path)!r} is unfinished ({len(present)} of {wanted} chunks); "
+            "finish it with --resume")
+    if not present:
+        raise ThousandError(f"the run in {os.fspath(path)!r} has no chunk written yet")
+    if meta["rows"] != "deals":
+        return pl.scan_parquet(present)
+    lf = pl.scan_parquet(present, row_index_name="__row")
+    return lf.with_columns(pl.col("__row").cast(pl.Int64).alias("deal_id")).drop("__row")

@@ -1,0 +1,277 @@
+"""Nothing lost, nothing left, nothing silent, no hang (issue 15): the runner under signals,
+damaged or foreign files, concurrent writers, a tight temporary folder and bad schedulers."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from thousand import simulate as sim
+from thousand.errors import ThousandError
+
+
+def thousand(*args: str, env: dict | None = None, **kw) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "thousand", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, **kw)
+
+
+def files_of(path: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(path.glob("chunk-*.parquet"))}
+
+
+# --------------------------------------------------------------------------- signals
+def _temp_runs(tmp: Path) -> list[Path]:
+    return sorted(tmp.glob("thousand-run-*"))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals, process groups")
+@pytest.mark.parametrize("sig,to_group,with_out", [
+    (signal.SIGTERM, False, False),   # `kill PID`
+    (signal.SIGHUP, True, False),     # the terminal closed: the whole process group
+    (signal.SIGTERM, True, True),     # a service manager stopping the group
+])
+def test_sigterm_and_sighup_stop_a_run_like_ctrl_c(tmp_path, sig, to_group, with_out):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmp))
+    out = tmp_path / "out"
+    args = ["simulate", "--deals", "20000000", "--chunk-size", "20000", "--jobs", "2"]
+    if with_out:
+        args += ["--out", str(out)]
+    proc = thousand(*args, env=env, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while True:  # until the run has written a few chunks
+        where = [out] if with_out else _temp_runs(tmp)
+        if where and len(list(where[0].glob("chunk-*.parquet"))) >= 2:
+            break
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    (os.killpg if to_group else os.kill)(proc.pid, sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + sig, err
+    lines = err.strip().splitlines()
+    assert lines[-1] == "thousand simulate: interrupted", err
+    assert len(lines) == 2 and lines[0].startswith("interrupted: "), err
+    assert not any(word in err.lower() for word in ("traceback", "warning", "leaked", "loky")), err
+    if with_out:
+        assert "chunks are written in" in lines[0] and "--resume" in lines[0]
+        assert sim.read_metadata(out)["status"] == "running" and len(files_of(out)) >= 2
+    else:
+        assert "nothing is kept (no --out was given" in lines[0]
+        assert _temp_runs(tmp) == []   # the temporary dataset is gone
+
+
+def test_a_run_without_out_that_would_fill_the_temporary_folder_is_refused(tmp_path, monkeypatch):
+    import collections
+    Usage = collections.namedtuple("Usage", "total used free")
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(sim.tempfile, "tempdir", None)   # re-read TMPDIR
+    monkeypatch.setattr(sim.shutil, "disk_usage", lambda path: Usage(10**9, 10**9 - 5 * 10**6, 5 * 10**6))
+    with pytest.raises(ThousandError, match=r"would write about .* to the temporary folder .*, which has 5.0 MB "
+                                            r"free; give --out"):
+        sim.run("deals", 1_000_000)
+    assert _temp_runs(tmp_path) == []
+    sim.run("deals", 1_000, chunk_size=500)   # a run that fits goes ahead
+
+
+# --------------------------------------------------------------------------- only our own files
+def test_resume_leaves_the_users_dotfiles_and_removes_only_its_own_leftovers(tmp_path):
+    out = tmp_path / "r"
+    sim.simulate(3_000, seed=2, chunk_size=1_000, out=out)
+    mine = {".notes.tmp": "my notes", ".sync.tmp": "a sync tool's file", ".chunk-000001.parquet.tmp": "x"}
+    for name, text in mine.items():
+        (out / name).write_text(text)
+    token = sim.read_metadata(out)["writers"][-1]
+    own = out / f".{sim.chunk_file(2)}.{token}.0123abcd.tmp"   # a write of this run cut short
+    own.write_bytes(b"PAR1")
+    sim.simulate(3_000, seed=2, chunk_size=1_000, out=out, resume=True)
+    assert {name: (out / name).read_text() for name in mine} == mine
+    assert not own.exists()
+
+
+# --------------------------------------------------------------------------- row counts
+def test_a_chunk_cut_short_or_edited_is_caught_by_resume_and_load(tmp_path, capsys):
+    out, ref = tmp_path / "r", tmp_path / "ref"
+    sim.simulate(4_000, seed=8, chunk_size=1_000, out=out)
+    sim.simulate(4_000, seed=8, chunk_size=1_000, out=ref)
+    chunk = out / sim.chunk_file(1)
+    pl.read_parquet(chunk).head(100).write_parquet(chunk)  # begins with the right rows, but short
+    with pytest.raises(ThousandError, match=r"chunk-000001.parquet' is damaged: it has [\d,]+ bytes, the run wrote "
+                                            r"[\d,]+ \(cut short or edited\)"):
+        sim.load(out).collect()
+    sim.simulate(4_000, seed=8, chunk_size=1_000, out=out, resume=True)
+    err = capsys.readouterr().err
+    assert "chunk 1 in" in err and "cut short or edited" in err
+    assert files_of(out) == files_of(ref)
+    assert sim.load(out).collect().equals(sim.load(ref).collect())
+
+
+def test_a_chunk_written_but_not_recorded_is_computed_again(tmp_path):
+    # The run was killed between a chunk's rename and the record of its rows.
+    out, ref = tmp_path / "r", tmp_path / "ref"
+    sim.simulate(3_000, seed=4, chunk_size=1_000, out=out)
+    sim.simulate(3_000, seed=4, chunk_size=1_000, out=ref)
+    meta = sim.read_metadata(out)
+    del meta["chunk_rows"]["2"], meta["chunk_bytes"]["2"]
+    meta["status"] = "running"
+    (out / "metadata.json").write_text(json.dumps(meta))
+    with pytest.raises(ThousandError, match="unfinished"):
+        sim.load(out)
+    assert sim.load(out, allow_partial=True).collect().height == sim.load(ref).collect().filter(
+        pl.col("chunk") < 2).height
+    stamp = (out / sim.chunk_file(0)).stat().st_mtime_ns
+    result = sim.run("deals", 3_000, seed=4, chunk_size=1_000, out=out, resume=True)
+    assert result.computed == 1_000 and (out / sim.chunk_file(0)).stat().st_mtime_ns == stamp
+    assert files_of(out) == files_of(ref)
+
+
+def test_a_folder_named_like_a_chunk_is_refused_by_load(tmp_path):
+    out = tmp_path / "r"
+    sim.simulate(2_000, seed=1, chunk_size=1_000, out=out)
+    chunk = out / sim.chunk_file(1)
+    data = chunk.read_bytes()
+    chunk.unlink()
+    chunk.mkdir()
+    (chunk / "part.parquet").write_bytes(data)
+    with pytest.raises(ThousandError, match="is not a chunk file"):
+        sim.load(out)
+
+
+def test_load_caps_the_chunk_count_it_takes_from_metadata(tmp_path):
+    out = tmp_path / "r"
+    sim.simulate(2_000, seed=1, chunk_size=1_000, out=out)
+    meta = sim.read_metadata(out)
+    meta.update(n=10**15, chunk_size=1, n_chunks=10**15)
+    (out / "metadata.json").write_text(json.dumps(meta))
+    started = time.monotonic()
+    with pytest.raises(ThousandError, match="n_chunks must be at most 100,000"):
+        sim.load(out)
+    assert time.monotonic() - started < 5
+
+
+# --------------------------------------------------------------------------- one writer
+def test_a_second_writer_of_a_dataset_is_refused_while_the_first_runs(tmp_path):
+    out = tmp_path / "r"
+    first = thousand("simulate", "--deals", "20000000", "--chunk-size", "20000", "--jobs", "1", "--out", str(out))
+    try:
+        deadline = time.monotonic() + 60
+        while not list(out.glob("chunk-*.parquet")):
+            assert first.poll() is None and time.monotonic() < deadline, first.communicate()
+            time.sleep(0.05)
+        second = thousand("simulate", "--deals", "20000000", "--chunk-size", "20000", "--jobs", "1",
+                          "--out", str(out), "--resume")
+        _, err = second.communicate(timeout=60)
+        assert second.returncode == 2, err
+        assert err.strip() == (f"thousand simulate: error: {str(out)!r} is being written by another thousand "
+                               "process; wait for it to finish or choose another --out")
+    finally:
+        first.send_signal(signal.SIGINT)
+        first.communicate(timeout=60)
+    assert first.returncode == 130
+
+
+# --------------------------------------------------------------------------- schedulers
+class _Server:
+    """A TCP server on localhost that accepts connections and either never answers or
+    answers every request with an HTTP error page."""
+
+    def __init__(self, http: bool) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.http = http
+        self.conns: list[socket.socket] = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    @property
+    def address(self) -> str:
+        return f"tcp://127.0.0.1:{self.sock.getsockname()[1]}"
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.conns.append(conn)
+            if self.http:
+                try:
+                    conn.recv(65536)
+                    conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 11\r\n\r\nBad Request")
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        for c in [self.sock, *self.conns]:
+            c.close()
+
+
+@pytest.mark.parametrize("http", [False, True], ids=["never-answers", "answers-http"])
+def test_a_scheduler_address_that_is_not_a_scheduler_is_a_one_line_error_in_time(http):
+    server = _Server(http)
+    try:
+        proc = thousand("simulate", "--deals", "1000", "--backend", "dask", "--scheduler", server.address)
+        started = time.monotonic()
+        try:
+            _, err = proc.communicate(timeout=90)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            raise AssertionError("hangs: no answer within 90 s") from None
+        assert proc.returncode == 2, err
+        assert len(err.strip().splitlines()) == 1, err
+        assert err.startswith(f"thousand simulate: error: cannot reach the Dask scheduler at {server.address!r}")
+        assert time.monotonic() - started < 60
+    finally:
+        server.close()
+
+
+# --------------------------------------------------------------------------- pipes where files are read
+# Reading a named pipe nobody writes to waits forever: every file of a store that is read
+# back must be checked (or read within bounds, thousand.files) first.  Run in a child so
+# that a hang is a failure after TIMEOUT, not a suite that never ends.
+PIPE_TIMEOUT = 60
+
+
+def _child(code: str, cwd: Path) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=cwd,
+                              timeout=PIPE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"hangs on a named pipe: no answer within {PIPE_TIMEOUT} s") from None
+
+
+_LOAD = """
+from thousand.simulate import load
+from thousand.errors import ThousandError
+try:
+    load("r").collect()
+except ThousandError as e:
+    print(e)
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+@pytest.mark.parametrize("name", [sim.chunk_file(1), "chunks.jsonl"])
+def test_a_named_pipe_in_a_dataset_is_an_error_at_once_for_load_and_resume(tmp_path, name):
+    args = ("simulate", "--deals", "2000", "--chunk-size", "1000", "--jobs", "1", "--no-progress", "--out", "r")
+    assert subprocess.run([sys.executable, "-m", "thousand", *args], cwd=tmp_path, capture_output=True).returncode == 0
+    target = tmp_path / "r" / name
+    target.unlink(missing_ok=True)
+    os.mkfifo(target)
+    said = _child(_LOAD, tmp_path).stdout.strip()
+    assert name in said and ("not a chunk file" in said or "is not a regular file" in said), said
+    try:
+        resumed = subprocess.run([sys.executable, "-m", "thousand", *args, "--resume"], cwd=tmp_path,
+                                 capture_output=True, text=True, timeout=PIPE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"--resume hangs on a named pipe {name}") from None
+    assert resumed.returncode == 2 and len(resumed.stderr.strip().splitlines()) == 1, resumed.stderr
+    assert name in resumed.stderr and "move it away" in resumed.stderr
