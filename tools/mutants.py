@@ -34,6 +34,7 @@ import os
 import queue
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -194,13 +195,50 @@ def make_template(root: Path, dest: Path) -> None:
         link.symlink_to(Path("..", "..", "analysis"), target_is_directory=True)
 
 
+_CHILDREN: set[subprocess.Popen] = set()
+_CHILDREN_LOCK = threading.Lock()
+
+
+def run_child(cmd: list[str], cwd: Path, env: dict[str, str], stdout, timeout: float | None = None) -> int | None:
+    """Run ``cmd`` in its own process group (so that an interrupted run can stop it and
+    everything it started); None when it ran over ``timeout``."""
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=stdout, stderr=subprocess.STDOUT, start_new_session=True)
+    with _CHILDREN_LOCK:
+        _CHILDREN.add(proc)
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _stop(proc)
+        return None
+    except BaseException:                     # interrupted while waiting (main thread)
+        _stop(proc)
+        raise
+    finally:
+        with _CHILDREN_LOCK:
+            _CHILDREN.discard(proc)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
+
+
+def stop_children() -> None:
+    with _CHILDREN_LOCK:
+        children = list(_CHILDREN)
+    for proc in children:
+        _stop(proc)
+
+
 def build_kernel(work: Path, python: str, log: Path) -> tuple[bool, float]:
     env = dict(os.environ, THOUSAND_DEBUG="1")
     t0 = time.perf_counter()
     with open(log, "w") as f:
-        proc = subprocess.run([python, "setup.py", "-q", "build_ext", "--inplace"], cwd=work, env=env,
-                              stdout=f, stderr=subprocess.STDOUT)
-    return proc.returncode == 0, time.perf_counter() - t0
+        code = run_child([python, "setup.py", "-q", "build_ext", "--inplace"], work, env, f)
+    return code == 0, time.perf_counter() - t0
 
 
 def built_modules(work: Path) -> list[str]:
@@ -239,12 +277,10 @@ def run_tests(work: Path, python: str, tests: tuple[str, ...], timeout: float, s
     cmd += ["-x"] if stop_first else []
     cmd += ["-n", str(jobs)] if jobs > 1 else []
     cmd += list(tests)
-    try:
-        proc = subprocess.run(cmd, cwd=work, env=test_env(work), capture_output=True, text=True,
-                              timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None, ""
-    return proc.returncode, proc.stdout + proc.stderr
+    with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as out:
+        code = run_child(cmd, work, test_env(work), out, timeout)
+        out.seek(0)
+        return code, out.read()
 
 
 def first_failure(output: str) -> str:
@@ -347,6 +383,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     python = sys.executable
+    # SIGTERM stops the run like Ctrl-C: the children are stopped, the copies removed
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     scratch = Path(tempfile.mkdtemp(prefix="thousand-mutants-"))
     started = time.perf_counter()
     try:
@@ -379,6 +417,8 @@ def main(argv: list[str] | None = None) -> int:
         done = 0
         outcomes: dict[str, Outcome] = {}
 
+        stopping = threading.Event()
+
         def one(m: Mutant) -> Outcome:
             nonlocal done
             work = workers.get()
@@ -387,6 +427,8 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 workers.put(work)
             with lock:
+                if stopping.is_set():
+                    return o
                 done += 1
                 note = f"{o.by}" if o.by else ""
                 build = f" (build {o.build_seconds:.0f}s)" if o.build_seconds else ""
@@ -394,9 +436,14 @@ def main(argv: list[str] | None = None) -> int:
                       flush=True)
             return o
 
-        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs)
+        try:
             for o in pool.map(one, mutants):
                 outcomes[o.mutant.name] = o
+        finally:
+            stopping.set()                    # an interrupted mutation reports nothing
+            stop_children()
+            pool.shutdown(wait=True, cancel_futures=True)
         ordered = [outcomes[m.name] for m in mutants]
         print_table(ordered)
         bad = [o for o in ordered if o.status != "caught"]
@@ -407,7 +454,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {o.status}: {o.mutant.name} ({', '.join(o.mutant.covers)}){': ' + o.by if o.by else ''}")
         return 1 if bad else 0
     except KeyboardInterrupt:
-        print("mutants: interrupted", file=sys.stderr)
+        stop_children()
+        print("mutants: interrupted (the lines above are final)", file=sys.stderr)
         return 130
     finally:
         if args.keep:
