@@ -211,6 +211,9 @@ def test_redeal_four_nines_after_exchange():
     assert (r.redeal, r.redeal_by, r.declarer) == (REDEAL_FOUR_NINES, 2, 1)
     with pytest.raises(IllegalDecision, match="a CONTRACT of seat 1 is due, but the trace has a REDEAL"):
         first_events(FOUR_NINES, events, POLISH.with_overrides("redeal_four_nines_after_exchange=off"))
+    # three nines after the hand-off (THREE_NINES' seat 2 receives J♣): nobody is asked
+    with pytest.raises(IllegalDecision, match="a CONTRACT of seat 1 is due, but the trace has a REDEAL"):
+        first_events(THREE_NINES, events, POLISH)
 
 
 # ----------------------------------------------------------------- resign
@@ -264,6 +267,9 @@ def test_must_beat():
         d2(play=play)
     hand = parse_hand("9S JS TS 9H")
     assert legal_plays(C("must_beat=on"), hand, [parse_card("KS")], trump=-1) == parse_hand("TS")
+    # beat the best card of the led suit so far, not the led card: over 9♠ K♠ only the 10
+    assert legal_plays(C("must_beat=on"), parse_hand("QS TS 9H"), [parse_card("9S"), parse_card("KS")],
+                       trump=-1) == parse_hand("TS")
     # the best card is a trump: no duty to beat in the led suit
     assert legal_plays(C("must_beat=on"), hand, [parse_card("KS"), parse_card("9D")], trump=2) == parse_hand("9S JS TS")
 
