@@ -12,7 +12,8 @@ from helpers.deals import (D1_PLAY, D1_TALON, D2_AUCTION, D2_HANDS, D2_PLAY, D2_
 from thousand.cards import parse_card, parse_hand
 from thousand.errors import IllegalDecision
 from thousand.reference import GameState, replay_deal, settle_deal
-from thousand.reference.legal import dealer_talon_score, legal_plays, talon_redeal_allowed
+from thousand.reference.legal import can_declare, dealer_talon_score, legal_plays, talon_redeal_allowed
+from thousand.reference.play import Position
 from thousand.rules import CLASSIC, POLISH
 from thousand.schema import REDEAL_FOUR_NINES, REDEAL_HAND, REDEAL_TALON
 
@@ -292,9 +293,21 @@ def test_ace_marriage_and_its_trump():
     assert r.marriages == [0, 300, 0] and r.declarer_points == 420 and r.trick_log[1].trump == 0
     r = d1(play=play, rules=C("ace_marriage=200,ace_marriage_sets_trump=off"))
     assert r.marriages == [0, 300, 0] and r.trick_log[1].trump == -1 and r.trick_log[2].trump == 3
+    # all four aces: three are not enough
+    three = parse_hand("AS AC AD 9H")
+    assert not can_declare(C("ace_marriage=200"), three, parse_card("AS"), 1, True)
+    assert can_declare(C("ace_marriage=200"), three | parse_hand("AH"), parse_card("AS"), 1, True)
 
 
 def test_last_trick_bonus():
+    # the bonus goes to the last trick's winner (seat 2's A♠), not to its leader (seat 1)
+    zero = (0, 0, 0)
+    last = Position(C("last_trick_bonus=10"), hands=(1 << parse_card("JS"),
+                    1 << parse_card("9S"), 1 << parse_card("AS")), active=(1, 2, 0), leader=1, turn=1,
+                    trick_index=7, points=zero, marriages=zero, bonus=zero, tricks=zero, voids=zero)
+    for card in ("9S", "AS", "JS"):
+        last = last.play(parse_card(card))
+    assert last.over and last.winner == 2 and last.bonus == (0, 0, 10) and last.points == (0, 0, 13)
     r = d2(rules=C("last_trick_bonus=10"))
     assert r.scores == [70, 120, 15]                                     # seat 0: 59 + 10 = 69 -> 70
     uncapped = C("bid_cap=none")
