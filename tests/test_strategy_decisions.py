@@ -41,16 +41,17 @@ def cards(text: str) -> int:
 
 
 def play(hand: str, *, seat: int, declarer: int, trick: tuple[tuple[int, str], ...] = (), trump: int = -1,
-         played: str = "", trick_index: int = 1, strategy=None) -> tuple[int, int]:
+         played: str = "", trick_index: int = 1, rules=CLASSIC, strategy=None) -> tuple[int, int]:
     """The card (and declaration) ``strategy`` (standard) plays from ``hand`` at ``seat``
     into ``trick`` ((seat, card) in play order); legal cards and declarations by the
     classic rules, as the engine gives them."""
     h = cards(hand)
     trick_cards = [parse_card(c) for _, c in trick]
-    legal = legal_cards(CLASSIC, h, trick_cards, trump)
-    declarable = 0 if trick else legal & declarable_cards(CLASSIC, h, trick_index)
+    legal = legal_cards(rules, h, trick_cards, trump)
+    declarable = 0 if trick else legal & declarable_cards(rules, h, trick_index)
     view = dict(hand=h, legal=legal, declarable=declarable, seat=seat, declarer=declarer, active=list(ACTIVE),
                 players=3, trump=trump, played=cards(played), trick_index=trick_index,
+                ace_marriage=rules.ace_marriage or 0,
                 trick_cards=trick_cards, trick_seats=[s for s, _ in trick])
     code, params = strategy or standard()
     return _fastdeal.decide_play(code, params, view)
@@ -61,6 +62,17 @@ def card(text: str) -> int:
 
 
 # ----------------------------------------------------------------- play, on lead
+@pytest.mark.parametrize("hand, ace", [
+    ("AS AC AD AH 9H JH TH 9C", "AH"),          # hearts longest (4)
+    ("AS AC AD AH 9S JS TS 9C", "AS"),          # spades longest (4)
+    ("AS AC AD AH 9S 9C 9D 9H", "AH"),          # all two long: the last suit, hearts
+    ("AS AC AD AH 9S JS 9C JC", "AC"),          # spades and clubs three long: clubs
+])
+def test_lead_declares_the_ace_marriage_with_the_ace_of_its_longest_suit(hand, ace):
+    rules = CLASSIC.with_overrides("ace_marriage=200")
+    assert play(hand, seat=1, declarer=1, trick_index=1, rules=rules) == (card(ace), 1)
+
+
 def test_lead_declarer_draws_trumps_with_his_lowest_sure_trump():
     # hearts trump, AH TH sure (nothing unseen above), KH QH 9H JH partly out; AS is a
     # sure winner too, but drawing trumps comes first: the lowest sure trump, TH

@@ -372,7 +372,7 @@ def main(argv: list[str] | None = None) -> int:
         mutants = [m for m in mutants if m.category == args.category]
     if args.list:
         for m in mutants:
-            print(f"{m.name:<34} {m.category:<8} {', '.join(m.covers)}  ({', '.join(sorted({e.file for e in m.edits}))})")
+            print(f"{m.name:<40} {m.category:<8} {', '.join(m.covers)}  ({', '.join(sorted({e.file for e in m.edits}))})")
         print(f"{len(mutants)} mutations")
         return 0
     if args.check:
@@ -432,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
                 done += 1
                 note = f"{o.by}" if o.by else ""
                 build = f" (build {o.build_seconds:.0f}s)" if o.build_seconds else ""
-                print(f"[{done:>3}/{len(mutants)}] {o.status:<8} {m.name:<34} {o.seconds:5.0f}s{build}  {note}",
+                print(f"[{done:>3}/{len(mutants)}] {o.status:<8} {m.name:<40} {o.seconds:5.0f}s{build}  {note}",
                       flush=True)
             return o
 
