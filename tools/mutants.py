@@ -372,7 +372,8 @@ def main(argv: list[str] | None = None) -> int:
         mutants = [m for m in mutants if m.category == args.category]
     if args.list:
         for m in mutants:
-            print(f"{m.name:<40} {m.category:<8} {', '.join(m.covers)}  ({', '.join(sorted({e.file for e in m.edits}))})")
+            files = ", ".join(sorted({e.file for e in m.edits}))
+            print(f"{m.name:<40} {m.category:<8} {', '.join(m.covers)}  ({files})\n    {m.what}")
         print(f"{len(mutants)} mutations")
         return 0
     if args.check:
@@ -465,4 +466,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:              # `--list | head`
+        sys.stderr.close()
+        sys.exit(1)
