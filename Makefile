@@ -9,7 +9,7 @@ KERNEL_SRC := src/_fastdeal.pyx src/_parquet.pyx $(wildcard src/*.pxd src/*.pxi)
 REPORT_DIR ?= report
 JOBS ?= 2
 
-.PHONY: all build test test-fast report bench clean
+.PHONY: all build test test-fast report bench mutants clean
 
 all: build
 
@@ -38,6 +38,11 @@ report: build
 
 bench: build
 	$(PY) benchmarks/run_all.py
+
+# The mutation check (docs/testing.md): every rule, strategy branch and analysis formula
+# of tools/mutants.toml changed in turn must make a test fail; about half an hour on 2 cores.
+mutants: build
+	$(PY) tools/mutants.py --jobs $(JOBS)
 
 clean:
 	rm -rf build src/thousand/_fastdeal*.so src/thousand/_parquet*.so src/_fastdeal.c src/_parquet.c src/thousand/.kernel-built

@@ -20,10 +20,10 @@ from thousand.errors import IllegalDecision
 from thousand.reference import GameState, replay_deal, replay_game, settle_deal
 from thousand.reference.legal import hand_redeal_allowed, talon_redeal_allowed
 from thousand.cards import parse_hand
-from thousand.rules import CLASSIC
+from thousand.rules import CLASSIC, POLISH
 from thousand.trace import GameTrace
 
-from helpers.deals import D1_PLAY, D5_HANDS, D5_PLAY, D5_TALON, bids, d1, d2, d4, d5, ev, trace
+from helpers.deals import D1_PLAY, D5_HANDS, D5_PLAY, D5_TALON, bids, d1, d2, d4, d5, ev, plays, trace
 from helpers.states import settle_in_turn, state
 
 C = CLASSIC.with_overrides
@@ -307,6 +307,37 @@ def test_cut_nine_in_play_the_third_nine_in_a_row_pays():
         seed = next(s for s in range(100_000) if nines_in_a_row(s) == want)
         r = play_deal(rules, [PassivePlayer()] * 3, Stream(seed), dealer=0)
         assert r.cut_nines == want and r.cut_fines == [0, 0, fine], seed
+def test_bid_cap_none_is_every_marriage_the_ace_marriage_and_the_bonus():
+    # bid_cap=none: 120 + 280 (all four marriages) + last_trick_bonus + ace_marriage is the
+    # highest contract; one step over it is refused.  D1's declarer makes 220 + the bonus.
+    rules = C("bid_cap=none,last_trick_bonus=10")
+    assert d1(410, rules=rules).scores == [0, -410, 0]
+    with pytest.raises(IllegalDecision, match=r"must be 120\.\.410"):
+        d1(415, rules=rules)
+    with pytest.raises(IllegalDecision, match=r"must be 120\.\.610"):
+        d1(615, rules=rules.with_overrides("ace_marriage=200"))
+
+
+# D6: seat 1 (forced 100) declares spades on the first lead (marriage_first_trick) and
+# never wins a trick: 0 card points, 40 in marriages; seat 2 wins every trick, seat 0 none.
+D6_HANDS = ["9S JS KD QD AH TH KH",      # seat 0 (receives QH)
+            "QS KS 9C JC 9D JD 9H",      # seat 1 (takes the talon, hands off QC and QH)
+            "AS TS AC TC KC AD TD"]      # seat 2 (receives QC)
+D6_TALON = "JH QC QH"
+D6_PLAY = plays("1:QS* 2:TS 0:9S / 2:AS 0:JS 1:KS / 2:AC 0:QH 1:9C / 2:TC 0:KH 1:JC / "
+                "2:AD 0:QD 1:9D / 2:TD 0:KD 1:JD / 2:KC 0:TH 1:9H / 2:QC 0:AH 1:JH")
+
+
+def test_zero_points_bolt_counts_marriages_no_tricks_does_not():
+    events = bids("2:- 0:-") + [ev.hand_off(1, "QC", "QH"), ev.contract(1, 100)] + D6_PLAY
+    rules = POLISH.with_overrides("marriage_first_trick=on")        # bolt_when=zero_points, no redeals
+    r = replay_deal(rules, trace(0, D6_HANDS, [D6_TALON], events))
+    assert (r.points, r.marriages, r.tricks) == ([0, 0, 120], [0, 40, 0], [0, 0, 8])
+    assert r.scores == [0, -100, 120] and r.bolts == [True, False, False]
+    r = replay_deal(rules.with_overrides("bolt_when=no_tricks"), trace(0, D6_HANDS, [D6_TALON], events))
+    assert r.bolts == [True, True, False]
+
+
 def test_half_bid_resignation_rounds_half_the_contract_up_to_five():
     scores = {}
     for auction in (bids("2:- 0:-"), bids("2:105 0:- 1:110 2:-"), bids("2:105 0:- 1:115 2:-")):

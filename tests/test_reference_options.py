@@ -12,7 +12,8 @@ from helpers.deals import (D1_PLAY, D1_TALON, D2_AUCTION, D2_HANDS, D2_PLAY, D2_
 from thousand.cards import parse_card, parse_hand
 from thousand.errors import IllegalDecision
 from thousand.reference import GameState, replay_deal, settle_deal
-from thousand.reference.legal import dealer_talon_score, legal_plays, talon_redeal_allowed
+from thousand.reference.legal import can_declare, dealer_talon_score, legal_plays, talon_redeal_allowed
+from thousand.reference.play import Position
 from thousand.rules import CLASSIC, POLISH
 from thousand.schema import REDEAL_FOUR_NINES, REDEAL_HAND, REDEAL_TALON
 
@@ -211,6 +212,9 @@ def test_redeal_four_nines_after_exchange():
     assert (r.redeal, r.redeal_by, r.declarer) == (REDEAL_FOUR_NINES, 2, 1)
     with pytest.raises(IllegalDecision, match="a CONTRACT of seat 1 is due, but the trace has a REDEAL"):
         first_events(FOUR_NINES, events, POLISH.with_overrides("redeal_four_nines_after_exchange=off"))
+    # three nines after the hand-off (THREE_NINES' seat 2 receives J♣): nobody is asked
+    with pytest.raises(IllegalDecision, match="a CONTRACT of seat 1 is due, but the trace has a REDEAL"):
+        first_events(THREE_NINES, events, POLISH)
 
 
 # ----------------------------------------------------------------- resign
@@ -264,6 +268,9 @@ def test_must_beat():
         d2(play=play)
     hand = parse_hand("9S JS TS 9H")
     assert legal_plays(C("must_beat=on"), hand, [parse_card("KS")], trump=-1) == parse_hand("TS")
+    # beat the best card of the led suit so far, not the led card: over 9♠ K♠ only the 10
+    assert legal_plays(C("must_beat=on"), parse_hand("QS TS 9H"), [parse_card("9S"), parse_card("KS")],
+                       trump=-1) == parse_hand("TS")
     # the best card is a trump: no duty to beat in the led suit
     assert legal_plays(C("must_beat=on"), hand, [parse_card("KS"), parse_card("9D")], trump=2) == parse_hand("9S JS TS")
 
@@ -286,9 +293,21 @@ def test_ace_marriage_and_its_trump():
     assert r.marriages == [0, 300, 0] and r.declarer_points == 420 and r.trick_log[1].trump == 0
     r = d1(play=play, rules=C("ace_marriage=200,ace_marriage_sets_trump=off"))
     assert r.marriages == [0, 300, 0] and r.trick_log[1].trump == -1 and r.trick_log[2].trump == 3
+    # all four aces: three are not enough
+    three = parse_hand("AS AC AD 9H")
+    assert not can_declare(C("ace_marriage=200"), three, parse_card("AS"), 1, True)
+    assert can_declare(C("ace_marriage=200"), three | parse_hand("AH"), parse_card("AS"), 1, True)
 
 
 def test_last_trick_bonus():
+    # the bonus goes to the last trick's winner (seat 2's A♠), not to its leader (seat 1)
+    zero = (0, 0, 0)
+    last = Position(C("last_trick_bonus=10"), hands=(1 << parse_card("JS"),
+                    1 << parse_card("9S"), 1 << parse_card("AS")), active=(1, 2, 0), leader=1, turn=1,
+                    trick_index=7, points=zero, marriages=zero, bonus=zero, tricks=zero, voids=zero)
+    for card in ("9S", "AS", "JS"):
+        last = last.play(parse_card(card))
+    assert last.over and last.winner == 2 and last.bonus == (0, 0, 10) and last.points == (0, 0, 13)
     r = d2(rules=C("last_trick_bonus=10"))
     assert r.scores == [70, 120, 15]                                     # seat 0: 59 + 10 = 69 -> 70
     uncapped = C("bid_cap=none")
