@@ -1,5 +1,5 @@
 """Every decision branch of docs/strategies.md ("Decisions", and greedy's), one hand-built
-position each, asked of the kernel directly (``thousand._fastdeal.decide_*``).
+position each, asked of the kernel directly (``thousand._fastdeal.decide``).
 
 The strategies live only in the kernel, so parity cannot pin them (``KernelPlayer``
 replays the kernel's own choices): these cases do.  Each position is built so that the
@@ -54,7 +54,7 @@ def play(hand: str, *, seat: int, declarer: int, trick: tuple[tuple[int, str], .
                 ace_marriage=rules.ace_marriage or 0,
                 trick_cards=trick_cards, trick_seats=[s for s, _ in trick])
     code, params = strategy or standard()
-    return _fastdeal.decide_play(code, params, view)
+    return _fastdeal.decide("play", code, params, view)
 
 
 def card(text: str) -> int:
@@ -142,10 +142,10 @@ def test_second_as_declarer_gambles_on_a_led_card_worth_gamble_points(led, expec
 # ----------------------------------------------------------------- greedy
 def test_greedy_never_goes_blind_and_demands_every_redeal():
     for scores in ([0, 0, 0], [0, 900, 0], [-200, 990, 500]):
-        assert _fastdeal.decide_blind(GREEDY, [], dict(seat=1, players=3, score=scores)) == 0
+        assert _fastdeal.decide("blind", GREEDY, [], dict(seat=1, players=3, score=scores)) == 0
     for kind in REDEAL.values():
         for hand in ("9S JS 9C JC 9D JD 9H", "AS TS AC TC AD TD AH"):
-            assert _fastdeal.decide_redeal(GREEDY, [], dict(hand=cards(hand), redeal_kind=kind, seat=1,
+            assert _fastdeal.decide("redeal", GREEDY, [], dict(hand=cards(hand), redeal_kind=kind, seat=1,
                                                             declarer=1, contract=100)) == 1
 
 
@@ -158,7 +158,7 @@ def measured_bid_estimate(hand: int) -> float:
     """The bid estimate: a seat off the barrel bids ``lowest`` while estimate - margin >= it."""
     def bids(m):
         code, params = standard(margin=m)
-        return _fastdeal.decide_bid(code, params, _view3(hand=hand, min_bid=105, max_bid=400)) == 105
+        return _fastdeal.decide("bid", code, params, _view3(hand=hand, min_bid=105, max_bid=400)) == 105
     lo, hi = -400.0, 400.0
     assert bids(lo) and not bids(hi)
     while hi - lo > 1e-9:
@@ -173,7 +173,7 @@ def measured_play_estimate(hand: int, given: tuple[int, int], contract: int = 10
     def raises(m):
         code, params = standard(raise_margin=m)
         view = _view3(hand=hand, declarer=1, given=list(given), min_bid=contract, max_bid=400, contract=contract)
-        return _fastdeal.decide_raise_or_resign(code, params, view) > contract
+        return _fastdeal.decide("raise", code, params, view) > contract
     lo, hi = -400.0, 400.0
     assert raises(lo) and not raises(hi)
     while hi - lo > 1e-9:
@@ -187,20 +187,20 @@ def test_hand_redeal_below_redeal_below():
     est = measured_bid_estimate(hand)
     for below, expected in ((est + 0.01, 1), (est - 0.01, 0)):
         code, params = standard(redeal_below=below)
-        assert _fastdeal.decide_redeal(code, params, _view3(hand=hand, redeal_kind=REDEAL["hand"])) == expected
+        assert _fastdeal.decide("redeal", code, params, _view3(hand=hand, redeal_kind=REDEAL["hand"])) == expected
 
 
 def test_talon_redeal_when_the_cards_kept_fall_short_of_the_contract():
     hand, talon = cards("9S JS QS 9C QC 9D KD"), cards("JH 9H JD")
     code, params = standard()
     kept = hand | talon
-    a, b = _fastdeal.decide_hand_off(code, params, _view3(hand=kept))
+    a, b = _fastdeal.decide("hand_off", code, params, _view3(hand=kept))
     est = measured_play_estimate(kept & ~(1 << a | 1 << b), (a, b))
     floor = math.floor(est)
     assert floor < est, "pick a hand whose estimate is not a whole number"
     for contract, expected in ((floor + 1, 1), (floor, 0)):
         view = _view3(hand=hand, talon=talon, declarer=1, contract=contract, redeal_kind=REDEAL["talon"])
-        assert _fastdeal.decide_redeal(code, params, view) == expected
+        assert _fastdeal.decide("redeal", code, params, view) == expected
 
 
 def test_four_nines_the_declarer_when_he_expects_to_fail_a_defender_always():
@@ -211,6 +211,6 @@ def test_four_nines_the_declarer_when_he_expects_to_fail_a_defender_always():
     assert floor < est
     for contract, expected in ((floor + 1, 1), (floor, 0)):
         view = _view3(hand=hand, given=list(given), declarer=1, contract=contract, redeal_kind=REDEAL["four_nines"])
-        assert _fastdeal.decide_redeal(code, params, view) == expected
+        assert _fastdeal.decide("redeal", code, params, view) == expected
     defender = _view3(hand=hand, declarer=2, contract=100, redeal_kind=REDEAL["four_nines"])
-    assert _fastdeal.decide_redeal(code, params, defender) == 1
+    assert _fastdeal.decide("redeal", code, params, defender) == 1
