@@ -221,7 +221,7 @@ cdef inline int32_t solver_order_score(const Solver* s, int32_t card, int32_t de
     if wins:
         if last:
             return 1000 + pts
-        return 1000 - rank - (50 if SUIT_OF[card] == ps.trump else 0)
+        return 1000 + rank + pts - (50 if SUIT_OF[card] == ps.trump else 0)
     return 100 - pts - rank
 
 
@@ -420,7 +420,18 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
                     continue
         play_card(ps, pr, cards[i] & 31, cards[i] >> 5)
         gain = solver_decl_total(s) - base
-        v = gain + solver_search(s, alpha - gain, beta - gain)
+        if i == 0 or beta - alpha <= 1:
+            v = gain + solver_search(s, alpha - gain, beta - gain)
+        elif maximising:
+            # principal variation search: the later moves only have to be shown no
+            # better (a zero window); one that is gets searched again with the window
+            v = gain + solver_search(s, alpha - gain, alpha + 1 - gain)
+            if alpha < v < beta:
+                v = gain + solver_search(s, v - gain, beta - gain)
+        else:
+            v = gain + solver_search(s, beta - 1 - gain, beta - gain)
+            if alpha < v < beta:
+                v = gain + solver_search(s, alpha - gain, v - gain)
         undo_card(ps, pr)
         if r < 24 and not run_seen >> r & 1:
             run_seen |= <uint32_t>1 << r
@@ -538,7 +549,8 @@ cdef int32_t solver_card_values(Solver* s, int32_t* out) noexcept nogil:
     """The value (the declarer's deal points, made ones excluded) of every move of the
     seat to move: ``out[card]`` played plainly, ``out[24 + card]`` with a declaration,
     -1 where there is no such move.  Returns the position's value (the best of them for
-    the side to move); every move is searched exactly (one table for all of them)."""
+    the side to move).  The position is solved first, then every move exactly with a
+    window closed at that value (one table for all of them)."""
     cdef PlayState* ps = &s.ps
     cdef uint32_t legal = legal_cards(ps, &s.pr), declarable = declarable_cards(ps, &s.pr)
     cdef int32_t c, d, gain, v, base = solver_decl_total(s), guess = 0
@@ -548,6 +560,8 @@ cdef int32_t solver_card_values(Solver* s, int32_t* out) noexcept nogil:
         out[c] = -1
     if ps.trick_index == s.pr.n_tricks:
         return 0
+    # the position first: its search leaves bounds on the lines after every card
+    guess = solver_exact(s, 0)
     for c in range(24):
         if not legal >> c & 1:
             continue
@@ -556,10 +570,14 @@ cdef int32_t solver_card_values(Solver* s, int32_t* out) noexcept nogil:
                 continue
             play_card(ps, &s.pr, c, d)
             gain = solver_decl_total(s) - base
-            v = gain + solver_exact(s, guess - gain)
+            # no card is better for the side to move than the position's value, so
+            # the window need only reach that far on the other side
+            if maximising:
+                v = gain + solver_search(s, -SOLVE_INF, guess + 1 - gain)
+            else:
+                v = gain + solver_search(s, guess - 1 - gain, SOLVE_INF)
             undo_card(ps, &s.pr)
             out[24 * d + c] = v
-            guess = v
             if (maximising and v > best) or (not maximising and v < best):
                 best = v
     return best
@@ -625,6 +643,14 @@ def _solve_batch(const int32_t[::1] rules, const int32_t[:, ::1] positions, uint
     return bad
 
 
+cdef int64_t _LAST_NODES = 0
+
+
+def _solver_last_nodes():
+    """Nodes the last _solve_cards or _solve_hand_offs call searched (benchmarks)."""
+    return _LAST_NODES
+
+
 def _solve_cards(const int32_t[::1] rules, const int32_t[::1] position, uint8_t[::1] table,
                  int32_t[::1] out, int32_t flags=0):
     """The value of every move from ``position`` (see solver_card_values): ``out`` 48
@@ -633,6 +659,7 @@ def _solve_cards(const int32_t[::1] rules, const int32_t[::1] position, uint8_t[
     cdef SolveEntry* t = _solver_table(table, &mask)
     cdef Solver s
     cdef int32_t v, c, made = position[POS_MADE]
+    global _LAST_NODES
     if rules.shape[0] != N_RULE_FIELDS or position.shape[0] != POS_FIELDS or out.shape[0] != 48:
         raise ValueError("rules, position or out have the wrong shape")
     with nogil:
@@ -641,6 +668,7 @@ def _solve_cards(const int32_t[::1] rules, const int32_t[::1] position, uint8_t[
         else:
             solver_new_generation(&s)
             v = made + solver_card_values(&s, &out[0])
+            _LAST_NODES = s.nodes
             for c in range(48):
                 if out[c] >= 0:
                     out[c] += made
@@ -662,6 +690,8 @@ def _solve_hand_offs(const int32_t[::1] rules, const int32_t[::1] position, uint
     cdef int32_t i, a, b, d, nxt, oth, v, best = -1, guess = 0, extra
     cdef uint32_t hand
     cdef bint two
+    cdef int64_t nodes = 0
+    global _LAST_NODES
     if rules.shape[0] != N_RULE_FIELDS or position.shape[0] != POS_FIELDS or out.shape[0] != 576:
         raise ValueError("rules, position or out have the wrong shape")
     two = rules[R_PLAYERS] == 2
@@ -699,8 +729,10 @@ def _solve_hand_offs(const int32_t[::1] rules, const int32_t[::1] position, uint
                     solver_setup(&s, &rules[0], &row[0], t, mask, flags)
                     s.gen = t[0].k0
                     v = row[POS_MADE] + extra + solver_exact(&s, guess)
+                    nodes += s.nodes
                     guess = v - row[POS_MADE] - extra
                     out[24 * a + b] = v
                     if v > best:
                         best = v
+    _LAST_NODES = nodes
     return -1 if best == -2 else best

@@ -42,12 +42,11 @@ from typing import Sequence
 import numpy as np
 
 from thousand import _fastdeal
-from thousand.cards import card_points
 from thousand.reference.play import Position, n_tricks
 from thousand.rules import Rules
 
 __all__ = ["Workspace", "value", "reaches", "card_values", "hand_off_values", "solve_many", "SolveStats",
-           "position_row", "check_position", "FLAG_NO_TABLE", "FLAG_NO_BOUNDS", "FLAG_MTD", "FLAG_NO_ORDER",
+           "position_row", "check_position", "play_start", "FLAG_NO_TABLE", "FLAG_NO_BOUNDS", "FLAG_MTD", "FLAG_NO_ORDER",
            "FLAG_NO_DOMINANCE"]
 
 # Parts of the search that can be switched off or changed (the value must not change; tests check)
@@ -200,6 +199,32 @@ def hand_off_values(rules: Rules, hands: Sequence[int], active: Sequence[int], d
     if _fastdeal._solve_hand_offs(rules.to_kernel(), row, ws.table, out, flags) < 0:
         raise ValueError("the kernel could not set this position up")
     return {(a, b): int(out[24 * a + b]) for a in range(24) for b in range(24) if out[24 * a + b] >= 0}
+
+
+def play_start(rules: Rules, cols: dict[str, np.ndarray], i: int, hand_off: bool = True
+               ) -> tuple[Position, int] | None:
+    """The play's start of row ``i`` of :func:`thousand.kernel.play_deals` columns (3 or
+    4 players): the hands after the declarer took the talon and, with ``hand_off``, gave
+    the hand-off cards (without: he still holds 10), and the declarer; ``None`` for a
+    redeal, a deal without a declarer or one he resigned."""
+    if rules.players == 2:
+        raise ValueError("play_start takes 3 or 4 players (2 players: the talon taken is in the trace)")
+    d = int(cols["declarer"][i])
+    if cols["redeal"][i] or d < 0 or cols["resigned"][i]:
+        return None
+    hands = [int(cols[f"hand{s}"][i]) for s in range(rules.players)]
+    hands[d] |= int(cols["talon"][i])
+    dealer = int(cols["dealer"][i])
+    active = tuple((dealer + 1 + k) % rules.players for k in range(3))
+    if rules.players == 4:
+        hands[dealer] = 0       # the dealer sits out (his talon score is not part of the play)
+    if hand_off:
+        nxt, oth = active[(active.index(d) + 1) % 3], active[(active.index(d) + 2) % 3]
+        a, b = int(cols["handoff_next"][i]), int(cols["handoff_other"][i])
+        hands[d] &= ~((1 << a) | (1 << b))
+        hands[nxt] |= 1 << a
+        hands[oth] |= 1 << b
+    return Position.start(rules, hands, active, d), d
 
 
 @dataclass(frozen=True)

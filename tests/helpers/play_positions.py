@@ -12,7 +12,7 @@ from typing import Iterator
 
 import numpy as np
 
-from thousand import kernel
+from thousand import kernel, solver
 from thousand.cards import ACE, KING, QUEEN, card_points
 from thousand.reference.play import Position, n_tricks
 from thousand.rules import CLASSIC, Rules
@@ -85,18 +85,9 @@ def played_deals(rules: Rules, n: int, seed: int) -> list[tuple[Position, int, l
     cols, events = kernel.play_deals(np.random.PCG64(seed), rules, None, None, n, trace=True)
     out = []
     for i in range(len(cols["declarer"])):
-        d = int(cols["declarer"][i])
-        if cols["redeal"][i] or d < 0 or cols["resigned"][i]:
+        start = solver.play_start(rules, cols, i)
+        if start is None:
             continue
-        hands = [int(cols[f"hand{s}"][i]) for s in range(3)]
-        hands[d] |= int(cols["talon"][i])
-        dealer = int(cols["dealer"][i])
-        active = tuple((dealer + 1 + k) % 3 for k in range(3))
-        nxt, oth = active[(active.index(d) + 1) % 3], active[(active.index(d) + 2) % 3]
-        a, b = int(cols["handoff_next"][i]), int(cols["handoff_other"][i])
-        hands[d] &= ~((1 << a) | (1 << b))
-        hands[nxt] |= 1 << a
-        hands[oth] |= 1 << b
         line = [(int(e[3]), int(e[4])) for e in events if e[0] == i and e[1] == EventKind.PLAY]
-        out.append((Position.start(rules, hands, active, d), d, line))
+        out.append((*start, line))
     return out
