@@ -14,6 +14,7 @@ Pieces (textually included):
   play and undo a card, the trick winner
 * ``_strategies.pxi`` the strategies, one function per decision on a ``View``
 * ``_engine.pxi``     one deal, and the game bookkeeping after each deal
+* ``_solver.pxi``     the open-hand solver over the play layer, and its batch entries
 """
 import contextlib
 
@@ -30,6 +31,9 @@ include "_rng.pxi"
 include "_play.pxi"
 include "_strategies.pxi"
 include "_engine.pxi"
+
+# The open-hand solver (issue 13): its own file, included once; it only calls the play layer.
+include "_solver.pxi"
 
 KERNEL_VERSION = 1
 

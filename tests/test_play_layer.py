@@ -21,8 +21,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers.play_positions import random_deal
 from thousand import _fastdeal
-from thousand.cards import ACE, KING, QUEEN, card_points
+from thousand.cards import card_points
 from thousand.errors import IllegalDecision
 from thousand.reference.play import Position
 from thousand.rules import CLASSIC, Rules
@@ -42,36 +43,6 @@ def play_rules(draw, players: int | None = None) -> Rules:
     values = {k: draw(v) for k, v in PLAY_OPTIONS.items()}
     values["players"] = players if players is not None else draw(st.sampled_from([2, 3, 4]))
     return dataclasses.replace(CLASSIC, **values)
-
-
-def random_deal(rules: Rules, rng: random.Random) -> tuple[list[int], tuple[int, ...], int, int]:
-    """Hands by seat (4 entries), the active seats from the forehand, the declarer, and the
-    set-aside talon's points (2 players).  The declarer sometimes holds all four aces or
-    two marriages, so that declarations and the ace marriage come up often."""
-    n = rules.players
-    dealer = rng.randrange(n)
-    active = tuple((dealer + 1 + i) % n for i in range(3 if n == 4 else n))
-    declarer = rng.choice(active)
-    deck = list(range(24))
-    rng.shuffle(deck)
-    stack = rng.random()
-    wanted = []
-    if stack < 0.25:
-        wanted = [6 * s + ACE for s in range(4)]
-    elif stack < 0.5:
-        suits = rng.sample(range(4), 2)
-        wanted = [6 * s + r for s in suits for r in (QUEEN, KING)]
-    for c in wanted:           # move them to the declarer's part of the deck
-        deck.remove(c)
-        deck.insert(0, c)
-    per = 10 if n == 2 else 8
-    order = [declarer] + [s for s in active if s != declarer]
-    hands = [0] * 4
-    for i, seat in enumerate(order):
-        for c in deck[per * i:per * (i + 1)]:
-            hands[seat] |= 1 << c
-    set_aside = card_points(sum(1 << c for c in deck[20:22])) if n == 2 else 0
-    return hands, active, declarer, set_aside
 
 
 def kernel_view_of(state: dict) -> dict:

@@ -8,6 +8,8 @@
 * :mod:`helpers.parity` -- kernel against reference engine, deal by deal and game by game;
   a failure writes the trace (:mod:`helpers.artifacts`) and names the command showing it;
 * :mod:`helpers.golden` -- the golden playthrough cases (``tests/golden/``);
+* :mod:`helpers.play_positions` -- random deals, endgames and played lines for the play
+  layer and the solver, and every combination of the play options;
 * :mod:`helpers.bid_fakes` -- a stand-in kernel for the bid and threshold tests;
 * :mod:`helpers.compare_toys` -- a toy simulator for the comparison pipeline;
 * :mod:`helpers.processes` -- worker processes seen from /proc.

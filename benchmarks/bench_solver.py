@@ -1,0 +1,113 @@
+"""Speed of the open-hand solver (src/_solver.pxi through thousand.solver), one core.
+
+Deals come from simulated classic play (the kernel's ``standard`` players bid, hand off
+and would play them; redeals and resigned deals left out).  For each it measures, with the
+kernel's own clock around each position (so Python's call overhead is not counted):
+
+* the exact value of the full 8-trick deal from the first lead (median, p99, max);
+* "does the declarer reach his contract?" (one zero-window search);
+* the value of every legal card at the first lead, against one exact solve of the same
+  deal (timed from Python around the kernel call, per deal, the ratio of the medians);
+* every hand-off of the declarer's 10 cards (90 play starts, one shared table), timed
+  from Python around the kernel call, on ``--hand-offs`` deals.
+
+    .venv/bin/python benchmarks/bench_solver.py [--deals 2000] [--hand-offs 100] [--seed 1]
+
+The issue's targets (issue 13) are printed next to the measurements.  The figures move
+with the machine's load: quote them with the date and the load.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numpy as np
+
+from thousand import _fastdeal, kernel, solver
+from thousand.rules import CLASSIC
+
+
+def deals(n: int, seed: int) -> tuple[list, list, list, list]:
+    """Play starts (after and before the hand-off), declarers and contracts of ``n``
+    played classic deals."""
+    starts, befores, decls, contracts = [], [], [], []
+    bitgen = np.random.PCG64(seed)
+    while len(starts) < n:
+        cols = kernel.play_deals(bitgen, CLASSIC, None, None, n)
+        for i in range(len(cols["declarer"])):
+            s = solver.play_start(CLASSIC, cols, i)
+            if s is None or len(starts) >= n:
+                continue
+            starts.append(s[0])
+            decls.append(s[1])
+            befores.append(solver.play_start(CLASSIC, cols, i, hand_off=False)[0])
+            contracts.append(int(cols["contract"][i]))
+    return starts, befores, decls, contracts
+
+
+def line(name: str, us: np.ndarray, target: str) -> None:
+    print(f"{name:<34} median {np.median(us):9.1f} µs   p99 {np.percentile(us, 99):10.1f} µs   "
+          f"max {us.max():10.1f} µs   ({target})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=2000)
+    ap.add_argument("--hand-offs", type=int, default=100, help="deals whose 90 hand-offs are solved")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--bits", type=int, default=15, help="table size: 2 * 2**bits entries")
+    a = ap.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    starts, befores, decls, contracts = deals(a.deals, a.seed)
+    ws = solver.Workspace(a.bits)
+    rules = CLASSIC.to_kernel()
+    rows = np.stack([solver.position_row(p, d) for p, d in zip(starts, decls)])
+    print(f"{len(starts)} classic deals (seed {a.seed}), table 2 x 2^{a.bits} entries, "
+          f"load average {os.getloadavg()[0]:.1f}, {time.strftime('%Y-%m-%d')}")
+
+    values, st = solver.solve_many(CLASSIC, rows, None, workspace=ws, stats=True)
+    exact = st.nanos / 1e3
+    line("exact value, first lead", exact, "target: median <= 100, p99 <= 1000, max <= 10000")
+    print(f"{'':<34} nodes: median {np.median(st.nodes):.0f}, max {st.nodes.max()}; "
+          f"{st.nodes.sum() / st.nanos.sum() * 1e3:.1f} M nodes a second")
+    made, st2 = solver.solve_many(CLASSIC, rows, None, targets=contracts, workspace=ws, stats=True)
+    line("reaches the contract", st2.nanos / 1e3, "target: median <= 20")
+    print(f"{'':<34} {made.mean():.1%} of the contracts makeable open-handed")
+
+    out = np.empty(48, dtype=np.int32)
+    per_card = np.empty(len(rows))
+    one = np.empty(len(rows))
+    card_nodes = np.empty(len(rows))
+    for i in range(len(rows)):
+        t = time.perf_counter_ns()
+        _fastdeal._solve_batch(rules, rows[i:i + 1], ws.table, np.empty(0, np.int32), out[:1],
+                               np.empty(0, np.int64), np.empty(0, np.int64), 0)
+        t1 = time.perf_counter_ns()
+        _fastdeal._solve_cards(rules, rows[i], ws.table, out, 0)
+        t2 = time.perf_counter_ns()
+        one[i], per_card[i] = (t1 - t) / 1e3, (t2 - t1) / 1e3
+        card_nodes[i] = _fastdeal._solver_last_nodes()
+    line("value of every card, first lead", per_card, "target: <= 4x one solve")
+    print(f"{'':<34} {np.median(per_card) / np.median(one):.2f}x one solve by the clock (medians; one solve "
+          f"timed the same way: median {np.median(one):.1f} µs); by the nodes searched "
+          f"{np.median(card_nodes / st.nodes):.2f}x (median of the per-deal ratios), "
+          f"{card_nodes.sum() / st.nodes.sum():.2f}x (all deals)")
+
+    out576 = np.empty(576, dtype=np.int32)
+    ho = np.empty(min(a.hand_offs, len(befores)))
+    ho_nodes = np.empty(len(ho))
+    for i in range(len(ho)):
+        row = solver.position_row(befores[i], decls[i])
+        t = time.perf_counter_ns()
+        _fastdeal._solve_hand_offs(rules, row, ws.table, out576, 0)
+        ho[i] = (time.perf_counter_ns() - t) / 1e3
+        ho_nodes[i] = _fastdeal._solver_last_nodes()
+    line(f"all 90 hand-offs ({len(ho)} hands)", ho, "target: median <= 5000")
+    print(f"{'':<34} nodes: median {np.median(ho_nodes):.0f} for the 90 ({np.median(ho_nodes) / 90:.0f} a hand-off, "
+          f"against {np.median(st.nodes):.0f} for one deal alone)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,738 @@
+# The open-hand (double-dummy) solver: exact values of play positions (issue 13).
+# Included once by _fastdeal.pyx, after _play.pxi; everything it knows about the rules it
+# asks the play layer (legal_cards, declarable_cards, play_card, undo_card, card_beats):
+# the search makes and unmakes cards on a PlayState and never plays a card itself.
+#
+# The value of a position is the declarer's deal points at the end of the play (card
+# points of his tricks, his declared marriages, the last-trick bonus; 2 players: the
+# set-aside talon when he takes the last trick), every hand open, the declarer maximising
+# and the defenders together minimising.  The search works on the declarer's *future*
+# points (what he adds from here on), so that a transposition entry holds whatever was
+# made on the way to it.
+#
+# Techniques (docs/kernel.md "The solver" has the measurements):
+# - fail-soft alpha-beta over the play layer's make/unmake;
+# - a transposition table, probed and stored at trick boundaries only, keyed exactly by
+#   the hands of the active seats in play order, the leader, the trump and the declarer
+#   (no hash collisions can give a wrong value), holding a lower and an upper bound and
+#   the best lead; the table is a numpy buffer the caller allocates and reuses, its
+#   entries stamped with a generation so that a new position does not need a clear;
+# - quick bounds: the future is >= 0 and <= the points still in play plus the declarer's
+#   own marriages still in hand plus the last-trick bonus (and set-aside talon);
+# - move ordering: the table's best lead, the declarer's declarations, then cards that
+#   take the trick for the side to move (cheapest winner, or the fattest when last),
+#   low discards;
+# - zero-window searches for "does he reach T" (and, as an option, MTD(f) for the value);
+# - declarations that cannot change the trump (an ace marriage that does not set it, or
+#   a marriage in the suit already trump) are only searched one way: declared for the
+#   declarer (the same position with more points for him), undeclared for a defender
+#   (the same position; a defender's points do not enter the value).  Nothing else is
+#   pruned: equivalent-card pruning is not sound here (docs/kernel.md says why).
+
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+cdef enum:
+    SOLVE_INF = 30000
+    SOLVE_NO_MOVE = 63
+    # flags (the tests switch parts off to check that the value does not change)
+    SOLVE_NO_TABLE = 1
+    SOLVE_NO_BOUNDS = 2
+    SOLVE_MTD = 4           # exact values by MTD(f) instead of one full-window search
+    SOLVE_NO_ORDER = 8
+    SOLVE_NO_DOMINANCE = 16
+    # a position row (int32), written by thousand.solver
+    POS_HANDS = 0           # 4 hands by seat, the cards of the trick in progress excluded
+    POS_ACTIVE = 4          # 3 active seats from the forehand (-1 pad with 2 players)
+    POS_DECLARER = 7
+    POS_LEADER = 8          # who led the trick in progress (or leads the next)
+    POS_TRICK_N = 9
+    POS_TRICK = 10          # 3 cards of the trick in progress, in play order
+    POS_TRUMP = 13
+    POS_MADE = 14           # the declarer's deal points so far
+    POS_SET_ASIDE = 15      # 2 players: the set-aside talon's card points
+    POS_TRICK_INDEX = 16
+    POS_FIELDS = 17
+
+
+cdef struct SolveEntry:
+    # 16 bytes; an entry of the wrong generation is empty
+    uint32_t k0             # hand of active[0] | leader pos << 24 | trump + 1 << 26 | declarer pos << 29
+    uint32_t k1             # hand of active[1] | generation << 24
+    uint32_t k2             # hand of active[2] | best lead << 24 (card, +32 declared; 63 none)
+    int16_t lo              # bounds on the declarer's future points
+    int16_t hi
+
+
+cdef struct Solver:
+    PlayState ps
+    PlayRules pr
+    SolveEntry* table       # header entry (the generation in k0), then buckets of 2
+    uint32_t mask           # buckets - 1
+    uint32_t gen
+    int32_t declarer
+    int32_t decl_pos
+    int32_t flags
+    int64_t nodes
+
+
+cdef inline int32_t solver_decl_total(const Solver* s) noexcept nogil:
+    cdef int32_t d = s.declarer
+    return s.ps.points[d] + s.ps.marriages[d] + s.ps.bonus[d]
+
+
+cdef inline int32_t solver_upper(const Solver* s) noexcept nogil:
+    """The most the declarer can still add: every point in play, his marriages still in
+    hand (and the ace marriage), the last-trick bonus and the set-aside talon."""
+    cdef const PlayState* ps = &s.ps
+    cdef uint32_t h = ps.hands[s.declarer]
+    cdef int32_t up = (card_points_c(ps.hands[0] | ps.hands[1] | ps.hands[2] | ps.hands[3])
+                       + ps.trick_points + s.pr.last_trick_bonus + ps.set_aside_points
+                       + marriage_sum(h))
+    if s.pr.ace_marriage > 0 and (h & ACES) == ACES:
+        up += s.pr.ace_marriage
+    return up
+
+
+cdef inline int32_t solver_sure_trumps(const Solver* s) noexcept nogil:
+    """Between tricks, when the trump can no longer change (it is set and nobody holds a
+    marriage of another suit, nor all four aces where they set the trump): the top
+    trumps still in play that one side holds without a card of the other side between
+    them take every trick they are played to (a trump is led, follows trumps or trumps
+    in, and only a higher trump beats it), so their points are that side's.  Returns
+    those points, positive for the declarer's, negative for the defenders'; 0 when the
+    trump may still change."""
+    cdef const PlayState* ps = &s.ps
+    cdef uint32_t all_ = 0, trumps, h, other
+    cdef int32_t i, t = ps.trump, c, pts = 0
+    cdef bint decl
+    if t < 0:
+        return 0
+    for i in range(s.pr.n_active):
+        h = ps.hands[ps.active[i]]
+        if marriage_bits(h) & ~(<uint32_t>1 << (6 * t)):
+            return 0
+        if s.pr.ace_marriage > 0 and s.pr.ace_marriage_sets_trump and (h & ACES) == ACES:
+            return 0
+        all_ |= h
+    trumps = all_ & SUIT_MASK_C[t]
+    if not trumps:
+        return 0
+    c = td_highbit(trumps)
+    decl = ps.hands[s.declarer] >> c & 1
+    other = trumps & (~ps.hands[s.declarer] if decl else ps.hands[s.declarer])
+    # the top run: trumps above the highest trump of the other side
+    if other:
+        trumps &= ~((<uint32_t>2 << td_highbit(other)) - 1)
+    pts = card_points_c(trumps)
+    return pts if decl else -pts
+
+
+cdef inline void solver_new_generation(Solver* s) noexcept nogil:
+    """A fresh table for a new position: bump the generation (clear it on wrap)."""
+    cdef uint32_t g = s.table[0].k0 + 1
+    if g > 255:
+        memset(&s.table[1], 0, 2 * (<size_t>s.mask + 1) * sizeof(SolveEntry))
+        g = 1
+    s.table[0].k0 = g
+    s.gen = g
+
+
+cdef inline void solver_key(const Solver* s, uint32_t* k) noexcept nogil:
+    cdef const PlayState* ps = &s.ps
+    cdef int32_t lp = 0
+    while ps.active[lp] != ps.leader:
+        lp += 1
+    k[0] = (ps.hands[ps.active[0]] | (<uint32_t>lp << 24) | (<uint32_t>(ps.trump + 1) << 26)
+            | (<uint32_t>s.decl_pos << 29))
+    k[1] = ps.hands[ps.active[1]] | (s.gen << 24)
+    k[2] = ps.hands[ps.active[2]] if s.pr.n_active == 3 else 0
+
+
+cdef inline SolveEntry* solver_bucket(const Solver* s, const uint32_t* k) noexcept nogil:
+    cdef uint32_t x = k[0] * <uint32_t>0x9E3779B1u ^ k[1] * <uint32_t>0x85EBCA77u ^ k[2] * <uint32_t>0xC2B2AE3Du
+    x ^= x >> 15
+    x *= <uint32_t>0x2C1B3C6Du
+    x ^= x >> 13
+    return &s.table[1 + 2 * (x & s.mask)]
+
+
+cdef inline SolveEntry* solver_probe(const Solver* s, const uint32_t* k) noexcept nogil:
+    cdef SolveEntry* b = solver_bucket(s, k)
+    if b[0].k0 == k[0] and b[0].k1 == k[1] and (b[0].k2 & 0xFFFFFF) == k[2]:
+        return &b[0]
+    if b[1].k0 == k[0] and b[1].k1 == k[1] and (b[1].k2 & 0xFFFFFF) == k[2]:
+        return &b[1]
+    return NULL
+
+
+cdef inline void solver_store(Solver* s, const uint32_t* k, int32_t lo, int32_t hi,
+                              int32_t move) noexcept nogil:
+    """Merge the bounds into the position's entry, or write a new one: slot 0 keeps the
+    position with the most cards left (the costliest to search again), slot 1 takes the
+    rest."""
+    cdef SolveEntry* b = solver_bucket(s, k)
+    cdef SolveEntry* e = NULL
+    cdef int32_t i
+    for i in range(2):
+        if b[i].k0 == k[0] and b[i].k1 == k[1] and (b[i].k2 & 0xFFFFFF) == k[2]:
+            e = &b[i]
+            if e.lo > lo:
+                lo = e.lo
+            if e.hi < hi:
+                hi = e.hi
+            break
+    if e == NULL:
+        if (b[0].k1 >> 24) != s.gen or (td_popcount(k[0] & 0xFFFFFF) >= td_popcount(b[0].k0 & 0xFFFFFF)):
+            b[1] = b[0]
+            e = &b[0]
+        else:
+            e = &b[1]
+    e.k0 = k[0]
+    e.k1 = k[1]
+    e.k2 = k[2] | (<uint32_t>move << 24)
+    e.lo = <int16_t>lo
+    e.hi = <int16_t>hi
+
+
+cdef inline int32_t solver_order_score(const Solver* s, int32_t card, int32_t declare,
+                                       bint maximising) noexcept nogil:
+    """Higher first: see the header."""
+    cdef const PlayState* ps = &s.ps
+    cdef int32_t pts = CARD_POINTS_C[card]
+    cdef int32_t rank = card - 6 * SUIT_OF[card]
+    cdef bint mine_winning, wins, last
+    cdef uint32_t others, above
+    if ps.trick_n == 0:
+        if declare:
+            return 2000 + (MARRIAGE_VALUE[SUIT_OF[card]] if maximising else 0)
+        # lead a card no one else can beat in its suit (fattest first), else low
+        others = (ps.hands[0] | ps.hands[1] | ps.hands[2] | ps.hands[3]) & ~ps.hands[ps.turn]
+        above = others & SUIT_MASK_C[SUIT_OF[card]] & ~((<uint32_t>2 << card) - 1)
+        if above == 0:
+            return 500 + pts + (100 if SUIT_OF[card] == ps.trump else 0)
+        return 100 - pts - rank
+    last = ps.trick_n + 1 == s.pr.n_active
+    mine_winning = (ps.best_seat == s.declarer) == (ps.turn == s.declarer)
+    wins = card_beats(card, ps.best, ps.trump)
+    if mine_winning:
+        if last:
+            return 500 + pts
+        return 100 - pts - rank
+    if wins:
+        if last:
+            return 1000 + pts
+        return 1000 + rank + pts - (50 if SUIT_OF[card] == ps.trump else 0)
+    return 100 - pts - rank
+
+
+cdef inline int32_t solver_last_trick(const Solver* s) noexcept nogil:
+    """The declarer's future points in the last trick, where every card is forced (one
+    card a hand; no declaration is possible with one card): the rest of the trick played
+    out with card_beats."""
+    cdef const PlayState* ps = &s.ps
+    cdef int32_t seat = ps.turn, k = ps.trick_n, c, best, best_seat, pts = ps.trick_points
+    if k == 0:
+        best = td_lowbit(ps.hands[seat])
+        best_seat = seat
+        pts += CARD_POINTS_C[best]
+        seat = ps.next_seat[seat]
+        k = 1
+    else:
+        best = ps.best
+        best_seat = ps.best_seat
+    while k < s.pr.n_active:
+        c = td_lowbit(ps.hands[seat])
+        pts += CARD_POINTS_C[c]
+        if card_beats(c, best, ps.trump):
+            best = c
+            best_seat = seat
+        seat = ps.next_seat[seat]
+        k += 1
+    if best_seat != s.declarer:
+        return 0
+    return pts + s.pr.last_trick_bonus + ps.set_aside_points
+
+
+cdef inline uint32_t solver_run_blockers(const Solver* s, uint32_t* special) noexcept nogil:
+    """For the seat to move: the cards that separate his runs (every card still in play
+    that is not his: the other hands and the trick in progress), and in ``special`` his
+    cards that must stay out of runs (the queen and king of a marriage he holds, and his
+    aces while he holds all four with the ace marriage): swapping those changes what he
+    can declare."""
+    cdef const PlayState* ps = &s.ps
+    cdef uint32_t hand = ps.hands[ps.turn], m = marriage_bits(hand), t = 0
+    cdef int32_t i
+    for i in range(ps.trick_n):
+        t |= <uint32_t>1 << ps.trick_cards[i]
+    special[0] = (m << 2) | (m << 3)
+    if s.pr.ace_marriage > 0 and (hand & ACES) == ACES:
+        special[0] |= ACES
+    return ((ps.hands[0] | ps.hands[1] | ps.hands[2] | ps.hands[3]) & ~hand) | t
+
+
+cdef inline int32_t solver_run_of(uint32_t hand, uint32_t blockers, uint32_t special,
+                                  int32_t c) noexcept nogil:
+    """The lowest card of ``c``'s run: his cards of one suit with no blocker between them
+    (his special cards are singletons: 24 + c)."""
+    cdef int32_t j = c - 1, low = c, bottom = 6 * SUIT_OF[c]
+    if special >> c & 1:
+        return 24 + c
+    while j >= bottom:
+        if blockers >> j & 1:
+            break
+        if (hand & ~special) >> j & 1:
+            low = j
+        j -= 1
+    return low
+
+
+cdef inline bint solver_run_has(uint32_t hand, uint32_t blockers, uint32_t special,
+                                int32_t c, int32_t step) noexcept nogil:
+    """Is there another card of ``c``'s run above it (step 1) or below it (step -1)?"""
+    cdef int32_t j = c + step, bottom = 6 * SUIT_OF[c]
+    if special >> c & 1:
+        return False
+    while bottom <= j < bottom + 6:
+        if blockers >> j & 1:
+            return False
+        if (hand & ~special) >> j & 1:
+            return True
+        j += step
+    return False
+
+
+cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogil:
+    """The declarer's future points from here, fail-soft within (alpha, beta)."""
+    cdef PlayState* ps = &s.ps
+    cdef const PlayRules* pr = &s.pr
+    cdef uint32_t legal, declarable
+    cdef uint32_t k[3]
+    cdef int32_t cards[24]
+    cdef int32_t scores[24]
+    cdef int32_t n = 0, i, j, c, tmp, ts, up, base, gain, v, best, best_move = SOLVE_NO_MOVE
+    cdef int32_t hint = SOLVE_NO_MOVE, alpha0 = alpha, beta0 = beta
+    cdef bint maximising, at_boundary, changes_trump, runs, last = False
+    cdef uint32_t hand = 0, blockers = 0, special = 0, run_seen = 0
+    cdef int32_t run_v[24]
+    cdef int32_t run_pts[24]
+    cdef int32_t r, dp, sure
+    cdef SolveEntry* e
+    if ps.trick_index >= pr.n_tricks - 1:
+        return 0 if ps.trick_index == pr.n_tricks else solver_last_trick(s)
+    s.nodes += 1
+    if not (s.flags & SOLVE_NO_BOUNDS):
+        up = solver_upper(s)
+        if up <= alpha:
+            return up
+        if beta <= 0:
+            return 0
+    if ps.trick_n == 0 and not (s.flags & SOLVE_NO_BOUNDS):
+        sure = solver_sure_trumps(s)
+        if sure > 0 and sure >= beta:
+            return sure
+        if sure < 0 and up + sure <= alpha:
+            return up + sure
+    at_boundary = ps.trick_n == 0 and not (s.flags & SOLVE_NO_TABLE)
+    if at_boundary:
+        solver_key(s, k)
+        e = solver_probe(s, k)
+        if e != NULL:
+            if e.lo >= beta or e.lo == e.hi:
+                return e.lo
+            if e.hi <= alpha:
+                return e.hi
+            if e.lo > alpha:
+                alpha = e.lo
+            if e.hi < beta:
+                beta = e.hi
+            hint = <int32_t>(e.k2 >> 24)
+    maximising = ps.turn == s.declarer
+    # the moves: card, +32 for the card played with a declaration
+    legal = legal_cards(ps, pr)
+    declarable = declarable_cards(ps, pr) & legal
+    runs = not (s.flags & SOLVE_NO_DOMINANCE)
+    if runs:
+        hand = ps.hands[ps.turn]
+        blockers = solver_run_blockers(s, &special)
+        last = ps.trick_n + 1 == pr.n_active
+    while legal:
+        c = td_lowbit(legal)
+        legal &= legal - 1
+        if declarable >> c & 1:
+            changes_trump = (SUIT_OF[c] != ps.trump
+                             and (c - 6 * SUIT_OF[c] != 5 or pr.ace_marriage_sets_trump))
+            if changes_trump or not runs:
+                cards[n] = c + 32
+                n += 1
+                cards[n] = c
+                n += 1
+            elif maximising:
+                cards[n] = c + 32
+                n += 1
+            else:
+                cards[n] = c
+                n += 1
+        elif runs and last and solver_run_has(
+                hand, blockers, special, c,
+                # the trick's winner is the same whichever card of the run closes it:
+                # keep the fattest when the declarer takes it and plays it, or neither;
+                # else the leanest (docs/kernel.md, "Runs")
+                1 if ((ps.turn if card_beats(c, ps.best, ps.trump) else ps.best_seat)
+                      == s.declarer) == maximising else -1):
+            continue
+        else:
+            cards[n] = c
+            n += 1
+    if not (s.flags & SOLVE_NO_ORDER):
+        for i in range(n):
+            scores[i] = (10000 if cards[i] == hint
+                         else solver_order_score(s, cards[i] & 31, cards[i] >> 5, maximising))
+        # insertion sort, highest score first
+        for i in range(1, n):
+            tmp = cards[i]
+            ts = scores[i]
+            j = i - 1
+            while j >= 0 and scores[j] < ts:
+                cards[j + 1] = cards[j]
+                scores[j + 1] = scores[j]
+                j -= 1
+            cards[j + 1] = tmp
+            scores[j + 1] = ts
+    base = solver_decl_total(s)
+    best = -SOLVE_INF if maximising else SOLVE_INF
+    for i in range(n):
+        r = 24
+        if runs and cards[i] < 24:
+            # a card of a run searched already is within its point difference of it
+            # (docs/kernel.md, "Runs"): skip it when that cannot reach the window
+            r = solver_run_of(hand, blockers, special, cards[i])
+            if r < 24 and run_seen >> r & 1:
+                dp = CARD_POINTS_C[cards[i]] - run_pts[r]
+                if dp < 0:
+                    dp = -dp
+                if maximising and run_v[r] + dp <= alpha:
+                    if run_v[r] + dp > best:
+                        best = run_v[r] + dp
+                    continue
+                if not maximising and run_v[r] - dp >= beta:
+                    if run_v[r] - dp < best:
+                        best = run_v[r] - dp
+                    continue
+        play_card(ps, pr, cards[i] & 31, cards[i] >> 5)
+        gain = solver_decl_total(s) - base
+        if i == 0 or beta - alpha <= 1:
+            v = gain + solver_search(s, alpha - gain, beta - gain)
+        elif maximising:
+            # principal variation search: the later moves only have to be shown no
+            # better (a zero window); one that is gets searched again with the window
+            v = gain + solver_search(s, alpha - gain, alpha + 1 - gain)
+            if alpha < v < beta:
+                v = gain + solver_search(s, v - gain, beta - gain)
+        else:
+            v = gain + solver_search(s, beta - 1 - gain, beta - gain)
+            if alpha < v < beta:
+                v = gain + solver_search(s, alpha - gain, v - gain)
+        undo_card(ps, pr)
+        if r < 24 and not run_seen >> r & 1:
+            run_seen |= <uint32_t>1 << r
+            run_v[r] = v
+            run_pts[r] = CARD_POINTS_C[cards[i]]
+        if maximising:
+            if v > best:
+                best = v
+                best_move = cards[i]
+                if best > alpha:
+                    alpha = best
+                    if alpha >= beta:
+                        break
+        else:
+            if v < best:
+                best = v
+                best_move = cards[i]
+                if best < beta:
+                    beta = best
+                    if alpha >= beta:
+                        break
+    if at_boundary:
+        if best <= alpha0:
+            solver_store(s, k, -SOLVE_INF, best, best_move)
+        elif best >= beta0:
+            solver_store(s, k, best, SOLVE_INF, best_move)
+        else:
+            solver_store(s, k, best, best, best_move)
+    return best
+
+
+cdef int32_t solver_exact(Solver* s, int32_t guess) noexcept nogil:
+    """The declarer's exact future points: one full-window search, or with SOLVE_MTD a
+    series of zero-window searches sharing the table, first at ``guess``, then halving
+    the interval left (measured slower: a zero-window search near the value costs half
+    a full-window one, and several are needed; docs/kernel.md)."""
+    cdef int32_t lower = 0, upper, g, b
+    if not (s.flags & SOLVE_MTD) or (s.flags & SOLVE_NO_TABLE):
+        return solver_search(s, -SOLVE_INF, SOLVE_INF)
+    upper = solver_upper(s)
+    g = guess if guess > lower else lower + 1
+    if g > upper:
+        g = upper
+    while lower < upper:
+        # probe at the guess first, then halve the interval left (the fail-soft results
+        # usually narrow it by more than the half)
+        b = g
+        g = solver_search(s, b - 1, b)
+        if g < b:
+            upper = g
+        else:
+            lower = g
+        g = (lower + upper + 1) // 2
+    return lower
+
+
+cdef inline int32_t _solver_next(const int32_t* active, int32_t n_active, int32_t seat) noexcept nogil:
+    cdef int32_t i
+    for i in range(n_active):
+        if active[i] == seat:
+            return active[(i + 1) % n_active]
+    return -1
+
+
+cdef bint solver_setup(Solver* s, const int32_t* rules, const int32_t* row,
+                       SolveEntry* table, uint32_t mask, int32_t flags) noexcept nogil:
+    """Set the solver on the position ``row`` (POS_*): the hands with the trick's cards
+    given back, the trick replayed through play_card.  False for a row the kernel cannot
+    hold (thousand.solver checks positions properly before they get here)."""
+    cdef uint32_t hands[4]
+    cdef int32_t active[3]
+    cdef int32_t i, seat, tn = row[POS_TRICK_N], c
+    play_rules_from(&s.pr, rules)
+    s.table = table
+    s.mask = mask
+    s.flags = flags
+    s.nodes = 0
+    s.declarer = row[POS_DECLARER]
+    if tn < 0 or tn >= s.pr.n_active or not -1 <= row[POS_TRUMP] < 4:
+        return False
+    if not 0 <= row[POS_TRICK_INDEX] < s.pr.n_tricks:
+        return False
+    for i in range(4):
+        hands[i] = <uint32_t>row[POS_HANDS + i] & FULL_DECK
+    s.decl_pos = -1
+    for i in range(3):
+        active[i] = row[POS_ACTIVE + i] if i < s.pr.n_active else -1
+        if i < s.pr.n_active and not 0 <= active[i] < 4:
+            return False
+        if active[i] == s.declarer and i < s.pr.n_active:
+            s.decl_pos = i
+    if s.decl_pos < 0 or _solver_next(active, s.pr.n_active, row[POS_LEADER]) < 0:
+        return False
+    seat = row[POS_LEADER]
+    for i in range(tn):
+        c = row[POS_TRICK + i]
+        if not 0 <= c < 24:
+            return False
+        if seat < 0 or hands[seat] >> c & 1:
+            return False
+        hands[seat] |= <uint32_t>1 << c
+        seat = _solver_next(active, s.pr.n_active, seat)
+    play_start(&s.ps, &s.pr, hands, active, row[POS_LEADER], row[POS_SET_ASIDE])
+    s.ps.trick_index = row[POS_TRICK_INDEX]
+    s.ps.trump = row[POS_TRUMP]
+    for i in range(tn):
+        if not legal_cards(&s.ps, &s.pr) >> row[POS_TRICK + i] & 1:
+            return False
+        play_card(&s.ps, &s.pr, row[POS_TRICK + i], 0)
+    return True
+
+
+# ------------------------------------------------------------------ queries
+cdef int32_t solver_card_values(Solver* s, int32_t* out) noexcept nogil:
+    """The value (the declarer's deal points, made ones excluded) of every move of the
+    seat to move: ``out[card]`` played plainly, ``out[24 + card]`` with a declaration,
+    -1 where there is no such move.  Returns the position's value (the best of them for
+    the side to move).  The position is solved first, then every move exactly with a
+    window closed at that value (one table for all of them)."""
+    cdef PlayState* ps = &s.ps
+    cdef uint32_t legal = legal_cards(ps, &s.pr), declarable = declarable_cards(ps, &s.pr)
+    cdef int32_t c, d, gain, v, base = solver_decl_total(s), guess = 0
+    cdef int32_t best = -SOLVE_INF if ps.turn == s.declarer else SOLVE_INF
+    cdef bint maximising = ps.turn == s.declarer
+    for c in range(48):
+        out[c] = -1
+    if ps.trick_index == s.pr.n_tricks:
+        return 0
+    # the position first: its search leaves bounds on the lines after every card
+    guess = solver_exact(s, 0)
+    for c in range(24):
+        if not legal >> c & 1:
+            continue
+        for d in range(2):
+            if d and not declarable >> c & 1:
+                continue
+            play_card(ps, &s.pr, c, d)
+            gain = solver_decl_total(s) - base
+            # no card is better for the side to move than the position's value, so
+            # the window need only reach that far on the other side
+            if maximising:
+                v = gain + solver_search(s, -SOLVE_INF, guess + 1 - gain)
+            else:
+                v = gain + solver_search(s, guess - 1 - gain, SOLVE_INF)
+            undo_card(ps, &s.pr)
+            out[24 * d + c] = v
+            if (maximising and v > best) or (not maximising and v < best):
+                best = v
+    return best
+
+
+cdef inline int64_t _solver_now() noexcept nogil:
+    cdef timespec t
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return <int64_t>t.tv_sec * 1000000000 + t.tv_nsec
+
+
+cdef SolveEntry* _solver_table(uint8_t[::1] table, uint32_t* mask) except NULL:
+    cdef Py_ssize_t n = table.shape[0] // sizeof(SolveEntry) - 1
+    cdef Py_ssize_t buckets = n // 2
+    if buckets < 1 or buckets & (buckets - 1) or table.shape[0] != (1 + 2 * buckets) * <Py_ssize_t>sizeof(SolveEntry):
+        raise ValueError("the table must hold 1 + 2 * 2**k entries of 16 bytes")
+    mask[0] = <uint32_t>(buckets - 1)
+    return <SolveEntry*>&table[0]
+
+
+def _solve_batch(const int32_t[::1] rules, const int32_t[:, ::1] positions, uint8_t[::1] table,
+                 const int32_t[::1] targets, int32_t[::1] out, int64_t[::1] nanos, int64_t[::1] nodes,
+                 int32_t flags=0):
+    """Solve every position row (POS_FIELDS int32 each) without the GIL: ``out[i]`` the
+    declarer's exact deal points with open-hand play (made ones included); with
+    ``targets`` (one per row, or empty) instead 1 when he reaches the target, else 0 (one
+    zero-window search).  ``nanos[i]`` and ``nodes[i]`` (when not empty) receive each
+    position's time and searched nodes.  Returns -1, or the index of the first row the
+    kernel cannot hold."""
+    cdef uint32_t mask
+    cdef SolveEntry* t = _solver_table(table, &mask)
+    cdef Solver s
+    cdef Py_ssize_t i, n = positions.shape[0], bad = -1
+    cdef int32_t need, g
+    cdef int64_t t0
+    cdef bint timed = nanos.shape[0] > 0, counted = nodes.shape[0] > 0
+    if rules.shape[0] != N_RULE_FIELDS or positions.shape[1] != POS_FIELDS or out.shape[0] < n:
+        raise ValueError("rules, positions or out have the wrong shape")
+    if (targets.shape[0] not in (0, n) or (timed and nanos.shape[0] < n)
+            or (counted and nodes.shape[0] < n)):
+        raise ValueError("targets, nanos or nodes have the wrong length")
+    with nogil:
+        for i in range(n):
+            if timed:
+                t0 = _solver_now()
+            if not solver_setup(&s, &rules[0], &positions[i, 0], t, mask, flags):
+                bad = i
+                break
+            solver_new_generation(&s)
+            if targets.shape[0] > 0:
+                need = targets[i] - positions[i, POS_MADE]
+                if need <= 0:
+                    out[i] = 1
+                else:
+                    g = solver_search(&s, need - 1, need)
+                    out[i] = 1 if g >= need else 0
+            else:
+                out[i] = positions[i, POS_MADE] + solver_exact(&s, 0)
+            if timed:
+                nanos[i] = _solver_now() - t0
+            if counted:
+                nodes[i] = s.nodes
+    return bad
+
+
+cdef int64_t _LAST_NODES = 0
+
+
+def _solver_last_nodes():
+    """Nodes the last _solve_cards or _solve_hand_offs call searched (benchmarks)."""
+    return _LAST_NODES
+
+
+def _solve_cards(const int32_t[::1] rules, const int32_t[::1] position, uint8_t[::1] table,
+                 int32_t[::1] out, int32_t flags=0):
+    """The value of every move from ``position`` (see solver_card_values): ``out`` 48
+    entries, made points included; returns the position's value (-1: a bad row)."""
+    cdef uint32_t mask
+    cdef SolveEntry* t = _solver_table(table, &mask)
+    cdef Solver s
+    cdef int32_t v, c, made = position[POS_MADE]
+    global _LAST_NODES
+    if rules.shape[0] != N_RULE_FIELDS or position.shape[0] != POS_FIELDS or out.shape[0] != 48:
+        raise ValueError("rules, position or out have the wrong shape")
+    with nogil:
+        if not solver_setup(&s, &rules[0], &position[0], t, mask, flags):
+            v = -1
+        else:
+            solver_new_generation(&s)
+            v = made + solver_card_values(&s, &out[0])
+            _LAST_NODES = s.nodes
+            for c in range(48):
+                if out[c] >= 0:
+                    out[c] += made
+    return v
+
+
+def _solve_hand_offs(const int32_t[::1] rules, const int32_t[::1] position, uint8_t[::1] table,
+                     int32_t[::1] out, int32_t flags=0):
+    """The value of every hand-off from ``position``, the play's start with the
+    declarer's hand before the hand-off (3 or 4 players: 10 cards, ``out[24 * a + b]``
+    when ``a`` goes to the defender after him in play order and ``b`` to the other;
+    2 players: 12 cards, ``out[24 * a + b]`` for ``a < b`` laid away, their points
+    included).  Every hand-off is solved exactly, sharing one table.  -1 where there is
+    no such hand-off; returns the best value (-1: a bad row)."""
+    cdef uint32_t mask
+    cdef SolveEntry* t = _solver_table(table, &mask)
+    cdef Solver s
+    cdef int32_t row[POS_FIELDS]
+    cdef int32_t i, a, b, d, nxt, oth, v, best = -1, guess = 0, extra
+    cdef uint32_t hand
+    cdef bint two
+    cdef int64_t nodes = 0
+    global _LAST_NODES
+    if rules.shape[0] != N_RULE_FIELDS or position.shape[0] != POS_FIELDS or out.shape[0] != 576:
+        raise ValueError("rules, position or out have the wrong shape")
+    two = rules[R_PLAYERS] == 2
+    with nogil:
+        for i in range(POS_FIELDS):
+            row[i] = position[i]
+        for i in range(576):
+            out[i] = -1
+        d = row[POS_DECLARER]
+        hand = <uint32_t>row[POS_HANDS + d]
+        nxt = -1
+        oth = -1
+        for i in range(3 if not two else 2):
+            if row[POS_ACTIVE + i] == d:
+                nxt = row[POS_ACTIVE + (i + 1) % (2 if two else 3)]
+                oth = row[POS_ACTIVE + (i + 2) % 3] if not two else -1
+        if not solver_setup(&s, &rules[0], &row[0], t, mask, flags):
+            best = -2
+        else:
+            solver_new_generation(&s)
+            for a in range(24):
+                if not hand >> a & 1:
+                    continue
+                for b in range(24):
+                    if b == a or not hand >> b & 1 or (two and b < a):
+                        continue
+                    row[POS_HANDS + d] = <int32_t>(hand & ~((<uint32_t>1 << a) | (<uint32_t>1 << b)))
+                    extra = 0
+                    if two:
+                        extra = CARD_POINTS_C[a] + CARD_POINTS_C[b]
+                    else:
+                        row[POS_HANDS + nxt] = position[POS_HANDS + nxt] | (1 << a)
+                        row[POS_HANDS + oth] = position[POS_HANDS + oth] | (1 << b)
+                    # the same table for every hand-off: its generation stays
+                    solver_setup(&s, &rules[0], &row[0], t, mask, flags)
+                    s.gen = t[0].k0
+                    v = row[POS_MADE] + extra + solver_exact(&s, guess)
+                    nodes += s.nodes
+                    guess = v - row[POS_MADE] - extra
+                    out[24 * a + b] = v
+                    if v > best:
+                        best = v
+    _LAST_NODES = nodes
+    return -1 if best == -2 else best

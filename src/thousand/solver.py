@@ -1,0 +1,271 @@
+"""Open-hand (double-dummy) values of play positions, computed by the kernel's solver.
+
+A position is a :class:`thousand.reference.play.Position` (the hands, the trick in
+progress, the trump, the leader and what every seat has made so far) and the seat of the
+declarer.  Its *value* is the declarer's deal points when the play ends -- card points
+of his tricks, his declared marriages, the last-trick bonus (2 players: the set-aside
+talon when he takes the last trick, plus ``laid_away_points``, the cards he laid away)
+-- with every hand open, the declarer playing for the most and the defenders together
+for the least; a declaration is a move of its own wherever the rules allow it.  Points
+already made are part of the value.
+
+Queries (each position solved exactly; the kernel runs without the GIL):
+
+* :func:`value` -- the exact value;
+* :func:`reaches` -- does the declarer reach a target (one zero-window search, faster);
+* :func:`card_values` -- the value of every legal move of the seat to play;
+* :func:`hand_off_values` -- the value of each of the declarer's hand-offs (3/4 players)
+  or lay-aways (2 players) from his hand with the talon;
+* :func:`solve_many` -- values (or reaches) of many positions in one kernel call.
+
+A :class:`Workspace` holds the transposition table; make one per thread or worker and
+pass it to every call to avoid allocating it again (each call gets one otherwise).
+
+The plain-Python twin is :mod:`thousand.reference.solver`; ``tests/test_solver.py``
+holds the two together.
+
+>>> from thousand.cards import parse_hand
+>>> from thousand.reference.play import Position
+>>> from thousand.rules import CLASSIC
+>>> hands = (parse_hand("AH TH"), parse_hand("KH 9S"), parse_hand("QH JS"))
+>>> p = Position.start(CLASSIC, hands, active=(0, 1, 2), leader=0)._evolve(trick_index=6)
+>>> value(p, declarer=0)                   # both tricks: 11+4+3 and 10+0+2
+30
+>>> reaches(p, declarer=0, target=31)
+False
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from thousand import _fastdeal
+from thousand.reference.play import Position, n_tricks
+from thousand.rules import Rules
+
+__all__ = ["Workspace", "value", "reaches", "card_values", "hand_off_values", "solve_many", "SolveStats",
+           "position_row", "check_position", "play_start", "FLAG_NO_TABLE", "FLAG_NO_BOUNDS", "FLAG_MTD", "FLAG_NO_ORDER",
+           "FLAG_NO_DOMINANCE"]
+
+# Parts of the search that can be switched off or changed (the value must not change; tests check)
+FLAG_NO_TABLE = 1
+FLAG_NO_BOUNDS = 2
+FLAG_MTD = 4            # exact values by MTD(f) (zero-window searches) instead of one full window
+FLAG_NO_ORDER = 8
+FLAG_NO_DOMINANCE = 16
+
+POS_FIELDS = 17
+_ENTRY_BYTES = 16
+
+
+class Workspace:
+    """The solver's transposition table: ``2 * 2**bits`` entries of 16 bytes (plus a
+    header), allocated once and reused by every call given it.  The default (``bits=15``,
+    1 MB) holds every position a full deal's search stores; one per thread."""
+
+    def __init__(self, bits: int = 15) -> None:
+        if not 4 <= bits <= 24:
+            raise ValueError(f"bits must be 4..24, not {bits}")
+        self.bits = bits
+        self.table = np.zeros((1 + 2 * (1 << bits)) * _ENTRY_BYTES, dtype=np.uint8)
+
+
+def _workspace(ws: Workspace | None) -> Workspace:
+    return ws if ws is not None else Workspace()
+
+
+def check_position(p: Position, declarer: int) -> None:
+    """Raise ``ValueError`` naming the problem when ``p`` is not a position the play can
+    reach: a declarer who does not play, a card held twice or already played, hands of
+    the wrong sizes for the trick, a trump that is not a suit."""
+    rules = p.rules
+    n_active = 2 if rules.players == 2 else 3
+    if len(p.active) != n_active or len(set(p.active)) != n_active or not all(0 <= s < rules.players for s in p.active):
+        raise ValueError(f"the active seats must be {n_active} distinct seats of {rules.players}")
+    if declarer not in p.active:
+        raise ValueError(f"the declarer (seat {declarer}) does not play")
+    if p.leader not in p.active:
+        raise ValueError(f"the leader (seat {p.leader}) does not play")
+    if not -1 <= p.trump < 4:
+        raise ValueError(f"trump {p.trump} is not a suit")
+    if len(p.trick) >= n_active:
+        raise ValueError("a trick in progress holds fewer cards than there are players")
+    if not 0 <= p.trick_index < n_tricks(rules):
+        raise ValueError("the play is over" if p.trick_index == n_tricks(rules) else "bad trick index")
+    seen = 0
+    for seat, hand in enumerate(p.hands):
+        if hand >> 24 or hand < 0:
+            raise ValueError(f"seat {seat}'s hand is not a set of cards")
+        if seen & hand:
+            raise ValueError("a card is in two hands")
+        seen |= hand
+    seat = p.leader
+    for i, (s, c) in enumerate(p.trick):
+        if s != seat:
+            raise ValueError("the trick in progress is not in play order from its leader")
+        if seen >> c & 1:
+            raise ValueError("a card of the trick in progress is also in a hand")
+        seen |= 1 << c
+        seat = p.active[(p.active.index(seat) + 1) % n_active]
+    if p.turn != seat:
+        raise ValueError(f"seat {p.turn} is not the seat to play")
+    left = n_tricks(rules) - p.trick_index
+    for s in range(rules.players):
+        want = (left - (1 if any(t == s for t, _ in p.trick) else 0)) if s in p.active else 0
+        if bin(p.hands[s]).count("1") != want:
+            raise ValueError(f"seat {s} holds {bin(p.hands[s]).count('1')} cards, not {want}")
+    # the trick so far must have been legal: replay it on the reference rules
+    q = p._evolve(hands=tuple(h | sum(1 << c for t, c in p.trick if t == s) for s, h in enumerate(p.hands)),
+                  trick=(), turn=p.leader)
+    for _, c in p.trick:
+        if not q.legal() >> c & 1:
+            raise ValueError(f"card {c} of the trick in progress is not a legal play")
+        q = q._evolve(trick=q.trick + ((q.turn, c),), turn=p.active[(p.active.index(q.turn) + 1) % n_active],
+                      hands=tuple(h & ~(1 << c) for h in q.hands))
+
+
+def position_row(p: Position, declarer: int, laid_away_points: int = 0) -> np.ndarray:
+    """The kernel's int32 row of a position (``src/_solver.pxi`` POS_*)."""
+    row = np.full(POS_FIELDS, -1, dtype=np.int32)
+    row[0:4] = [p.hands[s] if s < len(p.hands) else 0 for s in range(4)]
+    row[4:4 + len(p.active)] = p.active
+    row[7] = declarer
+    row[8] = p.leader
+    row[9] = len(p.trick)
+    row[10:10 + len(p.trick)] = [c for _, c in p.trick]
+    row[13] = p.trump
+    row[14] = p.deal_points(declarer) + laid_away_points
+    row[15] = p.set_aside_points
+    row[16] = p.trick_index
+    return row
+
+
+def value(p: Position, declarer: int, laid_away_points: int = 0, workspace: Workspace | None = None,
+          flags: int = 0) -> int:
+    """The declarer's deal points with open-hand play from ``p`` on (made points included)."""
+    return int(solve_many(p.rules, [p], declarer, laid_away_points, workspace=workspace, flags=flags)[0])
+
+
+def reaches(p: Position, declarer: int, target: int, laid_away_points: int = 0,
+            workspace: Workspace | None = None, flags: int = 0) -> bool:
+    """Does the declarer make at least ``target`` deal points with open-hand play from
+    ``p``: one zero-window search, cheaper than :func:`value`."""
+    return bool(solve_many(p.rules, [p], declarer, laid_away_points, targets=[target], workspace=workspace,
+                           flags=flags)[0])
+
+
+def card_values(p: Position, declarer: int, laid_away_points: int = 0, workspace: Workspace | None = None,
+                flags: int = 0) -> dict[int | tuple[int, bool], int]:
+    """The value of every move of the seat to play: ``{card: value}`` for each legal card
+    played plainly, ``{(card, True): value}`` for each card played with a declaration
+    (the same keys as :func:`thousand.reference.solver.card_values`)."""
+    check_position(p, declarer)
+    ws = _workspace(workspace)
+    out = np.empty(48, dtype=np.int32)
+    v = _fastdeal._solve_cards(p.rules.to_kernel(), position_row(p, declarer, laid_away_points), ws.table, out,
+                               flags)
+    if v < 0:
+        raise ValueError("the kernel could not set this position up")
+    values: dict[int | tuple[int, bool], int] = {}
+    for c in range(24):
+        if out[c] >= 0:
+            values[c] = int(out[c])
+        if out[24 + c] >= 0:
+            values[(c, True)] = int(out[24 + c])
+    return values
+
+
+def hand_off_values(rules: Rules, hands: Sequence[int], active: Sequence[int], declarer: int,
+                    set_aside_points: int = 0, workspace: Workspace | None = None,
+                    flags: int = 0) -> dict[tuple[int, int], int]:
+    """The value of each of the declarer's hand-offs, every one solved exactly with one
+    shared table.  3 or 4 players: ``hands`` by seat with the declarer's 10 cards (his hand
+    and the talon) and 7 for each defender; ``{(a, b): value}`` when ``a`` goes to the
+    defender after him in play order and ``b`` to the other.  2 players: the declarer's
+    12 cards and the defender's 10; ``{(a, b): value}`` for ``a < b`` laid away, their
+    points included.  The play starts with his lead, no trump, nothing made."""
+    two = rules.players == 2
+    want = 12 if two else 10
+    if declarer not in active:
+        raise ValueError(f"the declarer (seat {declarer}) does not play")
+    if bin(hands[declarer]).count("1") != want:
+        raise ValueError(f"the declarer must hold {want} cards before the hand-off")
+    after = Position.start(rules, list(hands), tuple(active), declarer, set_aside_points)
+    ws = _workspace(workspace)
+    row = position_row(after, declarer)
+    out = np.empty(576, dtype=np.int32)
+    if _fastdeal._solve_hand_offs(rules.to_kernel(), row, ws.table, out, flags) < 0:
+        raise ValueError("the kernel could not set this position up")
+    return {(a, b): int(out[24 * a + b]) for a in range(24) for b in range(24) if out[24 * a + b] >= 0}
+
+
+def play_start(rules: Rules, cols: dict[str, np.ndarray], i: int, hand_off: bool = True
+               ) -> tuple[Position, int] | None:
+    """The play's start of row ``i`` of :func:`thousand.kernel.play_deals` columns (3 or
+    4 players): the hands after the declarer took the talon and, with ``hand_off``, gave
+    the hand-off cards (without: he still holds 10), and the declarer; ``None`` for a
+    redeal, a deal without a declarer or one he resigned."""
+    if rules.players == 2:
+        raise ValueError("play_start takes 3 or 4 players (2 players: the talon taken is in the trace)")
+    d = int(cols["declarer"][i])
+    if cols["redeal"][i] or d < 0 or cols["resigned"][i]:
+        return None
+    hands = [int(cols[f"hand{s}"][i]) for s in range(rules.players)]
+    hands[d] |= int(cols["talon"][i])
+    dealer = int(cols["dealer"][i])
+    active = tuple((dealer + 1 + k) % rules.players for k in range(3))
+    if rules.players == 4:
+        hands[dealer] = 0       # the dealer sits out (his talon score is not part of the play)
+    if hand_off:
+        nxt, oth = active[(active.index(d) + 1) % 3], active[(active.index(d) + 2) % 3]
+        a, b = int(cols["handoff_next"][i]), int(cols["handoff_other"][i])
+        hands[d] &= ~((1 << a) | (1 << b))
+        hands[nxt] |= 1 << a
+        hands[oth] |= 1 << b
+    return Position.start(rules, hands, active, d), d
+
+
+@dataclass(frozen=True)
+class SolveStats:
+    """Per-position kernel figures from :func:`solve_many` (``stats=True``)."""
+
+    nanos: np.ndarray    # int64: time to set up and solve each position
+    nodes: np.ndarray    # int64: positions searched
+
+
+def solve_many(rules: Rules, positions: Sequence[Position] | np.ndarray, declarers: int | Sequence[int],
+               laid_away_points: int | Sequence[int] = 0, targets: Sequence[int] | None = None,
+               workspace: Workspace | None = None, flags: int = 0, stats: bool = False,
+               checked: bool = True) -> np.ndarray | tuple[np.ndarray, SolveStats]:
+    """Solve many positions of one rule set in one kernel call without the GIL.
+
+    ``positions`` are :class:`Position` objects (checked, unless ``checked=False``) or
+    already an ``(n, 17)`` int32 array of :func:`position_row` rows.  Returns the values
+    (int32), or with ``targets`` whether each reaches its target (bool); with ``stats``
+    also the time and nodes of each position."""
+    if isinstance(positions, np.ndarray):
+        rows = np.ascontiguousarray(positions, dtype=np.int32)
+    else:
+        n = len(positions)
+        decl = [declarers] * n if isinstance(declarers, int) else list(declarers)
+        laid = [laid_away_points] * n if isinstance(laid_away_points, int) else list(laid_away_points)
+        rows = np.empty((n, POS_FIELDS), dtype=np.int32)
+        for i, p in enumerate(positions):
+            if p.rules != rules:
+                raise ValueError("every position must be played under the given rules")
+            if checked:
+                check_position(p, decl[i])
+            rows[i] = position_row(p, decl[i], laid[i])
+    n = rows.shape[0]
+    ws = _workspace(workspace)
+    out = np.empty(n, dtype=np.int32)
+    tg = np.asarray(targets if targets is not None else [], dtype=np.int32)
+    nanos = np.empty(n if stats else 0, dtype=np.int64)
+    nodes = np.empty(n if stats else 0, dtype=np.int64)
+    bad = _fastdeal._solve_batch(rules.to_kernel(), rows, ws.table, tg, out, nanos, nodes, flags)
+    if bad >= 0:
+        raise ValueError(f"position {bad} cannot be solved (check_position it)")
+    result = out.astype(bool) if targets is not None else out
+    return (result, SolveStats(nanos, nodes)) if stats else result
