@@ -34,7 +34,7 @@ def deals(n: int, seed: int) -> tuple[list, list, list, list]:
     starts, befores, decls, contracts = [], [], [], []
     bitgen = np.random.PCG64(seed)
     while len(starts) < n:
-        cols = kernel.play_deals(bitgen, CLASSIC, None, None, n)
+        cols = kernel.play_deals(bitgen, CLASSIC, None, n_deals=n)
         for i in range(len(cols["declarer"])):
             s = solver.play_start(CLASSIC, cols, i)
             if s is None or len(starts) >= n:

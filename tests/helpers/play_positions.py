@@ -82,7 +82,7 @@ def played_deals(rules: Rules, n: int, seed: int) -> list[tuple[Position, int, l
     redeal, no resignation): the play's start after the hand-off, the declarer, and the
     cards as they were played, ``(card, declared)`` in order."""
     assert rules.players == 3
-    cols, events = kernel.play_deals(np.random.PCG64(seed), rules, None, None, n, trace=True)
+    cols, events = kernel.play_deals(np.random.PCG64(seed), rules, None, n_deals=n, trace=True)
     out = []
     for i in range(len(cols["declarer"])):
         start = solver.play_start(rules, cols, i)
