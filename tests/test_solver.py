@@ -25,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import hypothesis_budget
+from helpers.artifacts import failure
 from helpers.play_positions import endgame, option_rules, played_deals, random_deal
 from thousand import solver
 from thousand.cards import card_points, parse_hand
@@ -124,10 +125,12 @@ def test_full_deals_against_reference(chunk, ws):
     rules = (CLASSIC, RUSSIAN, POLISH)[chunk % 3]
     deals = played_deals(rules, 60, seed=500 + chunk)[:20]
     assert len(deals) == 20
-    for p, d, _ in deals:
+    for k, deal in enumerate(deals):
+        p, d, _ = deal
         v = solver.value(p, d, workspace=ws)
-        assert reference.reaches(p, d, v), (p, d, v)
-        assert not reference.reaches(p, d, v + 1), (p, d, v)
+        if not reference.reaches(p, d, v) or reference.reaches(p, d, v + 1):
+            raise AssertionError(failure(f"the kernel solver values the deal at {v} (declarer {d}); "
+                                         "the reference does not agree", rules, deal.trace, f"deal{k}"))
 
 
 # ---------------------------------------------------------------- kernel against itself
@@ -303,20 +306,24 @@ def test_values_along_played_lines(rules):
     perfect play), and once the play is over it is what the declarer made."""
     deals = played_deals(rules, 25, seed=77)
     rises = falls = 0
-    for p, d, line in deals:
+    for k, deal in enumerate(deals):
+        p, d, line = deal
         v = solver.value(p, d, workspace=WS)
-        for card, declared in line:
+        for n, (card, declared) in enumerate(line):
             mover = p.turn
             p = p.play(card, bool(declared))
             after = solver.value(p, d, workspace=WS) if not p.over else p.deal_points(d)
+            if (after > v) if mover == d else (after < v):
+                raise AssertionError(failure(f"card {n + 1} of the play (seat {mover}, declarer {d}) moves the "
+                                             f"open-hand value from {v} to {after}", rules, deal.trace, f"deal{k}"))
             if mover == d:
-                assert after <= v, (p, card)
                 falls += after < v
             else:
-                assert after >= v, (p, card)
                 rises += after > v
             v = after
-        assert p.over and v == p.deal_points(d)
+        if not (p.over and v == p.deal_points(d)):
+            raise AssertionError(failure(f"the value at the end, {v}, is not the points taken", rules, deal.trace,
+                                         f"deal{k}"))
     assert falls > 0 and rises > 0     # the players do make mistakes: the test can see them
 
 

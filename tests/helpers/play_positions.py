@@ -16,9 +16,9 @@ from thousand import kernel, solver
 from thousand.cards import ACE, KING, QUEEN, card_points
 from thousand.reference.play import Position, n_tricks
 from thousand.rules import CLASSIC, Rules
-from thousand.trace import EventKind
+from thousand.trace import DealTrace, EventKind
 
-__all__ = ["random_deal", "endgame", "option_rules", "played_deals"]
+__all__ = ["random_deal", "endgame", "option_rules", "played_deals", "PlayedDeal"]
 
 
 def random_deal(rules: Rules, rng: random.Random) -> tuple[list[int], tuple[int, ...], int, int]:
@@ -77,17 +77,26 @@ def option_rules(players: int) -> Iterator[Rules]:
                                   ace_marriage=am, ace_marriage_sets_trump=amst, last_trick_bonus=bonus)
 
 
-def played_deals(rules: Rules, n: int, seed: int) -> list[tuple[Position, int, list[tuple[int, int]]]]:
+class PlayedDeal(tuple):
+    """``(start, declarer, line)`` of :func:`played_deals`, with the deal's whole trace
+    as ``.trace`` (for a failing test to write and replay, ``helpers.artifacts``)."""
+    trace: DealTrace
+
+
+def played_deals(rules: Rules, n: int, seed: int) -> list[PlayedDeal]:
     """Deals of 3 players that the kernel's ``standard`` players bid and played out (no
     redeal, no resignation): the play's start after the hand-off, the declarer, and the
-    cards as they were played, ``(card, declared)`` in order."""
+    cards as they were played, ``(card, declared)`` in order; ``.trace`` is the deal."""
     assert rules.players == 3
     cols, events = kernel.play_deals(np.random.PCG64(seed), rules, None, n_deals=n, trace=True)
+    traces = kernel.deal_traces(cols, events, rules.players)
     out = []
     for i in range(len(cols["declarer"])):
         start = solver.play_start(rules, cols, i)
         if start is None:
             continue
         line = [(int(e[3]), int(e[4])) for e in events if e[0] == i and e[1] == EventKind.PLAY]
-        out.append((*start, line))
+        deal = PlayedDeal((*start, line))
+        deal.trace = traces[i]
+        out.append(deal)
     return out
