@@ -18,7 +18,7 @@ from thousand.errors import USER_ERRORS
 
 # Order shown in `thousand --help`.
 COMMAND_MODULES = [
-    "rules_cmd", "explain", "simulate_cmd", "games_cmd", "bid", "compare", "report",
+    "rules_cmd", "explain", "simulate_cmd", "games_cmd", "bid", "solve", "compare", "report",
 ]
 
 EPILOG = """examples:
