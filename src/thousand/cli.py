@@ -25,6 +25,7 @@ EPILOG = """examples:
   thousand rules classic                    every option of a preset with its meaning
   thousand explain --seed 7                 one deal played out, decision by decision
   thousand bid "AH TH KH QH AD 9S JC"       how high can this hand bid?
+  thousand solve --seed 7                   the deal's open-hand value, card by card
   thousand simulate --deals 1000000 --out runs/classic
   thousand compare --rules classic --rules classic:bolts=off --games 20000
   thousand report --out report              the full report (what `make report` runs)

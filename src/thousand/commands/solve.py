@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from thousand.commands.common import add_rules_arguments, rules_from_args, seed_value
+from thousand.commands.common import add_rules_arguments, rules_from_args, seat_strategies, seed_value
 from thousand.errors import ThousandError
 
 NAME = "solve"
@@ -186,20 +186,13 @@ def _seed_position(rules, seed: int, strategies: list[str] | None):
     import numpy as np
 
     from thousand import solver
-    from thousand.players import make_player, names
+    from thousand.players import make_player
     from thousand.reference import Stream, play_deal
 
     if rules.players == 2:
         raise ThousandError("--seed solves 3- and 4-player deals; with 2 players type the position with --hands")
     n = rules.players
-    specs = strategies or ["standard"]
-    if len(specs) not in (1, n):
-        raise ThousandError(f"--strategy: give it once, or once per seat ({n} seats), not {len(specs)} times")
-    specs = specs * n if len(specs) == 1 else specs
-    for spec in specs:
-        name = spec.partition(":")[0].strip()
-        if name not in names():
-            raise ThousandError(f"unknown strategy {name!r}: use {', '.join(names())}")
+    specs = seat_strategies(strategies or ["standard"], n)
     stream = Stream(seed)
     players = [make_player(spec, rules, seat, stream) for seat, spec in enumerate(specs)]
     dealer = stream.draw_bounded(n)
