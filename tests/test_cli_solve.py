@@ -135,3 +135,59 @@ def test_help_teaches_with_an_example(capsys):
         cli.main(["solve", "--help"])
     text = capsys.readouterr().out
     assert "examples:" in text and "thousand solve --hands" in text
+
+
+def write_trace(capsys, tmp_path, seed: int) -> tuple[str, dict]:
+    assert cli.main(["explain", "--seed", str(seed), "--json"]) == 0
+    text = capsys.readouterr().out
+    path = tmp_path / "deal.json"
+    path.write_text(text, encoding="utf-8")
+    return str(path), json.loads(text)
+
+
+def test_a_trace_at_its_first_lead_is_the_seed_position(capsys, tmp_path):
+    path, _ = write_trace(capsys, tmp_path, 7)
+    assert solve_json(capsys, "--trace", path) == solve_json(capsys, "--seed", "7")
+
+
+def test_a_trace_before_its_last_card_is_worth_what_the_deal_made(capsys, tmp_path):
+    # one card left to play: no choice, so the value is the declarer's points at the end,
+    # which the replayed deal counts on its own
+    from thousand.reference import replay_deal
+    from thousand.trace import DealTrace, EventKind
+
+    path, data = write_trace(capsys, tmp_path, 7)
+    deal = replay_deal(CLASSIC, DealTrace.from_dict(data))
+    last = max(i for i, e in enumerate(deal.trace.events) if e.kind == EventKind.PLAY)
+    out = solve_json(capsys, "--trace", path, "--at", str(last))
+    assert len(out["cards"]) == 1 and out["tricks_left"] == 1
+    assert out["value"] == deal.deal_points[deal.declarer]
+    # and the value along the actual line never rises after the declarer's card nor falls after a defender's
+    values = [solve_json(capsys, "--trace", path, "--at", str(i))["value"]
+              for i, e in enumerate(deal.trace.events) if e.kind == EventKind.PLAY]
+    movers = [e.seat for e in deal.trace.events if e.kind == EventKind.PLAY]
+    for before, after, seat in zip(values, values[1:], movers):
+        assert (after <= before) if seat == deal.declarer else (after >= before)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--at", "3", "--seed", "7"], "--at picks an event of a --trace"),
+    (["--at", "3"], "the play is events"),
+    (["--at", "99"], "the play is events"),
+    (["--trump", "H"], "--trace takes the position from the deal; drop --trump"),
+    (["--set", "players=4"], "the trace was played under classic"),
+])
+def test_bad_trace_requests_are_one_line_errors(capsys, tmp_path, args, message):
+    path, _ = write_trace(capsys, tmp_path, 7)
+    extra = [] if "--seed" in args else ["--trace", path]
+    assert cli.main(["solve", *extra, *args]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def test_a_file_that_is_no_deal_trace_is_a_one_line_error(capsys, tmp_path):
+    path = tmp_path / "x.json"
+    path.write_text('{"first_dealer": 0, "deals": []}', encoding="utf-8")
+    assert cli.main(["solve", "--trace", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "is not a deal trace" in err

@@ -32,6 +32,9 @@ The position is either typed as hands or taken from a simulated deal:
 
   --seed S                 the deal `thousand explain --seed S` plays (same rules,
                            same --strategy), at the first lead after the hand-off
+  --trace FILE --at EVENT  a deal trace written by `thousand explain --json`, before its
+                           event number EVENT (0-based; a card of the play; default the
+                           first lead)
 
 With 2 players the set-aside talon and the laid-away cards are not typed: they count 0.
 
@@ -41,6 +44,7 @@ examples:
   thousand solve --hands "TH | KH 9S | QH JS" --trick "AH"        seat 1 to answer the A♥
   thousand solve --seed 7
   thousand solve --seed 3 --rules russian --strategy greedy
+  thousand explain --seed 7 --json > deal.json && thousand solve --trace deal.json --at 26
 """
 
 SUIT_WORDS = {"S": 0, "♠": 0, "SPADES": 0, "C": 1, "♣": 1, "CLUBS": 1, "D": 2, "♦": 2, "DIAMONDS": 2,
@@ -52,6 +56,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     src.add_argument("--hands", metavar='"H0 | H1 | H2"', help="the hands in play order, separated by |")
     src.add_argument("--seed", type=seed_value, metavar="S",
                      help="solve the deal `thousand explain --seed S` plays, at its first lead")
+    src.add_argument("--trace", metavar="FILE.json", help="a deal trace written by `thousand explain --json`")
+    p.add_argument("--at", type=int, default=None, metavar="EVENT",
+                   help="with --trace: the position before the trace's event number EVENT (0-based, a card "
+                        "of the play; default its first lead)")
     p.add_argument("--declarer", type=int, default=None, metavar="SEAT", help="the declarer's seat (default 0)")
     p.add_argument("--lead", type=int, default=None, metavar="SEAT",
                    help="the seat that leads (the trick in progress, if any) (default the declarer)")
@@ -68,12 +76,21 @@ def run(args: argparse.Namespace) -> int:
     from thousand import solver
 
     rules = rules_from_args(args)
-    if args.seed is not None:
+    if args.at is not None and args.trace is None:
+        raise ThousandError("--at picks an event of a --trace; give --trace FILE.json")
+    if args.hands is None:
+        mode = "--seed" if args.trace is None else "--trace"
         typed = [flag for flag, v in (("--declarer", args.declarer), ("--lead", args.lead), ("--trump", args.trump),
                                       ("--trick", args.trick), ("--taken", args.taken)) if v is not None]
+        if args.trace is not None and args.strategy:
+            typed.append("--strategy")
         if typed:
-            raise ThousandError(f"--seed takes the position from the deal; drop {', '.join(typed)}")
-        pos, declarer = _seed_position(rules, args.seed, args.strategy)
+            raise ThousandError(f"{mode} takes the position from the deal; drop {', '.join(typed)}")
+        if args.trace is not None:
+            pos, declarer = _trace_position(args, rules)
+            rules = pos.rules
+        else:
+            pos, declarer = _seed_position(rules, args.seed, args.strategy)
     else:
         if args.strategy:
             raise ThousandError("--strategy chooses the players of a --seed deal; --hands needs none")
@@ -183,9 +200,6 @@ def _taken(text: str | None, n: int) -> list[int]:
 def _seed_position(rules, seed: int, strategies: list[str] | None):
     """The play's start (after the hand-off) of the deal ``thousand explain --seed`` plays:
     the same stream, players and dealer draw (redeals dealt again, as explain does)."""
-    import numpy as np
-
-    from thousand import solver
     from thousand.players import make_player
     from thousand.reference import Stream, play_deal
 
@@ -202,12 +216,60 @@ def _seed_position(rules, seed: int, strategies: list[str] | None):
             break
     else:
         raise ThousandError(f"seed {seed}: no deal was played in 1000 attempts (every one redealt)")
+    return _play_start(res, f"seed {seed}", "try another seed")
+
+
+def _play_start(res, what: str, advice: str):
+    """The play's start (after the hand-off) of a played reference deal, and its declarer."""
+    import numpy as np
+
+    from thousand import solver
+
     cols = {k: np.array([v]) for k, v in res.to_row().items()}
-    start = solver.play_start(rules, cols, 0)
+    start = solver.play_start(res.rules, cols, 0)
     if start is None:
-        why = "the declarer resigned" if res.resigned else "nobody declared"
-        raise ThousandError(f"seed {seed}: the deal has no play to solve ({why}); try another seed")
+        why = "the declarer resigned" if res.resigned else ("it was redealt" if res.is_redeal else "nobody declared")
+        raise ThousandError(f"{what}: the deal has no play to solve ({why}); {advice}")
     return start
+
+
+def _trace_position(args: argparse.Namespace, rules):
+    """The position before event ``--at`` of a deal trace (replayed, so every decision in
+    it is checked), and its declarer."""
+    from thousand.commands.explain import MAX_TRACE_BYTES, _check_trace_rules
+    from thousand.errors import check_name
+    from thousand.files import read_json
+    from thousand.reference import replay_deal
+    from thousand.trace import DealTrace, EventKind, GameTrace
+
+    check_name(args.trace, "--trace", "the trace file written by thousand explain --json")
+    data = read_json(args.trace, "trace", MAX_TRACE_BYTES)
+    if not isinstance(data, dict) or "events" not in data:
+        raise ThousandError(f"{args.trace!r} is not a deal trace (write one with thousand explain --seed S --json; "
+                            "a --game trace holds many deals)")
+    rules_given = args.rules != "classic" or bool(args.overrides)
+    try:
+        if "rules" in data:   # a trace written by --json carries its rules
+            traced = GameTrace.from_dict({"rules": data["rules"], "first_dealer": 0, "deals": []}).rules
+            _check_trace_rules(rules_given, rules, traced)
+            rules = traced
+        if rules.players == 2:
+            raise ThousandError("--trace solves 3- and 4-player deals; with 2 players type the position with --hands")
+        deal = replay_deal(rules, DealTrace.from_dict(data))
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise ThousandError(f"trace {args.trace!r} is malformed: {e}") from None
+    pos, declarer = _play_start(deal, f"trace {args.trace!r}", "nothing was played")
+    events = deal.trace.events
+    plays = [i for i, e in enumerate(events) if e.kind == EventKind.PLAY]
+    at = plays[0] if args.at is None else args.at
+    if not plays[0] <= at <= plays[-1]:
+        raise ThousandError(f"--at {at}: the play is events {plays[0]}..{plays[-1]} of the trace "
+                            f"(event {at} is {'before the play' if 0 <= at < plays[0] else 'not in it'})")
+    for i in plays:
+        if i >= at:
+            break
+        pos = pos.play(events[i].a, bool(events[i].b))
+    return pos, declarer
 
 
 def _result(rules, pos, declarer: int, value: int, moves: dict) -> dict:
