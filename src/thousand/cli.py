@@ -18,13 +18,14 @@ from thousand.errors import USER_ERRORS
 
 # Order shown in `thousand --help`.
 COMMAND_MODULES = [
-    "rules_cmd", "explain", "simulate_cmd", "games_cmd", "bid", "compare", "report",
+    "rules_cmd", "explain", "simulate_cmd", "games_cmd", "bid", "solve", "compare", "report",
 ]
 
 EPILOG = """examples:
   thousand rules classic                    every option of a preset with its meaning
   thousand explain --seed 7                 one deal played out, decision by decision
   thousand bid "AH TH KH QH AD 9S JC"       how high can this hand bid?
+  thousand solve --seed 7                   the deal's open-hand value, card by card
   thousand simulate --deals 1000000 --out runs/classic
   thousand compare --rules classic --rules classic:bolts=off --games 20000
   thousand report --out report              the full report (what `make report` runs)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 
+from thousand.errors import ThousandError
 from thousand.rules import Rules, parse_rules_spec
 
 
@@ -35,3 +36,18 @@ def seed_value(text: str) -> int:
 def add_seed_argument(p: argparse.ArgumentParser, default: int | None = 1) -> None:
     p.add_argument("--seed", type=seed_value, default=default, metavar="S",
                    help=f"root seed; the same seed gives the same result (default {default})")
+
+
+def seat_strategies(specs: list[str], n: int) -> list[str]:
+    """One player spec per seat from ``--strategy`` given once (every seat) or once per
+    seat, every name checked against the one registry of players (explain, solve)."""
+    from thousand.players import names
+
+    if len(specs) not in (1, n):
+        raise ThousandError(f"--strategy: give it once, or once per seat ({n} seats), not {len(specs)} times")
+    specs = specs * n if len(specs) == 1 else list(specs)
+    for spec in specs:
+        name = spec.partition(":")[0].strip()
+        if name not in names():
+            raise ThousandError(f"unknown strategy {name!r}: use {', '.join(names())}")
+    return specs

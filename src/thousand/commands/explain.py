@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from thousand.commands.common import add_rules_arguments, rules_from_args, seed_value
+from thousand.commands.common import add_rules_arguments, rules_from_args, seat_strategies, seed_value
 from thousand.errors import ThousandError, check_name
 from thousand.files import read_json
 
@@ -67,16 +67,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.players_random and args.strategy:
         raise ThousandError("--players-random is --strategy random for every seat; give one or the other")
-    specs = args.strategy or (["random"] if args.players_random else ["standard"])
-    if len(specs) not in (1, n):
-        raise ThousandError(f"--strategy: give it once, or once per seat ({n} seats), not {len(specs)} times")
-    if len(specs) == 1:
-        specs = specs * n
-    names = _player_names()
-    for spec in specs:
-        name = spec.partition(":")[0].strip()
-        if name not in names:
-            raise ThousandError(f"unknown strategy {name!r}: use {', '.join(names)}")
+    specs = seat_strategies(args.strategy or (["random"] if args.players_random else ["standard"]), n)
     if args.dealer is not None and not 0 <= args.dealer < n:
         raise ThousandError(f"--dealer: must be a seat 0..{n - 1}, got {args.dealer}")
     seed = 1 if args.seed is None else args.seed
@@ -101,13 +92,6 @@ def run(args: argparse.Namespace) -> int:
     # --json prints the played deal's trace only (the redealt attempts are in the playthrough)
     print(blocks[-1] if args.json else "\n\n".join(blocks))
     return 0
-
-
-def _player_names() -> list[str]:
-    """Every player explain can seat, from the one registry (so a new one is never missing
-    from the error)."""
-    from thousand.players import names
-    return names()
 
 
 def _replay(args: argparse.Namespace, rules) -> int:

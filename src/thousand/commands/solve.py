@@ -1,0 +1,333 @@
+"""``thousand solve``: the open-hand (double-dummy) value of a play position, card by card."""
+from __future__ import annotations
+
+import argparse
+import json
+
+from thousand.commands.common import add_rules_arguments, rules_from_args, seat_strategies, seed_value
+from thousand.errors import ThousandError
+
+NAME = "solve"
+HELP = "the open-hand value of a play position: what the declarer makes, and what every card is worth"
+DESCRIPTION = """Solve a card-play position with every hand open: the declarer plays for the most
+deal points, the defenders together for the least (the usual open-hand, double-dummy
+assumption).  Prints the value -- the declarer's deal points at the end of the play
+(card points of his tricks, his marriages, the last-trick bonus; the points he has
+taken so far included) -- which contract levels he reaches (the value decides them all:
+a contract is reachable exactly when it is at most the value), and every legal card of
+the seat to play with the value after it, best first (for the declarer the highest,
+for a defender the lowest; the best marked *).  A lead that may declare a marriage is
+listed twice, plainly and with the declaration.
+
+The position is either typed as hands or taken from a simulated deal:
+
+  --hands "H0 | H1 | H2"   the hands in play order, seats 0, 1, 2 (2 players: two hands;
+                           4 players: the three who play, the dealer sits out); cards as
+                           elsewhere (AH TH 9S, 10♥ ...); every hand holds the cards of the
+                           tricks left, one fewer for a seat that has played to --trick
+  --declarer SEAT          the declarer (default 0); he leads unless --lead SEAT
+  --trump SUIT             S C D H (or ♠ ♣ ♦ ♥, or spades ...), default none
+  --trick "CARDS"          the trick in progress, in play order from the leader
+  --taken "P0,P1,P2"       deal points each seat has taken so far (default 0s)
+
+  --seed S                 the deal `thousand explain --seed S` plays (same rules,
+                           same --strategy), at the first lead after the hand-off
+  --trace FILE --at EVENT  a deal trace written by `thousand explain --json`, before its
+                           event number EVENT (0-based; a card of the play; default the
+                           first lead)
+
+With 2 players the set-aside talon and the laid-away cards are not typed: they count 0.
+
+examples:
+  thousand solve --hands "AH TH | KH 9S | QH JS"
+  thousand solve --hands "AH TH KH | QS 9S KS | JH JS JC" --trump H --taken 140,22,18 --json
+  thousand solve --hands "TH | KH 9S | QH JS" --trick "AH"        seat 1 to answer the A♥
+  thousand solve --seed 7
+  thousand solve --seed 3 --rules russian --strategy greedy
+  thousand explain --seed 7 --json > deal.json && thousand solve --trace deal.json --at 26
+"""
+
+SUIT_WORDS = {"S": 0, "♠": 0, "SPADES": 0, "C": 1, "♣": 1, "CLUBS": 1, "D": 2, "♦": 2, "DIAMONDS": 2,
+              "H": 3, "♥": 3, "HEARTS": 3, "NONE": -1, "-": -1}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--hands", metavar='"H0 | H1 | H2"', help="the hands in play order, separated by |")
+    src.add_argument("--seed", type=seed_value, metavar="S",
+                     help="solve the deal `thousand explain --seed S` plays, at its first lead")
+    src.add_argument("--trace", metavar="FILE.json", help="a deal trace written by `thousand explain --json`")
+    p.add_argument("--at", type=int, default=None, metavar="EVENT",
+                   help="with --trace: the position before the trace's event number EVENT (0-based, a card "
+                        "of the play; default its first lead)")
+    p.add_argument("--declarer", type=int, default=None, metavar="SEAT", help="the declarer's seat (default 0)")
+    p.add_argument("--lead", type=int, default=None, metavar="SEAT",
+                   help="the seat that leads (the trick in progress, if any) (default the declarer)")
+    p.add_argument("--trump", default=None, metavar="SUIT", help="trump suit: S C D H or none (default none)")
+    p.add_argument("--trick", default=None, metavar='"CARDS"', help="the trick in progress, from its leader on")
+    p.add_argument("--taken", default=None, metavar='"P0,P1,P2"', help="deal points each seat has taken so far")
+    add_rules_arguments(p)
+    p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
+                   help="with --seed: the players of the deal, as in thousand explain (default standard)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the text")
+
+
+def run(args: argparse.Namespace) -> int:
+    from thousand import solver
+
+    rules = rules_from_args(args)
+    if args.at is not None and args.trace is None:
+        raise ThousandError("--at picks an event of a --trace; give --trace FILE.json")
+    if args.hands is None:
+        mode = "--seed" if args.trace is None else "--trace"
+        typed = [flag for flag, v in (("--declarer", args.declarer), ("--lead", args.lead), ("--trump", args.trump),
+                                      ("--trick", args.trick), ("--taken", args.taken)) if v is not None]
+        if args.trace is not None and args.strategy:
+            typed.append("--strategy")
+        if typed:
+            raise ThousandError(f"{mode} takes the position from the deal; drop {', '.join(typed)}")
+        if args.trace is not None:
+            pos, declarer = _trace_position(args, rules)
+            rules = pos.rules
+        else:
+            pos, declarer = _seed_position(rules, args.seed, args.strategy)
+    else:
+        if args.strategy:
+            raise ThousandError("--strategy chooses the players of a --seed deal; --hands needs none")
+        pos, declarer = _typed_position(rules, args)
+    try:
+        solver.check_position(pos, declarer)
+    except ValueError as e:
+        raise ThousandError(f"bad position: {e}") from None
+    ws = solver.Workspace()
+    value = solver.value(pos, declarer, workspace=ws)
+    moves = solver.card_values(pos, declarer, workspace=ws)
+    result = _result(rules, pos, declarer, value, moves)
+    print(json.dumps(result, ensure_ascii=False) if args.json else _format(rules, pos, declarer, result))
+    return 0
+
+
+def parse_suit(text: str) -> int:
+    """A trump suit: a letter, symbol or name; ``none`` (or ``-``) for no trump.
+
+    >>> parse_suit("h"), parse_suit("♠"), parse_suit("none")
+    (3, 0, -1)
+    """
+    suit = SUIT_WORDS.get(text.strip().replace("\ufe0f", "").upper())
+    if suit is None:
+        raise ThousandError(f"--trump: unknown suit {text!r} (use S C D H, ♠ ♣ ♦ ♥ or none)")
+    return suit
+
+
+def _typed_position(rules, args: argparse.Namespace):
+    from thousand.cards import (ACE, KING, QUEEN, card, card_name, cards_of, format_hand, parse_cards, parse_hand,
+                                popcount)
+    from thousand.reference.play import Position, n_tricks
+
+    n = 2 if rules.players == 2 else 3
+    parts = args.hands.split("|")
+    if len(parts) != n:
+        who = "2 hands" if n == 2 else ("3 hands (the dealer sits out)" if rules.players == 4 else "3 hands")
+        raise ThousandError(f"--hands: the rules say players={rules.players}, so give {who} separated by |, "
+                            f"got {len(parts)}")
+    hands = [parse_hand(h) for h in parts]
+    trick = parse_cards(args.trick) if args.trick else []
+    seen = 0
+    for c in [c for h in hands for c in cards_of(h)] + trick:
+        if seen >> c & 1:
+            raise ThousandError(f"card {card_name(c, symbols=False)} is given twice (in --hands or --trick)")
+        seen |= 1 << c
+    declarer = 0 if args.declarer is None else args.declarer
+    leader = declarer if args.lead is None else args.lead
+    for flag, seat in (("--declarer", declarer), ("--lead", leader)):
+        if not 0 <= seat < n:
+            raise ThousandError(f"{flag}: must be a seat 0..{n - 1}, got {seat}")
+    if len(trick) >= n:
+        raise ThousandError(f"--trick: a trick in progress holds at most {n - 1} cards, got {len(trick)}")
+    trump = parse_suit(args.trump) if args.trump is not None else -1
+    turn = (leader + len(trick)) % n
+    left = popcount(hands[turn])
+    tricks = n_tricks(rules)
+    if not 1 <= left <= tricks:
+        raise ThousandError(f"--hands: seat {turn}, the seat to play, holds {left} cards; "
+                            f"it must hold one card for each trick left (1..{tricks})")
+    for s in range(n):
+        played = 1 if (s - leader) % n < len(trick) else 0
+        if popcount(hands[s]) != left - played:
+            why = " (it has played to the trick)" if played else ""
+            raise ThousandError(f"--hands: seat {s} holds {popcount(hands[s])} card(s), not {left - played}{why}: "
+                                f"seat {turn}, the seat to play, holds {left}")
+    if trump >= 0:
+        queen_king = (1 << card(QUEEN, trump)) | (1 << card(KING, trump))
+        in_hands = sum(hands)
+        ace_trump = (rules.ace_marriage is not None and rules.ace_marriage_sets_trump
+                     and not in_hands >> card(ACE, trump) & 1)
+        if in_hands & queen_king == queen_king and not ace_trump:
+            raise ThousandError(f"--trump {args.trump}: no marriage of that suit was declared "
+                                "(its queen and king are both still held)")
+    taken = _taken(args.taken, n)
+    # table seats: 4 players seat the three who play as 0, 1, 2 and the dealer (3) sits out
+    seats = rules.players
+    hands_by_seat = hands + [0] * (seats - n)
+    points = tuple(taken + [0] * (seats - n))
+    # the trick's cards go back to their seats and are played through the play rules,
+    # so an illegal trick in progress is named here, card by card
+    for i, c in enumerate(trick):
+        hands_by_seat[(leader + i) % n] |= 1 << c
+    pos = Position.start(rules, hands_by_seat, tuple(range(n)), leader)
+    pos = pos._evolve(trump=trump, trick_index=tricks - left, points=points)
+    for c in trick:
+        if not pos.legal() >> c & 1:
+            raise ThousandError(f"--trick: seat {pos.turn} may not play {card_name(c, symbols=False)} there "
+                                f"(legal: {format_hand(pos.legal(), symbols=False)})")
+        pos = pos.play(c)
+    return pos, declarer
+
+
+def _taken(text: str | None, n: int) -> list[int]:
+    if text is None:
+        return [0] * n
+    parts = [t.strip() for t in text.replace(";", ",").split(",")]
+    try:
+        taken = [int(t) for t in parts]
+    except ValueError:
+        raise ThousandError(f"--taken: give {n} whole numbers separated by commas, got {text!r}") from None
+    if len(taken) != n or any(t < 0 for t in taken):
+        raise ThousandError(f"--taken: give {n} whole numbers >= 0 (one per seat) separated by commas, got {text!r}")
+    return taken
+
+
+def _seed_position(rules, seed: int, strategies: list[str] | None):
+    """The play's start (after the hand-off) of the deal ``thousand explain --seed`` plays:
+    the same stream, players and dealer draw (redeals dealt again, as explain does)."""
+    from thousand.players import make_player
+    from thousand.reference import Stream, play_deal
+
+    if rules.players == 2:
+        raise ThousandError("--seed solves 3- and 4-player deals; with 2 players type the position with --hands")
+    n = rules.players
+    specs = seat_strategies(strategies or ["standard"], n)
+    stream = Stream(seed)
+    players = [make_player(spec, rules, seat, stream) for seat, spec in enumerate(specs)]
+    dealer = stream.draw_bounded(n)
+    for _ in range(1000):
+        res = play_deal(rules, players, stream, dealer)
+        if not res.is_redeal:
+            break
+    else:
+        raise ThousandError(f"seed {seed}: no deal was played in 1000 attempts (every one redealt)")
+    return _play_start(res, f"seed {seed}", "try another seed")
+
+
+def _play_start(res, what: str, advice: str):
+    """The play's start (after the hand-off) of a played reference deal, and its declarer."""
+    import numpy as np
+
+    from thousand import solver
+
+    cols = {k: np.array([v]) for k, v in res.to_row().items()}
+    start = solver.play_start(res.rules, cols, 0)
+    if start is None:
+        why = "the declarer resigned" if res.resigned else ("it was redealt" if res.is_redeal else "nobody declared")
+        raise ThousandError(f"{what}: the deal has no play to solve ({why}); {advice}")
+    return start
+
+
+def _trace_position(args: argparse.Namespace, rules):
+    """The position before event ``--at`` of a deal trace (replayed, so every decision in
+    it is checked), and its declarer."""
+    from thousand.commands.explain import MAX_TRACE_BYTES, _check_trace_rules
+    from thousand.errors import check_name
+    from thousand.files import read_json
+    from thousand.reference import replay_deal
+    from thousand.trace import DealTrace, EventKind, GameTrace
+
+    check_name(args.trace, "--trace", "the trace file written by thousand explain --json")
+    data = read_json(args.trace, "trace", MAX_TRACE_BYTES)
+    if not isinstance(data, dict) or "events" not in data:
+        raise ThousandError(f"{args.trace!r} is not a deal trace (write one with thousand explain --seed S --json; "
+                            "a --game trace holds many deals)")
+    rules_given = args.rules != "classic" or bool(args.overrides)
+    try:
+        if "rules" in data:   # a trace written by --json carries its rules
+            traced = GameTrace.from_dict({"rules": data["rules"], "first_dealer": 0, "deals": []}).rules
+            _check_trace_rules(rules_given, rules, traced)
+            rules = traced
+        if rules.players == 2:
+            raise ThousandError("--trace solves 3- and 4-player deals; with 2 players type the position with --hands")
+        deal = replay_deal(rules, DealTrace.from_dict(data))
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise ThousandError(f"trace {args.trace!r} is malformed: {e}") from None
+    pos, declarer = _play_start(deal, f"trace {args.trace!r}", "nothing was played")
+    events = deal.trace.events
+    plays = [i for i, e in enumerate(events) if e.kind == EventKind.PLAY]
+    at = plays[0] if args.at is None else args.at
+    if not plays[0] <= at <= plays[-1]:
+        raise ThousandError(f"--at {at}: the play is events {plays[0]}..{plays[-1]} of the trace "
+                            f"(event {at} is {'before the play' if 0 <= at < plays[0] else 'not in it'})")
+    for i in plays:
+        if i >= at:
+            break
+        pos = pos.play(events[i].a, bool(events[i].b))
+    return pos, declarer
+
+
+def _result(rules, pos, declarer: int, value: int, moves: dict) -> dict:
+    from thousand.cards import card_name, format_hand
+    from thousand.rules import highest_contract
+
+    levels = range(100, highest_contract(rules) + 1, rules.bid_step)
+    maximise = pos.turn == declarer
+    order = sorted(moves.items(), key=lambda kv: ((-kv[1] if maximise else kv[1]),
+                                                  kv[0] if isinstance(kv[0], int) else kv[0][0],
+                                                  not isinstance(kv[0], int)))
+    best = order[0][1] if order else None
+    cards = [{"card": card_name(k if isinstance(k, int) else k[0], symbols=False),
+              "declare": not isinstance(k, int), "value": v, "best": v == best} for k, v in order]
+    return {
+        "rules": rules.describe(),
+        "hands": {str(s): format_hand(pos.hands[s], symbols=False) for s in pos.active},
+        "declarer": declarer, "leader": pos.leader, "to_play": pos.turn,
+        "trump": "none" if pos.trump < 0 else "SCDH"[pos.trump],
+        "trick": [card_name(c, symbols=False) for _, c in pos.trick],
+        "tricks_left": _tricks_left(pos),
+        "taken": {str(s): pos.deal_points(s) for s in pos.active},
+        "value": value,
+        "reachable": {str(t): value >= t for t in levels},
+        "cards": cards,
+    }
+
+
+def _tricks_left(pos) -> int:
+    from thousand.reference.play import n_tricks
+    return n_tricks(pos.rules) - pos.trick_index
+
+
+def _format(rules, pos, declarer: int, result: dict) -> str:
+    from thousand.cards import SUIT_SYMBOLS, card_name, format_hand, parse_card
+
+    trump = "none" if pos.trump < 0 else SUIT_SYMBOLS[pos.trump]
+    lines = [f"position ({rules.describe()}): trump {trump}, {result['tricks_left']} trick(s) left"]
+    for s in pos.active:
+        role = "declarer" if s == declarer else "defender"
+        extra = f", taken {pos.deal_points(s)}" if pos.deal_points(s) else ""
+        lines.append(f"  seat {s} ({role}{extra}): {format_hand(pos.hands[s]) or '-'}")
+    if pos.trick:
+        lines.append("  trick so far: " + " ".join(f"{card_name(c)} (seat {s})" for s, c in pos.trick))
+    value = result["value"]
+    lines.append(f"value: {value} -- the declarer's deal points with open-hand play from here "
+                 "(points taken so far included)")
+    reach = [int(t) for t, ok in result["reachable"].items() if ok]
+    miss = [int(t) for t, ok in result["reachable"].items() if not ok]
+    parts = []
+    if reach:
+        parts.append(f"reachable {reach[0]}..{reach[-1]}")
+    if miss:
+        parts.append(f"not {miss[0]}..{miss[-1]}")
+    lines.append(f"contracts: {', '.join(parts)} (a contract is reachable exactly when it is at most the value)")
+    side = "the declarer: highest" if pos.turn == declarer else "a defender: lowest"
+    lines.append(f"seat {pos.turn} to play ({side} is best, marked *):")
+    for c in result["cards"]:
+        name = card_name(parse_card(c["card"])) + (" declaring" if c["declare"] else "")
+        lines.append(f"  {'*' if c['best'] else ' '} {name:<14} {c['value']:>4}")
+    return "\n".join(lines)

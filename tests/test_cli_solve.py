@@ -1,0 +1,193 @@
+"""``thousand solve``: typed positions solved as the reference twin solves them, the JSON
+fields, seed mode, and one-line errors for bad positions."""
+import json
+
+import pytest
+
+from thousand import cli
+from thousand.cards import parse_card, parse_hand
+from thousand.reference import solver as ref
+from thousand.reference.play import Position
+from thousand.rules import CLASSIC, highest_contract
+
+
+def solve_json(capsys, *args: str) -> dict:
+    assert cli.main(["solve", *args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def by_hand(rules, hands: list[str], leader: int, trump: int, trick: str, taken: list[int]) -> Position:
+    """The position built by hand from the play rules (the command's parsing not involved):
+    the trick's cards start in their players' hands and are played."""
+    n = len(hands)
+    masks = [parse_hand(h) for h in hands] + [0] * (rules.players - n)
+    cards = [parse_card(t) for t in trick.split()]
+    for i, c in enumerate(cards):
+        masks[(leader + i) % n] |= 1 << c
+    left = len(hands[(leader + len(cards)) % n].split())
+    p = Position.start(rules, masks, tuple(range(n)), leader)
+    p = p._evolve(trump=trump, trick_index=(10 if n == 2 else 8) - left,
+                  points=tuple(taken) + (0,) * (rules.players - n))
+    for c in cards:
+        p = p.play(c)
+    return p
+
+
+def moves_of(out: dict) -> dict:
+    return {(parse_card(m["card"]), True) if m["declare"] else parse_card(m["card"]): m["value"] for m in out["cards"]}
+
+
+def test_a_typed_mid_trick_endgame_agrees_with_the_reference_solver(capsys):
+    # three tricks left, hearts trump, seat 1 has led the J♠ and the declarer (seat 2) follows
+    hands = ["A♠ Q♦ 9♥", "10♠ J♥", "K♠ 10♥ A♥"]
+    out = solve_json(capsys, "--hands", " | ".join(hands), "--declarer", "2", "--lead", "1", "--trick", "JS",
+                     "--trump", "H", "--taken", "20,31,150")
+    p = by_hand(CLASSIC, hands, leader=1, trump=3, trick="J♠", taken=[20, 31, 150])
+    assert out["value"] == ref.minimax(p, 2) == ref.solve(p, 2)
+    assert moves_of(out) == ref.card_values(p, 2)
+    assert out["to_play"] == 2 and out["trick"] == ["JS"] and out["tricks_left"] == 3
+    assert out["taken"] == {"0": 20, "1": 31, "2": 150}
+
+
+def test_a_lead_that_may_declare_is_listed_twice_with_the_reference_values(capsys):
+    out = solve_json(capsys, "--hands", "QH KH 9C | AH 9S JC | TH JS AC")
+    p = by_hand(CLASSIC, ["QH KH 9C", "AH 9S JC", "TH JS AC"], leader=0, trump=-1, trick="", taken=[0, 0, 0])
+    values = moves_of(out)
+    assert (parse_card("QH"), True) in values and (parse_card("KH"), True) in values
+    assert values == ref.card_values(p, 0)
+    assert out["value"] == ref.minimax(p, 0) == max(values.values())
+
+
+@pytest.mark.parametrize("players, hands", [(4, ["AH 9S QC", "TH KS JC", "KH QS AC"]),
+                                            (2, ["AH 9S QC KD", "TH KS JC 9D"])])
+def test_other_table_sizes_agree_with_the_reference_solver(capsys, players, hands):
+    rules = CLASSIC.with_overrides(f"players={players}")
+    out = solve_json(capsys, "--hands", " | ".join(hands), "--set", f"players={players}", "--declarer", "1")
+    p = by_hand(rules, hands, leader=1, trump=-1, trick="", taken=[0] * len(hands))
+    assert out["value"] == ref.minimax(p, 1)
+    assert moves_of(out) == ref.card_values(p, 1)
+
+
+def test_json_reachable_and_best_follow_the_value(capsys):
+    out = solve_json(capsys, "--hands", "AH TH KH | QS 9S KS | JH JS JC", "--trump", "H", "--taken", "140,22,18")
+    levels = list(range(100, highest_contract(CLASSIC) + 1, CLASSIC.bid_step))
+    assert [int(t) for t in out["reachable"]] == levels
+    assert all(ok == (out["value"] >= int(t)) for t, ok in out["reachable"].items())
+    assert any(out["reachable"].values()) and not all(out["reachable"].values())   # the example straddles
+    best = max(m["value"] for m in out["cards"])               # the declarer is to play: highest is best
+    assert best == out["value"]
+    assert [m["value"] for m in out["cards"]] == sorted((m["value"] for m in out["cards"]), reverse=True)
+    assert all(m["best"] == (m["value"] == best) for m in out["cards"])
+
+
+def test_a_defender_to_play_lists_the_lowest_first(capsys):
+    out = solve_json(capsys, "--hands", "TH 9C | KH 9S JD | QH JS AD", "--trick", "AH")
+    values = [m["value"] for m in out["cards"]]
+    assert out["to_play"] == 1 and values == sorted(values) and values[0] == out["value"]
+
+
+def test_text_output_names_the_value_contracts_and_best_card(capsys):
+    assert cli.main(["solve", "--hands", "AH TH | KH 9S | QH JS"]) == 0
+    text = capsys.readouterr().out
+    p = by_hand(CLASSIC, ["AH TH", "KH 9S", "QH JS"], leader=0, trump=-1, trick="", taken=[0, 0, 0])
+    assert f"value: {ref.solve(p, 0)}" in text
+    assert "contracts: not 100..400" in text and "* A♥" in text
+
+
+def test_seed_mode_is_deterministic_and_is_the_explained_deal(capsys):
+    first = solve_json(capsys, "--seed", "7")
+    assert solve_json(capsys, "--seed", "7") == first
+    held = [parse_hand(h) for h in first["hands"].values()]
+    assert [bin(h).count("1") for h in held] == [8, 8, 8] and sum(held) == (1 << 24) - 1
+    # the explained deal (the same stream): its dealt hands and talon are the solved deal's cards
+    assert cli.main(["explain", "--seed", "7", "--json"]) == 0
+    trace = json.loads(capsys.readouterr().out)
+    declarer = first["declarer"]
+    dealt = parse_hand(trace["hands"][declarer]) | parse_hand(trace["talons"][0])
+    assert bin(dealt & held[list(first["hands"]).index(str(declarer))]).count("1") == 8
+    assert solve_json(capsys, "--seed", "8")["hands"] != first["hands"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--hands", "AH TH | AH 9S | QH JS"], "card AH is given twice"),
+    (["--hands", "AH TH | KH 9S | QH JS", "--trick", "TH"], "card 10H is given twice"),
+    (["--hands", "AH TH | KH 9S | QH"], "seat 2 holds 1 card(s), not 2"),
+    (["--hands", "AH TH | KH 9S"], "players=3, so give 3 hands"),
+    (["--hands", "AH TH | KH 9S | QH JS", "--set", "players=2"], "players=2, so give 2 hands"),
+    (["--hands", "AH TH | KH 9S | QH JS", "--trump", "X"], "unknown suit 'X'"),
+    (["--hands", "AH TH KH | QS 9S KS | QH JS JC", "--trump", "H"], "no marriage of that suit was declared"),
+    (["--hands", "AH TH | KH 9S | QH XS"], "bad card 'XS'"),
+    (["--hands", "TH | KH | QH JS", "--trick", "AH 9S"], "seat 1 may not play 9S there"),
+    (["--hands", "AH TH | KH 9S | QH JS", "--declarer", "3"], "--declarer: must be a seat 0..2"),
+    (["--hands", "AH TH | KH 9S | QH JS", "--taken", "1,2"], "--taken: give 3 whole numbers"),
+    (["--hands", "A♥ 10♥ K♥ Q♥ A♠ 10♠ K♠ Q♠ J♠ | 9♥ | 9♠"], "1..8"),
+    (["--seed", "7", "--trump", "H"], "drop --trump"),
+    (["--seed", "7", "--set", "players=2"], "2 players"),
+])
+def test_bad_positions_are_one_line_errors(capsys, args, message):
+    assert cli.main(["solve", *args]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def test_help_teaches_with_an_example(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["solve", "--help"])
+    text = capsys.readouterr().out
+    assert "examples:" in text and "thousand solve --hands" in text
+
+
+def write_trace(capsys, tmp_path, seed: int) -> tuple[str, dict]:
+    assert cli.main(["explain", "--seed", str(seed), "--json"]) == 0
+    text = capsys.readouterr().out
+    path = tmp_path / "deal.json"
+    path.write_text(text, encoding="utf-8")
+    return str(path), json.loads(text)
+
+
+def test_a_trace_at_its_first_lead_is_the_seed_position(capsys, tmp_path):
+    path, _ = write_trace(capsys, tmp_path, 7)
+    assert solve_json(capsys, "--trace", path) == solve_json(capsys, "--seed", "7")
+
+
+def test_a_trace_before_its_last_card_is_worth_what_the_deal_made(capsys, tmp_path):
+    # one card left to play: no choice, so the value is the declarer's points at the end,
+    # which the replayed deal counts on its own
+    from thousand.reference import replay_deal
+    from thousand.trace import DealTrace, EventKind
+
+    path, data = write_trace(capsys, tmp_path, 7)
+    deal = replay_deal(CLASSIC, DealTrace.from_dict(data))
+    last = max(i for i, e in enumerate(deal.trace.events) if e.kind == EventKind.PLAY)
+    out = solve_json(capsys, "--trace", path, "--at", str(last))
+    assert len(out["cards"]) == 1 and out["tricks_left"] == 1
+    assert out["value"] == deal.deal_points[deal.declarer]
+    # and the value along the actual line never rises after the declarer's card nor falls after a defender's
+    values = [solve_json(capsys, "--trace", path, "--at", str(i))["value"]
+              for i, e in enumerate(deal.trace.events) if e.kind == EventKind.PLAY]
+    movers = [e.seat for e in deal.trace.events if e.kind == EventKind.PLAY]
+    for before, after, seat in zip(values, values[1:], movers):
+        assert (after <= before) if seat == deal.declarer else (after >= before)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--at", "3", "--seed", "7"], "--at picks an event of a --trace"),
+    (["--at", "3"], "the play is events"),
+    (["--at", "99"], "the play is events"),
+    (["--trump", "H"], "--trace takes the position from the deal; drop --trump"),
+    (["--set", "players=4"], "the trace was played under classic"),
+])
+def test_bad_trace_requests_are_one_line_errors(capsys, tmp_path, args, message):
+    path, _ = write_trace(capsys, tmp_path, 7)
+    extra = [] if "--seed" in args else ["--trace", path]
+    assert cli.main(["solve", *extra, *args]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def test_a_file_that_is_no_deal_trace_is_a_one_line_error(capsys, tmp_path):
+    path = tmp_path / "x.json"
+    path.write_text('{"first_dealer": 0, "deals": []}', encoding="utf-8")
+    assert cli.main(["solve", "--trace", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "is not a deal trace" in err
