@@ -95,6 +95,7 @@ def test_kernel_equals_reference_on_endgames(rules, seed, tricks_left):
 WS = solver.Workspace()
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_kernel_equals_reference_every_option(players, ws):
@@ -115,6 +116,7 @@ def test_kernel_equals_reference_every_option(players, ws):
     assert trump_set > 300 and n - trump_set > 300 and mid > 1000 and declarable > 50
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(10))
 def test_full_deals_against_reference(chunk, ws):
@@ -167,6 +169,7 @@ def test_self_agreement_on_full_deals():
     _agree_with_itself(deals, [v for v in VARIANTS if not v & solver.FLAG_NO_TABLE])
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_self_agreement_on_10000_full_deals():
     """10,000 deals of every table size and option combination: the bounds, the runs and
