@@ -7,7 +7,6 @@ the path.  Nothing here computes statistics.
 from __future__ import annotations
 
 import os
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
+from thousand.files import written_whole
 from thousand.rules import Rules
 
 __all__ = [
@@ -51,14 +51,9 @@ def save_figure(fig: Figure, path: str | os.PathLike, **savefig: Any) -> Path:
     name beside ``path`` and renamed, so a full disk or an interruption leaves no 0-byte or
     cut image (nor an earlier chart half replaced).  The format is ``path``'s suffix."""
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
     savefig.setdefault("format", path.suffix.lstrip(".").lower() or "png")
-    try:
+    with written_whole(path) as tmp:
         fig.savefig(tmp, **savefig)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
     return path
 
 

@@ -74,7 +74,7 @@ from thousand.analysis.stats import (
     wilson_bounds, z_for,
 )
 from thousand.errors import ThousandError
-from thousand.files import read_json
+from thousand.files import read_json, written_whole
 from thousand.rules import Rules, format_value, parse_overrides, parse_rules_spec, rule_notes
 
 __all__ = [
@@ -1562,12 +1562,8 @@ def _written_record(out: Path) -> dict[str, tuple[str, ...]]:
 
 
 def _write_record(out: Path, files: dict[str, Any]) -> None:
-    tmp = out / f".{WRITTEN_FILE}.partial"
-    try:
+    with written_whole(out / WRITTEN_FILE) as tmp:   # a full disk leaves no cut record behind
         tmp.write_text(json.dumps({"files": files}, indent=1) + "\n")
-        os.replace(tmp, out / WRITTEN_FILE)
-    finally:   # a full disk leaves no cut record behind
-        tmp.unlink(missing_ok=True)
 
 
 def claim_out_dir(out_dir: str | os.PathLike) -> None:

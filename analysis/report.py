@@ -38,7 +38,7 @@ from thousand.analysis.deals import random_deals
 from thousand.analysis.marriages import held_in_play, marriage_tables
 from thousand.analysis.redeals import redeal_calls, redeal_frequencies
 from thousand.errors import ThousandError, check_name
-from thousand.files import read_json
+from thousand.files import read_json, written_whole
 from thousand.rules import PRESETS, Rules
 
 __all__ = ["ReportConfig", "ReportResult", "build_report", "markdown_to_html", "overview", "DEFAULT_DEALS"]
@@ -315,14 +315,9 @@ def _reusable_run(path: Path, rules: Rules, cfg: ReportConfig) -> dict[str, Any]
 
 
 def _write_whole(path: Path, text: str, encoding: str = "utf-8") -> None:
-    """``path.write_text(text)``, but whole or not at all (a hidden temporary file renamed):
-    a full disk or an interruption leaves the earlier file, never a cut one."""
-    tmp = path.with_name(f".{path.name}.partial")
-    try:
+    """``path.write_text(text)``, but whole or not at all (see :func:`thousand.files.written_whole`)."""
+    with written_whole(path) as tmp:
         tmp.write_text(text, encoding=encoding)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def _write_table(frame: pl.DataFrame, path: Path) -> None:
@@ -837,12 +832,8 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
                                              seed=cfg.seed, strategies=cfg.strategies, jobs=cfg.jobs,
                                              chunk_dir=parts)
             # The data first, then its key: a key on disk always describes a complete file.
-            tmp = data.with_name(f".{data.name}.tmp")
-            try:
+            with written_whole(data) as tmp:   # a full disk leaves no cut file behind
                 hands.write_parquet(tmp)
-                os.replace(tmp, data)
-            finally:   # a full disk leaves no cut file behind
-                tmp.unlink(missing_ok=True)
             _write_whole(cfg.out / "data" / FORCED_KEY, json.dumps({**_forced_key(cfg), "status": "complete"},
                                                                   indent=1) + "\n")
             _remove_parts(parts)

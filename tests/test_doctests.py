@@ -20,7 +20,7 @@ MODULES = ["thousand.cards", "thousand.trace", "thousand.rules", "thousand.kerne
            "thousand.reference.play", "thousand.reference.solver", "thousand.solver",
            "thousand.analysis.bids", "thousand.analysis.combinatorics", "thousand.analysis.compare",
            "thousand.analysis.masks", "thousand.analysis.stats", "thousand.analysis.thresholds",
-           "thousand.analysis.page", "thousand.analysis.report", "thousand.console", "thousand.players",
+           "thousand.analysis.page", "thousand.analysis.report", "thousand.console", "thousand.players", "thousand.files",
            "thousand.runner.seeding", "thousand.commands.solve",
            # the tests' own helpers document themselves the same way
            "helpers.states", "helpers.views"]

@@ -1,4 +1,5 @@
-"""Reading the files a user hands the tool (or leaves where it reads), within bounds.
+"""Reading the files a user hands the tool (or leaves where it reads), within bounds, and
+writing the tool's own files whole or not at all.
 
 Every file the tool reads back -- a rules TOML, a replayed trace, a dataset's
 ``metadata.json``, the records ``report`` and ``compare --out`` keep -- may be anything:
@@ -22,12 +23,16 @@ that reports size 0) cannot exhaust memory.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-__all__ = ["read_bytes", "read_text", "read_json"]
+__all__ = ["read_bytes", "read_text", "read_json", "written_whole"]
 
 
 def _error(error: type[Exception] | None) -> type[Exception]:
@@ -100,3 +105,33 @@ def read_json(path: str | os.PathLike[str], what: str, limit: int,
         raise _error(error)(f"{what} {os.fspath(path)!r} is not valid JSON: {e}") from None
     except RecursionError:
         raise _error(error)(f"{what} {os.fspath(path)!r} is not valid JSON: nested too deeply") from None
+
+
+@contextlib.contextmanager
+def written_whole(path: str | os.PathLike[str], tag: str | None = None) -> Iterator[Path]:
+    """A hidden temporary name beside ``path`` to write to; renamed to ``path`` when the block
+    ends without an error, removed whatever happens.
+
+    A full disk, an error or an interruption therefore leaves the earlier ``path`` (or none),
+    never a cut file.  The temporary name is ``.NAME.TAG.XXXXXXXX.tmp`` (``XXXXXXXX`` random,
+    so two writers never share one; ``tag`` names the writer where a reader must recognise
+    its leftovers, as the runner's chunk store does).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     target = Path(d) / "table.csv"
+    ...     with written_whole(target) as tmp:
+    ...         _ = tmp.write_text("a,b\\n")
+    ...         print(target.exists(), tmp.name.startswith(".table.csv."))
+    ...     print(target.read_text() == "a,b\\n", sorted(p.name for p in Path(d).iterdir()))
+    False True
+    True ['table.csv']
+    """
+    path = Path(path)
+    token = uuid.uuid4().hex[:8]
+    tmp = path.with_name(f".{path.name}.{tag}.{token}.tmp" if tag else f".{path.name}.{token}.tmp")
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)

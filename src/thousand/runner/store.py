@@ -38,7 +38,7 @@ import numpy as np
 import polars as pl
 
 from thousand.errors import ThousandError
-from thousand.files import read_bytes, read_json
+from thousand.files import read_bytes, read_json, written_whole
 
 __all__ = ["METADATA_FILE", "FORMAT_VERSION", "KINDS", "MAX_CHUNKS", "ChunkStore", "read_metadata",
            "metadata_problem", "chunk_file", "chunk_range", "write_chunk", "write_frame", "write_json_atomic",
@@ -83,11 +83,6 @@ def short(value: Any) -> str:
 
 
 # --------------------------------------------------------------------------- files
-def _temporary(path: Path, token: str) -> Path:
-    """The temporary name of ``path`` for the writer ``token`` (see :meth:`ChunkStore.open`)."""
-    return path.with_name(f".{path.name}.{token}.{uuid.uuid4().hex[:8]}.tmp")
-
-
 def new_token() -> str:
     return uuid.uuid4().hex[:8]
 
@@ -100,44 +95,27 @@ def write_chunk(columns: dict[str, np.ndarray], path: Path, compression: str, to
     at a third of polars' cost; a compressed file is polars' to write.  ``token``: the
     writer's, recorded in the store's metadata, in the temporary name.
     """
-    tmp = _temporary(path, token)
-    try:
+    with written_whole(path, token) as tmp:
         if compression == "uncompressed":
             from thousand.parquet import write_parquet  # here: a missing build is a one-line error
             write_parquet(tmp, columns, row_group_size=ROW_GROUP_SIZE)
         else:
             pl.DataFrame(columns).write_parquet(tmp, compression=compression, statistics=False,
                                                 row_group_size=ROW_GROUP_SIZE)
-        size = tmp.stat().st_size
-        os.replace(tmp, path)
-        return size
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+        return tmp.stat().st_size
 
 
 def write_frame(frame: pl.DataFrame, path: Path, token: str) -> int:
     """Write a polars frame (polars' writer, its defaults) whole or not at all; its size in bytes."""
-    tmp = _temporary(path, token)
-    try:
+    with written_whole(path, token) as tmp:
         frame.write_parquet(tmp)
-        size = tmp.stat().st_size
-        os.replace(tmp, path)
-        return size
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+        return tmp.stat().st_size
 
 
 def write_json_atomic(path: Path, data: dict[str, Any], token: str | None = None) -> None:
     """Write ``data`` as JSON to ``path`` whole or not at all."""
-    tmp = _temporary(path, token or new_token())
-    try:
+    with written_whole(path, token or new_token()) as tmp:
         tmp.write_text(json.dumps(data, indent=2) + "\n")
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def journal_chunk(store: str | os.PathLike, k: int, rows: int, size: int) -> None:
@@ -325,7 +303,7 @@ def own_files(path: Path, meta: dict[str, Any] | None) -> list[Path]:
     names = [METADATA_FILE, *(chunk_file(k) for k in chunk_range(meta))]
     tokens = set(meta.get("writers", []))
     for p in path.iterdir() if tokens and path.is_dir() else ():
-        # .NAME.TOKEN.RANDOM.tmp, NAME one of the store's names (see _temporary)
+        # .NAME.TOKEN.RANDOM.tmp, NAME one of the store's names (see thousand.files.written_whole)
         parts = p.name[1:].rsplit(".", 3)
         if p.name.startswith(".") and len(parts) == 4 and parts[3] == "tmp" and parts[1] in tokens \
                 and parts[0] in names:
