@@ -585,7 +585,6 @@ def _fmt_value(v: float, unit: str) -> str:
 def result_table(result: MatchResult) -> str:
     """The terminal output: per pair its measures (A, B, A minus B with a 95% interval),
     then the ratings against the field."""
-    per = "deal" if result.kind == "deals" else "game"
     lines = [f"Duplicate match, {result.n:,} {result.kind} x {len(result.seating_list)} seatings "
              f"({result.rules.players} players, seed {result.seed}), {result.seconds:.1f} s; 95% intervals"]
     for i, j in combinations(range(len(result.strategies)), 2):
@@ -613,5 +612,11 @@ def result_table(result: MatchResult) -> str:
         for r in sorted(result.ratings, key=lambda r: -r.value):
             lines.append(f"  {r.strategy:<24} {r.value:+8.2f}  [{r.ci_low:+.2f}, {r.ci_high:+.2f}]")
     lines.append("")
-    lines.append(f"points in score change per {per} per seat; shares of the seat's own deals; rounds: {result.rounds}")
+    if result.kind == "deals":
+        lines.append("points: score change per deal per seat; shares: of the seat's own deals (declared: of all)")
+    else:
+        lines.append("win_share_alone: games won by one A against B's in every other seat (B: one B against A's); "
+                     "final_score: per game per seat")
+    if result.rounds > 1:
+        lines.append(f"{result.rounds} rounds (--precision)")
     return "\n".join(lines)
