@@ -56,6 +56,17 @@ GAME_CHUNK = 40
 MAIN_METRIC = {"deals": "points_per_deal", "games": "win_share_alone"}
 #: Default sizes.
 DEFAULT_DEALS = 20_000
+#: The control variate: the deal as ``standard`` plays it at every seat (its own decision
+#: stream), solved open-handed from the play's start: a function of the deck alone,
+#: whatever the strategies of the match.
+CV_STRATEGY = "standard"
+#: Covariates per deal: a play started (0/1), its open-hand value for the declarer (0 without
+#: a play), the winning bid of that auction.
+CV_COLUMNS = ("cv_play", "cv_value", "cv_bid")
+#: The covariates' means come from a reference sample of this many times the match's deals,
+#: on streams of their own (tag below), played and solved before they are needed.
+CV_REFERENCE = 4
+CV_TAG = 0xC0A7E
 
 # Per pair and per strategy of the pair, the sums one deal contributes (over the seat
 # occurrences of that strategy in the pair's seatings).
@@ -128,11 +139,43 @@ class MatchTask:
     out: str | None = None         # the chunk store's directory, or None: rows stay in memory
     token: str | None = None
     read: bool = False             # the chunk is in the store already: read it back, do not play
+    cv: bool = False               # also the deals' control variates (CV_COLUMNS)
+    rule_set: Rules | None = None  # the rules as a Rules (the solver's positions need it)
 
 
 def _streams(seed: int, k: int) -> tuple[np.random.PCG64, np.random.PCG64]:
     from thousand.runner.seeding import chunk_stream, decision_seed
     return chunk_stream(seed, k), np.random.PCG64(decision_seed(seed, k))
+
+
+def deal_covariates(rules: Rules, chance: np.random.PCG64, decisions: np.random.PCG64, n: int) -> np.ndarray:
+    """The control variates of ``n`` deals, ``(n, 3)`` floats (:data:`CV_COLUMNS`): the deals
+    dealt from ``chance`` (keyed: the same decks as a match on that key) played by
+    :data:`CV_STRATEGY` at every seat, and the open-hand value of the play's start
+    (:func:`thousand.solver.play_start`: the talon taken, the hand-off given)."""
+    from thousand import solver
+    from thousand.runner.chunks import kernel
+    cols = kernel().play_deals(chance, rules, CV_STRATEGY, n_deals=n, decisions=decisions)
+    played = np.flatnonzero(cols["redeal"] == 0)
+    out = np.zeros((n, len(CV_COLUMNS)))
+    out[:, 2] = cols["winning_bid"][played]
+    starts = [(j, solver.play_start(rules, cols, int(i))) for j, i in enumerate(played)]
+    starts = [(j, st) for j, st in starts if st is not None]
+    if starts:
+        values = solver.solve_many(rules, [st[0] for _, st in starts], [st[1] for _, st in starts],
+                                   workspace=solver.Workspace())
+        rows = [j for j, _ in starts]
+        out[rows, 0] = 1
+        out[rows, 1] = values
+    return out
+
+
+def reference_moments(task: MatchTask) -> stats.Moments:
+    """The covariates of the reference chunk ``task.index`` (streams tagged :data:`CV_TAG`)."""
+    from thousand.runner.seeding import tagged_seed
+    chance = np.random.PCG64(tagged_seed(task.seed, CV_TAG, (0, task.index)))
+    decisions = np.random.PCG64(tagged_seed(task.seed, CV_TAG, (1, task.index)))
+    return stats.Moments.of(deal_covariates(task.rule_set, chance, decisions, task.size))
 
 
 def chunk_rows(task: MatchTask, seatings_played: Sequence[int] | None = None, size: int | None = None
@@ -178,15 +221,21 @@ def chunk_rows(task: MatchTask, seatings_played: Sequence[int] | None = None, si
         for s in range(p):
             row[f"strategy{s}"] = np.full(n, task.seatings[k][s], dtype=np.int8)
         parts.append(row)
-    return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+    out = {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+    if task.cv and task.kind == "deals":
+        chance, decisions = _streams(task.seed, task.index)
+        cv = deal_covariates(task.rule_set, chance, decisions, n)
+        for c, name in enumerate(CV_COLUMNS):
+            out[name] = np.tile(cv[:, c], len(chosen)).astype(np.int16)
+    return out
 
 
-def _unit_columns(n_strategies: int, kind: str) -> list[str]:
+def _unit_columns(n_strategies: int, kind: str, cv: bool = False) -> list[str]:
     """Names of the columns of the per-unit table: per pair and side its sums, then the
-    rating's per-unit advantage of every strategy."""
+    rating's per-unit advantage of every strategy, then (``cv``) the control variates."""
     sums = _DEAL_SUMS if kind == "deals" else _GAME_SUMS
     names = [f"{i}-{j}:{side}:{s}" for i, j in combinations(range(n_strategies), 2) for side in "ab" for s in sums]
-    return names + [f"rating:{i}" for i in range(n_strategies)]
+    return names + [f"rating:{i}" for i in range(n_strategies)] + (list(CV_COLUMNS) if cv else [])
 
 
 def reduce_rows(rows: dict[str, np.ndarray] | pl.DataFrame, kind: str, n_strategies: int,
@@ -263,15 +312,20 @@ def reduce_rows(rows: dict[str, np.ndarray] | pl.DataFrame, kind: str, n_strateg
             elif me == j:
                 adv += per_seat[(i, j, "b")] - per_seat[(i, j, "a")]
         out.append(adv / (n_strategies - 1))
+    if "cv_value" in rows:
+        out += [grid(name)[0] for name in CV_COLUMNS]
     return stats.Moments.of(np.column_stack(out))
 
 
-def run_chunk(task: MatchTask) -> tuple[int, stats.Moments, int]:
+def run_chunk(task: MatchTask) -> tuple[str, int, stats.Moments, int]:
     """A worker's task: play (or read back) chunk ``task.index``, write it to the store if
-    there is one, and return ``(index, moments of its units, rows)``."""
+    there is one, and return ``(kind, index, moments of its units, rows)``; a reference
+    chunk of the control variate (``kind == "cv_reference"``): the moments of its covariates."""
     from thousand.runner.pool import keep_freed_memory
     from thousand.runner.store import chunk_file, journal_chunk, new_token, write_chunk
     keep_freed_memory()
+    if task.kind == "cv_reference":
+        return task.kind, task.index, reference_moments(task), 0
     if task.read:
         rows = pl.read_parquet(Path(task.out) / chunk_file(task.index))
         n_rows = rows.height
@@ -282,7 +336,7 @@ def run_chunk(task: MatchTask) -> tuple[int, stats.Moments, int]:
             size = write_chunk(rows, Path(task.out) / chunk_file(task.index), "zstd", task.token or new_token())
             journal_chunk(task.out, task.index, n_rows, size)
     mom = reduce_rows(rows, task.kind, len(task.specs), task.seatings, task.players)
-    return task.index, mom, n_rows
+    return task.kind, task.index, mom, n_rows
 
 
 # --------------------------------------------------------------------------- results
@@ -308,6 +362,8 @@ class MatchRow:
     kind: str                   # "difference" or "share" (win_share_alone)
     even: float | None = None   # win_share_alone: what an even match gives, 1 / players
     pairing_gain: float | None = None
+    # ``<metric>_cv`` rows: the share of the plain estimate's variance the control variate removed
+    variance_reduction: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {k: _clean(v) for k, v in dataclasses.asdict(self).items()}
@@ -350,6 +406,7 @@ class MatchResult:
     seconds: float
     rounds: int
     seating_list: list[tuple[int, ...]] = field(default_factory=list)
+    control_variate: bool = False
 
     def to_json(self) -> list[dict[str, Any]]:
         """One object per pair and measure (then the ratings against the field)."""
@@ -362,17 +419,23 @@ class MatchResult:
         raise KeyError((a, b, metric))
 
     def worst_width(self) -> float:
-        main = MAIN_METRIC[self.kind]
+        main = MAIN_METRIC[self.kind] + ("_cv" if self.control_variate else "")
         widths = [r.ci_high - r.ci_low for r in self.rows if r.metric == main]
         return max((w if math.isfinite(w) else math.inf) for w in widths)
 
 
+#: The metrics the control variate adjusts (per-seat means of points).
+CV_METRICS = ("points_per_deal", "points_as_declarer", "points_as_defender")
+
+
 def _rows_from(mom: stats.Moments, specs: Sequence[str], kind: str, players: int,
-               confidence: float = 0.95) -> tuple[list[MatchRow], list[Rating]]:
-    names = _unit_columns(len(specs), kind)
+               confidence: float = 0.95, reference: stats.Moments | None = None
+               ) -> tuple[list[MatchRow], list[Rating]]:
+    names = _unit_columns(len(specs), kind, reference is not None)
     col = {name: c for c, name in enumerate(names)}
     rows: list[MatchRow] = []
     n = mom.n
+    cv_cols = [col[name] for name in CV_COLUMNS] if reference is not None else []
     for i, j in combinations(range(len(specs)), 2):
         def c(side: str, s: str) -> int:
             return col[f"{i}-{j}:{side}:{s}"]
@@ -389,6 +452,13 @@ def _rows_from(mom: stats.Moments, specs: Sequence[str], kind: str, players: int
                 rows.append(MatchRow(specs[i], specs[j], metric, d.diff, d.low, d.high, n, ea.value, eb.value,
                                      ea.low, ea.high, eb.low, eb.high, d.p_value, unit, "difference",
                                      pairing_gain=d.pairing_gain))
+                if reference is not None and metric in CV_METRICS:
+                    w = np.zeros(len(names))
+                    w[c("a", how)], w[c("b", how)] = 1 / occ_a, -1 / occ_b
+                    cv = stats.control_variate_mean(mom, w, cv_cols, reference, confidence)
+                    rows.append(MatchRow(specs[i], specs[j], f"{metric}_cv", cv.value, cv.low, cv.high, n,
+                                         ea.value, eb.value, ea.low, ea.high, eb.low, eb.high, None, unit,
+                                         "difference", variance_reduction=cv.variance_reduction))
                 continue
             num, den = how
             ea = stats.ratio_estimate_from(mom, c("a", num), c("a", den), proportion, confidence)
@@ -411,6 +481,11 @@ def _rows_from(mom: stats.Moments, specs: Sequence[str], kind: str, players: int
             mean, sd = float(mom.mean[k]), math.sqrt(mom.var(k)) if n > 1 else math.nan
             lo, hi = stats.mean_interval(mean, sd, n, confidence)
             ratings.append(Rating(spec, mean, float(lo), float(hi), n, metric))
+            if reference is not None:
+                w = np.zeros(len(names))
+                w[k] = 1
+                cv = stats.control_variate_mean(mom, w, cv_cols, reference, confidence)
+                ratings.append(Rating(spec, cv.value, cv.low, cv.high, n, f"{metric}_cv"))
     return rows, ratings
 
 
@@ -466,7 +541,7 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
           n_games: int | None = None, seed: int = 1, jobs: int = 1, backend: str = "loky",
           scheduler: str | None = None, precision: float | None = None, cap: int | None = None,
           out: str | Path | None = None, resume: bool = False, progress: bool | None = None,
-          chunk_size: int | None = None, allow_same: bool = False) -> MatchResult:
+          chunk_size: int | None = None, allow_same: bool = False, control_variate: bool = False) -> MatchResult:
     """Play a duplicate match of ``strategies`` and return its paired statistics.
 
     Parameters
@@ -481,6 +556,10 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
     out : a directory for the per-deal (per-game) rows, a chunk store; ``resume``
         continues an interrupted match there
     allow_same : let a strategy meet itself (tests: every difference is then exactly 0)
+    control_variate : also the points metrics adjusted by the deals' open-hand values
+        (:data:`CV_COLUMNS`, means from a reference sample of :data:`CV_REFERENCE` times
+        the deals): rows ``<metric>_cv`` with their variance reduction; ``--precision``
+        then watches ``points_per_deal_cv``
     """
     from thousand.runner.pool import progress_bar, run_tasks
     from thousand.runner.seeding import chunk_bounds
@@ -504,6 +583,10 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
         cap = cap if cap is not None else 32 * max(n, chunk)
         if cap < n:
             raise ThousandError(f"--cap {cap} is below the first round's {n} {kind}")
+    if control_variate and kind != "deals":
+        raise ThousandError("--control-variate adjusts deals: use it with --deals")
+    if control_variate and rules.players == 2:
+        raise ThousandError("--control-variate needs 3 or 4 players (the solver's play start)")
     sizes = _round_sizes(n, precision, cap, chunk)
     total = sizes[-1]
     players = rules.players
@@ -520,22 +603,26 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
         if out is not None:
             meta = {"kind": kind, "rows": kind, "n": total, "chunk_size": chunk,
                     "n_chunks": len(chunk_bounds(total, chunk)), "seed": seed, "rules": rules.as_dict(), "rules_hash": rules.hash, "strategies": specs,
-                    "seatings": [list(s) for s in seating_list], "precision": precision, "match": True}
+                    "seatings": [list(s) for s in seating_list], "precision": precision, "match": True,
+                    "control_variate": control_variate}
             store = held.enter_context(ChunkStore(out, meta, ("kind", "n", "chunk_size", "seed", "rules_hash",
-                                                              "strategies", "precision", "match")))
+                                                              "strategies", "precision", "match",
+                                                              "control_variate")))
             store.prepare(resume)
 
             def first_row(k: int) -> pl.DataFrame:
                 start, _ = chunk_bounds(total, chunk)[k]
-                task = MatchTask(kind, k, start, 1, seed, rules_arr, players, tuple(specs), tuple(seating_list))
+                task = MatchTask(kind, k, start, 1, seed, rules_arr, players, tuple(specs), tuple(seating_list),
+                                 cv=control_variate, rule_set=rules)
                 return pl.DataFrame(chunk_rows(task, seatings_played=[0], size=1))
 
             kept = store.open(first_row, partial=False)
         bounds = chunk_bounds(total, chunk)
         token = store.token if store is not None else None
         mom: stats.Moments | None = None
+        reference: stats.Moments | None = None
         started = time.perf_counter()
-        done_units = 0
+        done_units = ref_chunks = 0
         rounds = 0
         bar = progress_bar(sizes[0], kind[:-1], progress=progress)
         try:
@@ -546,18 +633,29 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
                     bar.total = target
                     bar.refresh()
                 tasks = [MatchTask(kind, k, start, size, seed, rules_arr, players, tuple(specs),
-                                   tuple(seating_list), None if out is None else str(out), token, k in kept)
+                                   tuple(seating_list), None if out is None else str(out), token, k in kept,
+                                   cv=control_variate, rule_set=rules)
                          for k, start, size in todo]
+                if control_variate:
+                    # the reference sample grows with the match: CV_REFERENCE x its deals
+                    wanted = -(-CV_REFERENCE * target // chunk)
+                    tasks += [MatchTask("cv_reference", r, r * chunk, chunk, seed, rules_arr, players, tuple(specs),
+                                        tuple(seating_list), rule_set=rules) for r in range(ref_chunks, wanted)]
+                    ref_chunks = max(ref_chunks, wanted)
+                sizes_of = {k: size for k, _, size in todo}
                 with contextlib.closing(run_tasks(run_chunk, tasks, backend=backend, jobs=jobs,
                                                   scheduler=scheduler, ordered=True)) as results:
-                    for (k, chunk_mom, _), (_, _, size) in zip(results, todo):
+                    for task_kind, k, chunk_mom, _ in results:
+                        if task_kind == "cv_reference":
+                            reference = chunk_mom if reference is None else reference.merge(chunk_mom)
+                            continue
                         mom = chunk_mom if mom is None else mom.merge(chunk_mom)
-                        done_units += size
+                        done_units += sizes_of[k]
                         if bar is not None:
-                            bar.update(size)
-                rows, ratings = _rows_from(mom, specs, kind, players)
+                            bar.update(sizes_of[k])
+                rows, ratings = _rows_from(mom, specs, kind, players, reference=reference)
                 result = MatchResult(specs, rules, kind, done_units, seed, rows, ratings,
-                                     time.perf_counter() - started, rounds, seating_list)
+                                     time.perf_counter() - started, rounds, seating_list, control_variate)
                 if precision is None or result.worst_width() < precision:
                     break
         finally:
@@ -601,8 +699,11 @@ def result_table(result: MatchResult) -> str:
                               f"[{_fmt_value(r.ci_low, r.unit)}, {_fmt_value(r.ci_high, r.unit)}] "
                               f"(even {_fmt_value(r.even, r.unit)})"])
                 continue
+            interval = f"[{_fmt(r.ci_low, r.unit)}, {_fmt(r.ci_high, r.unit)}]"
+            if r.variance_reduction is not None and math.isfinite(r.variance_reduction):
+                interval += f" (variance {-100 * r.variance_reduction:+.0f}%)"
             table.append([r.metric, _fmt_value(r.a_value, r.unit), _fmt_value(r.b_value, r.unit),
-                          _fmt(r.value, r.unit), f"[{_fmt(r.ci_low, r.unit)}, {_fmt(r.ci_high, r.unit)}]"])
+                          _fmt(r.value, r.unit), interval])
         widths = [max(len(h), *(len(t[c]) for t in table)) for c, h in enumerate(head)]
         lines.append("  " + "  ".join(h.ljust(w) for h, w in zip(head, widths)))
         lines += ["  " + "  ".join(v.ljust(w) for v, w in zip(t, widths)) for t in table]

@@ -34,6 +34,9 @@ def one_line_error(capsys, argv, needle):
     (["match", "--strategy", "standard", "--strategy", "greedy", "--resume"], "give --out"),
     (["match", "--strategy", "standard", "--strategy", "greedy", "--backend", "mpi"], "unknown backend 'mpi'"),
     (["match", "--strategy", "standard", "--strategy", "greedy", "--out", ""], "--out is an empty name"),
+    (["match", "--strategy", "standard", "--strategy", "greedy", "--games", "5", "--control-variate"], "with --deals"),
+    (["match", "--strategy", "standard", "--strategy", "greedy", "--set", "players=2", "--control-variate"],
+     "3 or 4 players"),
 ])
 def test_bad_input_is_one_line(capsys, argv, needle):
     one_line_error(capsys, argv, needle)

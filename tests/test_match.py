@@ -4,6 +4,7 @@ on the workers, an interrupted match resumes to the same result, and the ladder
 random < greedy < standard shows with intervals above zero."""
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -180,3 +181,31 @@ def test_the_ladder_random_greedy_standard_holds_with_intervals_above_zero():
     ratings = {r.strategy: r for r in result.ratings}
     assert ratings["random"].ci_high < ratings["greedy"].ci_low
     assert ratings["greedy"].ci_high < ratings["standard"].ci_low
+
+
+def test_the_control_variate_is_the_deck_s_and_changes_no_identity():
+    """The covariates are a function of the deck alone: the same for any strategies of the
+    match; the reference sample is other deals; a strategy against itself stays at exactly
+    0 after the adjustment (nothing to regress), and the reduction is reported."""
+    small = dict(size=40)
+    one = m.chunk_rows(dataclasses_replace(task(["random", "greedy"], **small), cv=True, rule_set=CLASSIC))
+    two = m.chunk_rows(dataclasses_replace(task(["greedy", "standard"], **small), cv=True, rule_set=CLASSIC))
+    for name in m.CV_COLUMNS:
+        assert np.array_equal(one[name], two[name])
+    assert one["cv_play"].mean() > 0.5 and one["cv_value"].max() > 100
+    ref = m.reference_moments(dataclasses_replace(task(["greedy", "standard"], **small), rule_set=CLASSIC))
+    match_deals = np.column_stack([one[name][:40] for name in m.CV_COLUMNS])
+    assert ref.n == 40 and not np.array_equal(ref.sums, m.stats.Moments.of(match_deals).sums)
+    same = m.match(["random", "random"], CLASSIC, n_deals=40, allow_same=True, control_variate=True, jobs=1,
+                   progress=False, chunk_size=40)
+    r = same.row("random", "random", "points_per_deal_cv")
+    assert (r.value, r.ci_low, r.ci_high) == (0, 0, 0)
+    real = m.match(["greedy", "standard"], CLASSIC, n_deals=40, control_variate=True, jobs=1, progress=False,
+                   chunk_size=40)
+    cv = real.row("greedy", "standard", "points_per_deal_cv")
+    assert math.isfinite(cv.variance_reduction) and cv.variance_reduction < 1
+    assert cv.ci_low < cv.value < cv.ci_high
+
+
+def dataclasses_replace(t, **kw):
+    return dataclasses.replace(t, **kw)
