@@ -361,7 +361,6 @@ class MatchRow:
     unit: str
     kind: str                   # "difference" or "share" (win_share_alone)
     even: float | None = None   # win_share_alone: what an even match gives, 1 / players
-    pairing_gain: float | None = None
     # ``<metric>_cv`` rows: the share of the plain estimate's variance the control variate removed
     variance_reduction: float | None = None
 
@@ -450,8 +449,7 @@ def _rows_from(mom: stats.Moments, specs: Sequence[str], kind: str, players: int
                 d = stats.ratio_diff_from(mom, c("b", how), c("b", "occ"), c("a", how), c("a", "occ"),
                                           _identical(mom, c("a", how), c("b", how)) and occ_a == occ_b, confidence)
                 rows.append(MatchRow(specs[i], specs[j], metric, d.diff, d.low, d.high, n, ea.value, eb.value,
-                                     ea.low, ea.high, eb.low, eb.high, d.p_value, unit, "difference",
-                                     pairing_gain=d.pairing_gain))
+                                     ea.low, ea.high, eb.low, eb.high, d.p_value, unit, "difference"))
                 if reference is not None and metric in CV_METRICS:
                     w = np.zeros(len(names))
                     w[c("a", how)], w[c("b", how)] = 1 / occ_a, -1 / occ_b
@@ -471,8 +469,7 @@ def _rows_from(mom: stats.Moments, specs: Sequence[str], kind: str, players: int
                                       _identical(mom, c("a", num), c("b", num))
                                       and _identical(mom, c("a", den), c("b", den)), confidence)
             rows.append(MatchRow(specs[i], specs[j], metric, d.diff, d.low, d.high, n, ea.value, eb.value,
-                                 ea.low, ea.high, eb.low, eb.high, d.p_value, unit, "difference",
-                                 pairing_gain=d.pairing_gain))
+                                 ea.low, ea.high, eb.low, eb.high, d.p_value, unit, "difference"))
     ratings = []
     if len(specs) > 2:
         metric = "points_per_deal" if kind == "deals" else "final_score"
@@ -710,8 +707,13 @@ def result_table(result: MatchResult) -> str:
     if result.ratings:
         what = "points per deal per seat" if result.kind == "deals" else "final score per game per seat"
         lines += ["", f"Rating: mean paired advantage against the field ({what}), 95% intervals"]
-        for r in sorted(result.ratings, key=lambda r: -r.value):
-            lines.append(f"  {r.strategy:<24} {r.value:+8.2f}  [{r.ci_low:+.2f}, {r.ci_high:+.2f}]")
+        for r in sorted((r for r in result.ratings if not r.metric.endswith("_cv")), key=lambda r: -r.value):
+            adjusted = [c for c in result.ratings if c.strategy == r.strategy and c.metric.endswith("_cv")]
+            line = f"  {r.strategy:<24} {r.value:+8.2f}  [{r.ci_low:+.2f}, {r.ci_high:+.2f}]"
+            if adjusted:
+                c = adjusted[0]
+                line += f"   with the control variate {c.value:+.2f} [{c.ci_low:+.2f}, {c.ci_high:+.2f}]"
+            lines.append(line)
     lines.append("")
     if result.kind == "deals":
         lines.append("points: score change per deal per seat; shares: of the seat's own deals (declared: of all)")
