@@ -18,7 +18,7 @@ from thousand.errors import USER_ERRORS
 
 # Order shown in `thousand --help`.
 COMMAND_MODULES = [
-    "rules_cmd", "explain", "simulate_cmd", "games_cmd", "bid", "solve", "compare", "report",
+    "rules_cmd", "explain", "simulate_cmd", "games_cmd", "bid", "solve", "compare", "match", "report",
 ]
 
 EPILOG = """examples:
@@ -28,6 +28,7 @@ EPILOG = """examples:
   thousand solve --seed 7                   the deal's open-hand value, card by card
   thousand simulate --deals 1000000 --out runs/classic
   thousand compare --rules classic --rules classic:bolts=off --games 20000
+  thousand match --strategy greedy --strategy standard   duplicate match: same decks, seats rotated
   thousand report --out report              the full report (what `make report` runs)
 
 Rule sets are named as a preset (classic, russian, polish), a preset with overrides
