@@ -19,6 +19,9 @@
 #   entries stamped with a generation so that a new position does not need a clear;
 # - quick bounds: the future is >= 0 and <= the points still in play plus the declarer's
 #   own marriages still in hand plus the last-trick bonus (and set-aside talon);
+# - the last card of a trick (before the last two) settles without being played when
+#   its child, a trick boundary, is decided by those bounds or by its table entry: the
+#   child's key and the trick's points follow from the card alone;
 # - move ordering: the table's best lead, the declarer's declarations, then cards that
 #   take the trick for the side to move (cheapest winner, or the fattest when last),
 #   low discards;
@@ -91,6 +94,21 @@ cdef inline int32_t solver_upper(const Solver* s) noexcept nogil:
                        + marriage_sum(h))
     if s.pr.ace_marriage > 0 and (h & ACES) == ACES:
         up += s.pr.ace_marriage
+    return up
+
+
+cdef inline int32_t solver_upper_after(const Solver* s, int32_t up, int32_t card) noexcept nogil:
+    """solver_upper after ``card`` closes the trick in progress, from ``up`` before it:
+    the trick's points leave play, and so does a marriage (or the ace marriage) the card
+    breaks in the declarer's hand."""
+    cdef const PlayState* ps = &s.ps
+    cdef uint32_t h, bit = <uint32_t>1 << card
+    up -= ps.trick_points + CARD_POINTS_C[card]
+    if ps.turn == s.declarer:
+        h = ps.hands[s.declarer]
+        up -= marriage_sum(h) - marriage_sum(h & ~bit)
+        if s.pr.ace_marriage > 0 and (h & ACES) == ACES and bit & ACES:
+            up -= s.pr.ace_marriage
     return up
 
 
@@ -335,7 +353,7 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
     cdef int32_t run_pts[24]
     cdef int32_t r, dp, sure, w
     cdef uint32_t kc[3]
-    cdef bint probe_children, settled
+    cdef bint probe_children, settled, bounds = not (s.flags & SOLVE_NO_BOUNDS)
     cdef SolveEntry* e
     if ps.trick_index >= pr.n_tricks - 1:
         return 0 if ps.trick_index == pr.n_tricks else solver_last_trick(s)
@@ -446,10 +464,18 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
         settled = False
         if probe_children:
             w = ps.turn if card_beats(cards[i], ps.best, ps.trump) else ps.best_seat
+            gain = ps.trick_points + CARD_POINTS_C[cards[i]] if w == s.declarer else 0
+            if bounds and gain >= beta:
+                # the child's future is >= 0: this card fails high already
+                v = gain
+                settled = True
+            elif bounds and gain + solver_upper_after(s, up, cards[i]) <= alpha:
+                v = gain + solver_upper_after(s, up, cards[i])
+                settled = True
+        if probe_children and not settled:
             solver_child_key(s, cards[i], w, kc)
             e = solver_probe(s, kc)
             if e != NULL:
-                gain = ps.trick_points + CARD_POINTS_C[cards[i]] if w == s.declarer else 0
                 if e.lo == e.hi or e.lo + gain >= beta:
                     v = e.lo + gain
                     settled = True
