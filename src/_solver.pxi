@@ -19,6 +19,9 @@
 #   entries stamped with a generation so that a new position does not need a clear;
 # - quick bounds: the future is >= 0 and <= the points still in play plus the declarer's
 #   own marriages still in hand plus the last-trick bonus (and set-aside talon);
+# - the last card of a trick (before the last two) settles without being played when
+#   its child, a trick boundary, is decided by those bounds or by its table entry: the
+#   child's key and the trick's points follow from the card alone;
 # - move ordering: the table's best lead, the declarer's declarations, then cards that
 #   take the trick for the side to move (cheapest winner, or the fattest when last),
 #   low discards;
@@ -71,6 +74,7 @@ cdef struct Solver:
     uint32_t gen
     int32_t declarer
     int32_t decl_pos
+    int8_t pos_of[4]        # a seat's place among the active seats (-1: not active)
     int32_t flags
     int64_t nodes
 
@@ -90,6 +94,21 @@ cdef inline int32_t solver_upper(const Solver* s) noexcept nogil:
                        + marriage_sum(h))
     if s.pr.ace_marriage > 0 and (h & ACES) == ACES:
         up += s.pr.ace_marriage
+    return up
+
+
+cdef inline int32_t solver_upper_after(const Solver* s, int32_t up, int32_t card) noexcept nogil:
+    """solver_upper after ``card`` closes the trick in progress, from ``up`` before it:
+    the trick's points leave play, and so does a marriage (or the ace marriage) the card
+    breaks in the declarer's hand."""
+    cdef const PlayState* ps = &s.ps
+    cdef uint32_t h, bit = <uint32_t>1 << card
+    up -= ps.trick_points + CARD_POINTS_C[card]
+    if ps.turn == s.declarer:
+        h = ps.hands[s.declarer]
+        up -= marriage_sum(h) - marriage_sum(h & ~bit)
+        if s.pr.ace_marriage > 0 and (h & ACES) == ACES and bit & ACES:
+            up -= s.pr.ace_marriage
     return up
 
 
@@ -139,13 +158,27 @@ cdef inline void solver_new_generation(Solver* s) noexcept nogil:
 
 cdef inline void solver_key(const Solver* s, uint32_t* k) noexcept nogil:
     cdef const PlayState* ps = &s.ps
-    cdef int32_t lp = 0
-    while ps.active[lp] != ps.leader:
-        lp += 1
-    k[0] = (ps.hands[ps.active[0]] | (<uint32_t>lp << 24) | (<uint32_t>(ps.trump + 1) << 26)
-            | (<uint32_t>s.decl_pos << 29))
+    k[0] = (ps.hands[ps.active[0]] | (<uint32_t>s.pos_of[ps.leader] << 24)
+            | (<uint32_t>(ps.trump + 1) << 26) | (<uint32_t>s.decl_pos << 29))
     k[1] = ps.hands[ps.active[1]] | (s.gen << 24)
     k[2] = ps.hands[ps.active[2]] if s.pr.n_active == 3 else 0
+
+
+cdef inline void solver_child_key(const Solver* s, int32_t card, int32_t winner,
+                                  uint32_t* k) noexcept nogil:
+    """The key of the position after ``card`` closes the trick in progress (won by
+    ``winner``), without playing it: the hands less the card, the winner leading, the
+    trump unchanged (a card that closes a trick declares nothing)."""
+    cdef const PlayState* ps = &s.ps
+    cdef uint32_t h[3]
+    cdef int32_t i
+    for i in range(3):
+        h[i] = ps.hands[ps.active[i]] if i < s.pr.n_active else 0
+    h[s.pos_of[ps.turn]] &= ~(<uint32_t>1 << card)
+    k[0] = (h[0] | (<uint32_t>s.pos_of[winner] << 24) | (<uint32_t>(ps.trump + 1) << 26)
+            | (<uint32_t>s.decl_pos << 29))
+    k[1] = h[1] | (s.gen << 24)
+    k[2] = h[2]
 
 
 cdef inline SolveEntry* solver_bucket(const Solver* s, const uint32_t* k) noexcept nogil:
@@ -274,31 +307,34 @@ cdef inline int32_t solver_run_of(uint32_t hand, uint32_t blockers, uint32_t spe
                                   int32_t c) noexcept nogil:
     """The lowest card of ``c``'s run: his cards of one suit with no blocker between them
     (his special cards are singletons: 24 + c)."""
-    cdef int32_t j = c - 1, low = c, bottom = 6 * SUIT_OF[c]
+    cdef uint32_t below, nb
     if special >> c & 1:
         return 24 + c
-    while j >= bottom:
-        if blockers >> j & 1:
-            break
-        if (hand & ~special) >> j & 1:
-            low = j
-        j -= 1
-    return low
+    # his plain cards of the suit from just above the highest blocker under c up to c
+    below = SUIT_MASK_C[SUIT_OF[c]] & ((<uint32_t>2 << c) - 1)
+    nb = blockers & below
+    if nb:
+        below &= ~((<uint32_t>2 << td_highbit(nb)) - 1)
+    return td_lowbit(hand & ~special & below)
 
 
 cdef inline bint solver_run_has(uint32_t hand, uint32_t blockers, uint32_t special,
                                 int32_t c, int32_t step) noexcept nogil:
     """Is there another card of ``c``'s run above it (step 1) or below it (step -1)?"""
-    cdef int32_t j = c + step, bottom = 6 * SUIT_OF[c]
+    cdef uint32_t side, nb
     if special >> c & 1:
         return False
-    while bottom <= j < bottom + 6:
-        if blockers >> j & 1:
-            return False
-        if (hand & ~special) >> j & 1:
-            return True
-        j += step
-    return False
+    if step > 0:
+        side = SUIT_MASK_C[SUIT_OF[c]] & ~((<uint32_t>2 << c) - 1)
+        nb = blockers & side
+        if nb:
+            side &= (<uint32_t>1 << td_lowbit(nb)) - 1
+    else:
+        side = SUIT_MASK_C[SUIT_OF[c]] & ((<uint32_t>1 << c) - 1)
+        nb = blockers & side
+        if nb:
+            side &= ~((<uint32_t>2 << td_highbit(nb)) - 1)
+    return (hand & ~special & side) != 0
 
 
 cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogil:
@@ -315,7 +351,9 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
     cdef uint32_t hand = 0, blockers = 0, special = 0, run_seen = 0
     cdef int32_t run_v[24]
     cdef int32_t run_pts[24]
-    cdef int32_t r, dp, sure
+    cdef int32_t r, dp, sure, w
+    cdef uint32_t kc[3]
+    cdef bint probe_children, settled, bounds = not (s.flags & SOLVE_NO_BOUNDS)
     cdef SolveEntry* e
     if ps.trick_index >= pr.n_tricks - 1:
         return 0 if ps.trick_index == pr.n_tricks else solver_last_trick(s)
@@ -400,6 +438,11 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
             scores[j + 1] = ts
     base = solver_decl_total(s)
     best = -SOLVE_INF if maximising else SOLVE_INF
+    # the last card of a trick before the last two: each child is a trick boundary, so
+    # its table entry is looked up here, before the card is played (a stored value or a
+    # bound that fails the whole window settles the card without playing it)
+    probe_children = (ps.trick_n + 1 == pr.n_active and ps.trick_index + 2 < pr.n_tricks
+                      and not (s.flags & SOLVE_NO_TABLE))
     for i in range(n):
         r = 24
         if runs and cards[i] < 24:
@@ -418,21 +461,43 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
                     if run_v[r] - dp < best:
                         best = run_v[r] - dp
                     continue
-        play_card(ps, pr, cards[i] & 31, cards[i] >> 5)
-        gain = solver_decl_total(s) - base
-        if i == 0 or beta - alpha <= 1:
-            v = gain + solver_search(s, alpha - gain, beta - gain)
-        elif maximising:
-            # principal variation search: the later moves only have to be shown no
-            # better (a zero window); one that is gets searched again with the window
-            v = gain + solver_search(s, alpha - gain, alpha + 1 - gain)
-            if alpha < v < beta:
-                v = gain + solver_search(s, v - gain, beta - gain)
-        else:
-            v = gain + solver_search(s, beta - 1 - gain, beta - gain)
-            if alpha < v < beta:
-                v = gain + solver_search(s, alpha - gain, v - gain)
-        undo_card(ps, pr)
+        settled = False
+        if probe_children:
+            w = ps.turn if card_beats(cards[i], ps.best, ps.trump) else ps.best_seat
+            gain = ps.trick_points + CARD_POINTS_C[cards[i]] if w == s.declarer else 0
+            if bounds and gain >= beta:
+                # the child's future is >= 0: this card fails high already
+                v = gain
+                settled = True
+            elif bounds and gain + solver_upper_after(s, up, cards[i]) <= alpha:
+                v = gain + solver_upper_after(s, up, cards[i])
+                settled = True
+        if probe_children and not settled:
+            solver_child_key(s, cards[i], w, kc)
+            e = solver_probe(s, kc)
+            if e != NULL:
+                if e.lo == e.hi or e.lo + gain >= beta:
+                    v = e.lo + gain
+                    settled = True
+                elif e.hi + gain <= alpha:
+                    v = e.hi + gain
+                    settled = True
+        if not settled:
+            play_card(ps, pr, cards[i] & 31, cards[i] >> 5)
+            gain = solver_decl_total(s) - base
+            if i == 0 or beta - alpha <= 1:
+                v = gain + solver_search(s, alpha - gain, beta - gain)
+            elif maximising:
+                # principal variation search: the later moves only have to be shown no
+                # better (a zero window); one that is gets searched again with the window
+                v = gain + solver_search(s, alpha - gain, alpha + 1 - gain)
+                if alpha < v < beta:
+                    v = gain + solver_search(s, v - gain, beta - gain)
+            else:
+                v = gain + solver_search(s, beta - 1 - gain, beta - gain)
+                if alpha < v < beta:
+                    v = gain + solver_search(s, alpha - gain, v - gain)
+            undo_card(ps, pr)
         if r < 24 and not run_seen >> r & 1:
             run_seen |= <uint32_t>1 << r
             run_v[r] = v
@@ -517,10 +582,14 @@ cdef bint solver_setup(Solver* s, const int32_t* rules, const int32_t* row,
     for i in range(4):
         hands[i] = <uint32_t>row[POS_HANDS + i] & FULL_DECK
     s.decl_pos = -1
+    for i in range(4):
+        s.pos_of[i] = -1
     for i in range(3):
         active[i] = row[POS_ACTIVE + i] if i < s.pr.n_active else -1
         if i < s.pr.n_active and not 0 <= active[i] < 4:
             return False
+        if i < s.pr.n_active:
+            s.pos_of[active[i]] = <int8_t>i
         if active[i] == s.declarer and i < s.pr.n_active:
             s.decl_pos = i
     if s.decl_pos < 0 or _solver_next(active, s.pr.n_active, row[POS_LEADER]) < 0:
