@@ -228,6 +228,17 @@ cdef inline SolveEntry* pimc_table(Seat* s, uint32_t* mask) noexcept nogil:
     return <SolveEntry*>s.work
 
 
+cdef inline void pimc_generation(Solver* sol, int32_t k, int32_t n_active) noexcept nogil:
+    """The table for the ``k``-th search of a decision: a new generation for the first;
+    with 3 playing the others share it (what one world's search stored is exact for the
+    same cards in another: deep in the play the worlds meet); with 2 the set-aside talon's
+    points, which the key leaves out, differ between worlds, so each starts afresh."""
+    if k == 0 or n_active == 2:
+        solver_new_generation(sol)
+    else:
+        solver_share_generation(sol)
+
+
 cdef inline int32_t pimc_worlds_param(double x) noexcept nogil:
     cdef int32_t n = <int32_t>x
     if n < 1:
@@ -415,7 +426,7 @@ cdef int32_t pimc_play(Seat* s, View* v, const PlayState* ps, int32_t* declare) 
         pimc_row(row, hands, v, n_active, ps.leader, ps.trick_n, trick, ps.trump, ps.trick_index, set_aside)
         if not solver_setup(&sol, s.rules, row, table, mask, 0):
             continue
-        solver_new_generation(&sol)
+        pimc_generation(&sol, i, n_active)
         solver_card_values(&sol, out)
         for k in range(48):
             if out[k] >= 0:
@@ -557,7 +568,7 @@ cdef void pimc_hand_off(Seat* s, View* v, int32_t* first, int32_t* second) noexc
             pimc_row(row, hands, v, s.play.n_active, v.seat, 0, trick, -1, 0, set_aside)
             if not solver_setup(&sol, s.rules, row, table, mask, 0):
                 continue
-            solver_new_generation(&sol)
+            pimc_generation(&sol, i * n_cand + c, s.play.n_active)
             val = solver_exact(&sol, 0) + laid_points
             mk[c] += val >= v.contract
             sums[c] += val
@@ -602,7 +613,7 @@ cdef int32_t pimc_raise(Seat* s, View* v) noexcept nogil:
         pimc_row(row, hands, v, s.play.n_active, v.seat, 0, trick, -1, 0, set_aside)
         if not solver_setup(&sol, s.rules, row, table, mask, 0):
             continue
-        solver_new_generation(&sol)
+        pimc_generation(&sol, i, s.play.n_active)
         vals[n_ok] = solver_exact(&sol, 0) + laid_points
         mean += vals[n_ok]
         n_ok += 1

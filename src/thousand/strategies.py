@@ -125,12 +125,12 @@ for _name, _code in (("standard", 2), ("cautious", 3), ("aggressive", 4)):
 # deal's search stores; thousand.solver.Workspace's default).
 PIMC_TABLE_BYTES = (1 + 2 * (1 << 15)) * 16
 _PIMC_PARAMS: dict[str, tuple[int, float, str, float, float]] = {
-    "worlds": (8, 24, "worlds solved per card decision (every consistent world when there are "
+    "worlds": (8, 8, "worlds solved per card decision (every consistent world when there are "
                       "no more than this)", 1, 1024),
-    "hand_off_pairs": (9, 3, "hand-off candidates (pairs of cards) kept from the standard ranking, "
+    "hand_off_pairs": (9, 2, "hand-off candidates (pairs of cards) kept from the standard ranking, "
                              "each tried in both directions", 1, 66),
-    "hand_off_worlds": (10, 6, "worlds solved per hand-off candidate", 1, 1024),
-    "raise_worlds": (11, 16, "worlds solved for the raise/resign decision", 1, 1024),
+    "hand_off_worlds": (10, 4, "worlds solved per hand-off candidate", 1, 1024),
+    "raise_worlds": (11, 8, "worlds solved for the raise/resign decision", 1, 1024),
 }
 register_strategy(Strategy(
     "pimc", 5,
