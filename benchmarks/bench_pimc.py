@@ -9,7 +9,7 @@ it prints the count, the mean, the median and the 90th percentile in millisecond
 the thread's CPU time (time.thread_time: a loaded machine stretches wall clocks, much
 less the CPU time).
 
-    .venv/bin/python benchmarks/bench_pimc.py [--deals 30] [--seed 1] [--spec pimc:worlds=24]
+    .venv/bin/python benchmarks/bench_pimc.py [--deals 30] [--seed 1] [--spec pimc --spec pimc:worlds=8]
 
 Several ``--spec`` run one after the other (a budget curve).  The issue's target (issue
 14): at most 5 ms per decision at the default setting.  The figures move with the
