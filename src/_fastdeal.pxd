@@ -93,8 +93,9 @@ cdef enum:
     S_STANDARD = 2
     S_CAUTIOUS = 3
     S_AGGRESSIVE = 4
-    N_STRATEGIES = 5
-    N_PARAMS = 8
+    S_PIMC = 5
+    N_STRATEGIES = 6
+    N_PARAMS = 12
 
 # The branch of _strategies.pxi each code plays (strategy_branch): the dispatchers switch
 # on the branch, never on ranges of codes, and a code without a branch is refused.
@@ -103,6 +104,7 @@ cdef enum:
     B_RANDOM = 0
     B_GREEDY = 1
     B_SENSIBLE = 2
+    B_PIMC = 3              # the search player (_pimc.pxi): bids as B_SENSIBLE
 
 # Decision kinds of a View.
 cdef enum:

@@ -34,6 +34,8 @@ include "_engine.pxi"
 
 # The open-hand solver (issue 13): its own file, included once; it only calls the play layer.
 include "_solver.pxi"
+# The search player pimc (issue 14): worlds solved with the solver's entry points.
+include "_pimc.pxi"
 
 KERNEL_VERSION = 1
 
@@ -179,9 +181,9 @@ CHOICE_CODES = {
 }
 #: Strategy codes (thousand.strategies mirrors them).
 STRATEGY_CODES = {"random": S_RANDOM, "greedy": S_GREEDY, "standard": S_STANDARD,
-                  "cautious": S_CAUTIOUS, "aggressive": S_AGGRESSIVE}
+                  "cautious": S_CAUTIOUS, "aggressive": S_AGGRESSIVE, "pimc": S_PIMC}
 #: The dispatchers' branches (_strategies.pxi, strategy_branch).
-STRATEGY_BRANCHES = {"random": B_RANDOM, "greedy": B_GREEDY, "sensible": B_SENSIBLE}
+STRATEGY_BRANCHES = {"random": B_RANDOM, "greedy": B_GREEDY, "sensible": B_SENSIBLE, "pimc": B_PIMC}
 N_STRATEGY_PARAMS = N_PARAMS
 REDEAL_CODES = {"none": REDEAL_NONE, "hand": REDEAL_HAND, "talon": REDEAL_TALON,
                 "four_nines": REDEAL_FOUR_NINES}
@@ -789,7 +791,8 @@ cdef int play_state_of_view(PlayState* ps, View* v) except -1:
     return 0
 
 
-def decide(kind, int32_t strategy, params, dict view, bitgen=None, const int32_t[::1] rules=None):
+def decide(kind, int32_t strategy, params, dict view, bitgen=None, const int32_t[::1] rules=None,
+           unsigned char[::1] work=None):
     """One decision of the strategy ``strategy`` (a code) in the position ``view`` (a dict
     of View fields): the kernel's single-decision entry, the one the reference engine's
     ``KernelPlayer`` and the tests ask through ``thousand.kernel.decide``.
@@ -800,7 +803,8 @@ def decide(kind, int32_t strategy, params, dict view, bitgen=None, const int32_t
     fields.  Answers, by kind: blind / redeal 1 or 0; bid 0 (pass) or a bid in
     ``[min_bid, max_bid]``; hand_off ``(card to the next seat, card to the other)``; raise
     the new contract (``min_bid`` keeps it) or -1 to resign; play ``(card, declare)`` with
-    the card in ``legal``.
+    the card in ``legal``.  ``work``: the strategy's workspace (``pimc`` needs one: its
+    solver table, ``Strategy.workspace`` bytes).
     """
     cdef int32_t k = DECISION_KINDS[kind] if isinstance(kind, str) else kind
     cdef const int32_t* r = _rules_ptr(rules)
@@ -816,8 +820,13 @@ def decide(kind, int32_t strategy, params, dict view, bitgen=None, const int32_t
         p[j] = params[j] if j < len(params) else 0.0
     if r != NULL:
         play_rules_from(&pr, r)
+    cdef unsigned char* wp = NULL
+    cdef int64_t wn = 0
+    if work is not None and work.shape[0] > 0:
+        wp = &work[0]
+        wn = work.shape[0]
     seat_init(&seat, strategy, v.seat, p, r, &pr if r != NULL else NULL,
-              get_bitgen(bitgen) if bitgen is not None else NULL, NULL, 0)
+              get_bitgen(bitgen) if bitgen is not None else NULL, wp, wn)
     v.kind = k
     if k == D_BLIND:
         return strategy_blind(&seat, &v)

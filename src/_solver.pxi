@@ -805,3 +805,15 @@ def _solve_hand_offs(const int32_t[::1] rules, const int32_t[::1] position, uint
                         best = v
     _LAST_NODES = nodes
     return -1 if best == -2 else best
+
+
+# ------------------------------------------------------------------ shared tables (pimc)
+cdef inline void solver_share_generation(Solver* s) noexcept nogil:
+    """Call after solver_setup instead of solver_new_generation: the search keeps the
+    table's current generation, so it reuses the bounds that the searches since the last
+    solver_new_generation stored (the key holds the hands, leader, trump and declarer
+    exactly, so an entry is right for any position with that key).  Sound when those
+    searches had the same rules and the same set-aside talon points (2 players), which the
+    key leaves out.  pimc (src/_pimc.pxi) shares one generation between the worlds of a
+    decision, as _solve_hand_offs does between hand-offs."""
+    s.gen = s.table[0].k0

@@ -743,6 +743,8 @@ cdef inline int32_t strategy_branch(int32_t code) noexcept nogil:
         return B_GREEDY
     if code == S_STANDARD or code == S_CAUTIOUS or code == S_AGGRESSIVE:
         return B_SENSIBLE     # one player, three parameter sets
+    if code == S_PIMC:
+        return B_PIMC
     return B_NONE
 
 
@@ -755,6 +757,10 @@ cdef int seat_init(Seat* s, int32_t code, int32_t seat, const double* params, co
         raise ValueError(f"strategy code {code} is not one the kernel plays (codes: 0..{N_STRATEGIES - 1})")
     if s.branch == B_RANDOM and rng == NULL:
         raise ValueError("the random strategy needs a bitgen")
+    if s.branch == B_PIMC and (play == NULL or rules == NULL):
+        raise ValueError("the pimc strategy needs the rules")
+    if s.branch == B_PIMC and (work == NULL or work_bytes < 5 * <int64_t>sizeof(SolveEntry)):
+        raise ValueError("the pimc strategy needs a workspace (its solver table: Strategy.workspace bytes)")
     s.code = code
     s.seat = seat
     for j in range(N_PARAMS):
@@ -770,7 +776,7 @@ cdef int seat_init(Seat* s, int32_t code, int32_t seat, const double* params, co
 # Each dispatcher answers for every branch; the last line is never reached (seat_init
 # refuses a Seat without a branch) and gives a legal answer all the same.
 cdef inline int32_t strategy_blind(Seat* s, View* v) noexcept nogil:
-    if s.branch == B_SENSIBLE:
+    if s.branch == B_SENSIBLE or s.branch == B_PIMC:
         return sensible_blind(v, s.params)
     if s.branch == B_RANDOM:
         return random_yes_no(s.rng)
@@ -778,7 +784,7 @@ cdef inline int32_t strategy_blind(Seat* s, View* v) noexcept nogil:
 
 
 cdef inline int32_t strategy_redeal(Seat* s, View* v) noexcept nogil:
-    if s.branch == B_SENSIBLE:
+    if s.branch == B_SENSIBLE or s.branch == B_PIMC:
         return sensible_redeal(v, s.params)
     if s.branch == B_RANDOM:
         return random_yes_no(s.rng)
@@ -788,7 +794,7 @@ cdef inline int32_t strategy_redeal(Seat* s, View* v) noexcept nogil:
 
 
 cdef inline int32_t strategy_bid(Seat* s, View* v) noexcept nogil:
-    if s.branch == B_SENSIBLE:
+    if s.branch == B_SENSIBLE or s.branch == B_PIMC:     # pimc bids as standard
         return sensible_bid(v, s.params)
     if s.branch == B_RANDOM:
         return random_bid(v, s.rng)
@@ -800,6 +806,8 @@ cdef inline int32_t strategy_bid(Seat* s, View* v) noexcept nogil:
 cdef inline void strategy_hand_off(Seat* s, View* v, int32_t* first, int32_t* second) noexcept nogil:
     if s.branch == B_SENSIBLE:
         sensible_hand_off(v, first, second)
+    elif s.branch == B_PIMC:
+        pimc_hand_off(s, v, first, second)
     elif s.branch == B_RANDOM:
         random_hand_off(v, s.rng, first, second)
     else:
@@ -809,6 +817,8 @@ cdef inline void strategy_hand_off(Seat* s, View* v, int32_t* first, int32_t* se
 cdef inline int32_t strategy_raise(Seat* s, View* v) noexcept nogil:
     if s.branch == B_SENSIBLE:
         return sensible_raise(v, s.params)
+    if s.branch == B_PIMC:
+        return pimc_raise(s, v)
     if s.branch == B_RANDOM:
         return random_raise(v, s.rng)
     return v.min_bid    # B_GREEDY: keeps the contract
@@ -824,5 +834,7 @@ cdef inline int32_t strategy_play(Seat* s, View* v, const PlayState* ps, int32_t
         return random_play(v, s.rng, declare)
     if s.branch == B_GREEDY:
         return greedy_play(v, declare)
+    if s.branch == B_PIMC:
+        return pimc_play(s, v, ps, declare)
     declare[0] = 0
     return td_lowbit(v.legal)

@@ -1,8 +1,9 @@
 """Every strategy reaches its own branch of the kernel's dispatchers, and no other.
 
 The dispatchers of ``src/_strategies.pxi`` switch on the branch that ``strategy_branch``
-gives each code by name: random, greedy, and the sensible family (standard, cautious,
-aggressive: one player, three parameter sets).  Here every registered strategy is asked
+gives each code by name: random, greedy, the sensible family (standard, cautious,
+aggressive: one player, three parameter sets), and the search player pimc (which bids,
+and answers blind and redeal questions, through the sensible branch: ``SHARED``).  Here every registered strategy is asked
 the six decisions on probe positions, with one parameter vector and a fresh stream for
 all; the answers (and whether the stream moved) are its fingerprint.  Strategies of one
 branch must answer alike, different branches differently, and each must land in the
@@ -23,7 +24,12 @@ from thousand.strategies import STRATEGIES, Strategy, parse_strategy, register_s
 
 #: The branch each registered strategy plays (docs/strategies.md).
 BRANCH = {"random": "random", "greedy": "greedy", "standard": "sensible", "cautious": "sensible",
-          "aggressive": "sensible"}
+          "aggressive": "sensible", "pimc": "pimc"}
+#: Decisions a branch answers through another branch's code (docs/strategies.md: pimc
+#: bids as standard).
+SHARED = {"pimc": ("sensible", {"blind", "redeal", "bid"})}
+#: The decisions at which a branch draws from its stream (the others draw nothing).
+DRAWS = {"random": {"blind", "redeal", "bid", "hand_off", "raise", "play"}, "pimc": {"hand_off", "raise", "play"}}
 
 # one parameter vector for every strategy (standard's, blind when 1 point behind)
 PARAMS = parse_strategy("standard:blind_gap=1").params.tolist()
@@ -70,17 +76,22 @@ def test_every_strategy_answers_from_its_own_branch():
         by_branch.setdefault(BRANCH[name], set()).add(fp)
     # one branch, one way to answer (the same parameters and stream) ...
     assert all(len(fps) == 1 for fps in by_branch.values()), by_branch
-    # ... and each branch answers differently from every other, decision by decision
+    # ... and each branch answers differently from every other, decision by decision,
+    # except where it answers through another branch: then exactly as that one
     branches = {b: next(iter(fps)) for b, fps in by_branch.items()}
     for kind_index, kind in enumerate(PROBES):
-        answers = {b: fp[kind_index][1:] for b, fp in branches.items()}
+        answers = {b: fp[kind_index][1:] for b, fp in branches.items()
+                   if kind not in SHARED.get(b, ("", set()))[1]}
         assert len(set(answers.values())) == len(answers), (kind, answers)
-    # only random draws numbers
+        for b, (other, kinds) in SHARED.items():
+            if kind in kinds:
+                assert branches[b][kind_index] == branches[other][kind_index], (b, kind)
+    # only the branches of DRAWS draw numbers, and only where written down
     for b, fp in branches.items():
-        assert all(moved == (b == "random") for _, _, moved in fp), (b, fp)
+        assert all(moved == (kind in DRAWS.get(b, set())) for kind, _, moved in fp), (b, fp)
 
 
-@pytest.mark.parametrize("code", [-1, 5, 99])
+@pytest.mark.parametrize("code", [-1, 6, 99])
 def test_a_code_without_a_branch_is_refused(code):
     assert _fastdeal.strategy_branch_of(code) is None
     assert code not in _fastdeal.STRATEGY_CODES.values()

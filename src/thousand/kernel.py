@@ -469,7 +469,7 @@ def play_forced_pass(bitgen: Any, rules: Any, strategies: Any = None, *, hand: i
 
 # --------------------------------------------------------------------------- one decision
 def decide(kind: str, strategy: Any, params: Any, view: dict[str, Any], bitgen: Any = None,
-           rules: Any = None) -> Any:
+           rules: Any = None, work: Any = None) -> Any:
     """One decision of a kernel strategy in one position: the kernel's single-decision
     entry (``_fastdeal.decide``), for the reference engine's ``KernelPlayer``, tests and tools.
 
@@ -479,7 +479,9 @@ def decide(kind: str, strategy: Any, params: Any, view: dict[str, Any], bitgen: 
     from a reference View; fields not given keep neutral defaults); ``bitgen``: the
     strategy's random stream (``random`` needs one); ``rules`` (default classic): the
     Seat's rules, and the defaults of the View's rule fields (bid step, ace marriage,
-    barrel target and contract).  Answers: blind / redeal 1 or 0; bid 0 or the bid;
+    barrel target and contract); ``work`` the strategy's workspace (a uint8 array of
+    ``Strategy.workspace`` bytes; allocated for the call when not given: pass one to reuse
+    it).  Answers: blind / redeal 1 or 0; bid 0 or the bid;
     hand_off ``(to the next seat, to the other)``; raise the contract or -1 (resign);
     play ``(card, declare)``.
 
@@ -491,4 +493,7 @@ def decide(kind: str, strategy: Any, params: Any, view: dict[str, Any], bitgen: 
     105
     """
     from thousand.rules import CLASSIC
-    return _fastdeal.decide(kind, int(strategy), params, view, bitgen, _rules_array(CLASSIC if rules is None else rules))
+    if work is None:
+        work = workspaces([int(strategy)])[0]
+    return _fastdeal.decide(kind, int(strategy), params, view, bitgen, _rules_array(CLASSIC if rules is None else rules),
+                            work)

@@ -29,7 +29,7 @@ __all__ = ["Strategy", "Param", "STRATEGIES", "DEFAULT_STRATEGY", "N_PARAMS", "P
            "register_strategy", "kernel_view", "workspaces"]
 
 #: Parameter slots per seat in the kernel (``double[N_PARAMS]``).
-N_PARAMS = 8
+N_PARAMS = 12
 DEFAULT_STRATEGY = "standard"
 
 
@@ -116,6 +116,34 @@ for _name, _code in (("standard", 2), ("cautious", 3), ("aggressive", 4)):
         _name, _code, _FAMILY_DOCS[_name],
         {k: Param(slot, float(_FAMILY_DEFAULTS[_name][k]), doc, low, high)
          for k, (slot, doc, low, high) in _FAMILY_PARAMS.items()}))
+
+
+# The search player (src/_pimc.pxi; docs/strategies.md "pimc"): bids, answers blind and
+# redeal questions as standard (slots 0..7, standard's parameters and defaults); plays
+# cards, hands off and raises or resigns by solving worlds.  Its workspace is the solver's
+# transposition table (2 * 2**15 entries of 16 bytes and a header: 1 MB, what a full
+# deal's search stores; thousand.solver.Workspace's default).  The defaults: the largest
+# budget measured within 5 ms per decision (docs/strategies.md, "pimc").
+PIMC_TABLE_BYTES = (1 + 2 * (1 << 15)) * 16
+_PIMC_PARAMS: dict[str, tuple[int, float, str, float, float]] = {
+    "worlds": (8, 4, "worlds solved per card decision (every consistent world when there are "
+                      "no more than this)", 1, 1024),
+    "hand_off_pairs": (9, 1, "hand-off candidates (pairs of cards) kept from the standard ranking, "
+                             "each tried in both directions", 1, 66),
+    "hand_off_worlds": (10, 2, "worlds solved per hand-off candidate", 1, 1024),
+    "raise_worlds": (11, 4, "worlds solved for the raise/resign decision", 1, 1024),
+}
+register_strategy(Strategy(
+    "pimc", 5,
+    "perfect-information Monte Carlo: at each card, hand-off and raise/resign it deals the hidden "
+    "cards in ways consistent with what the seat saw (worlds), solves each with the open-hand solver "
+    "and takes the answer best on average (declarer: make the contract, then points; defenders: "
+    "beat it, then points); bids as standard",
+    {**{k: Param(slot, float(_FAMILY_DEFAULTS["standard"][k]), doc, low, high)
+        for k, (slot, doc, low, high) in _FAMILY_PARAMS.items()},
+     **{k: Param(slot, float(default), doc, low, high)
+        for k, (slot, default, doc, low, high) in _PIMC_PARAMS.items()}},
+    workspace=PIMC_TABLE_BYTES))
 
 
 @dataclass(frozen=True)
@@ -219,10 +247,10 @@ def resolve_strategies(strategies: str | Sequence[str] | None, players: int,
 
 def workspaces(codes: Sequence[int]) -> list[np.ndarray | None]:
     """Per seat, the zeroed scratch buffer its strategy asks for (``Strategy.workspace``
-    bytes), or None: Python allocates it, the kernel's Seat points into it."""
-    by_code = {s.code: s for s in STRATEGIES.values()}
-    return [np.zeros(by_code[int(c)].workspace, dtype=np.uint8) if by_code[int(c)].workspace else None
-            for c in codes]
+    bytes), or None: Python allocates it, the kernel's Seat points into it.  A code no
+    strategy has gets None (the kernel refuses it when it makes the Seat)."""
+    sizes = {s.code: s.workspace for s in STRATEGIES.values()}
+    return [np.zeros(sizes[int(c)], dtype=np.uint8) if sizes.get(int(c)) else None for c in codes]
 
 
 # --------------------------------------------------------------------------- KernelPlayer
@@ -312,6 +340,7 @@ class KernelPlayer:
         self.bitgen = bitgen
         from thousand import _fastdeal
         self._k = _fastdeal
+        self._work = workspaces([self.code])[0]     # its own scratch (pimc: a solver table)
         self._rules: Any = None         # the last view's rules, and their kernel array
         self._rules_array: Any = None
 
@@ -324,7 +353,7 @@ class KernelPlayer:
         if view.rules is not self._rules:
             self._rules, self._rules_array = view.rules, view.rules.to_kernel()
         return self._k.decide(kind, self.code, self.params, self._view(view, kind, **extra), self.bitgen,
-                              self._rules_array)
+                              self._rules_array, self._work)
 
     def go_blind(self, view: Any) -> bool:
         return bool(self._decide("blind", view, hand=0))
