@@ -39,7 +39,7 @@ __all__ = ["DEFAULT_PLAY_DEALS", "CONTRACT_BANDS", "PlaySample", "play_sample", 
            "bot_play_quality", "quality_table", "contract_band", "pooled"]
 
 #: Deals the report solves by default (measured on 2 cores, see docs/analysis.md).
-DEFAULT_PLAY_DEALS = 1_000
+DEFAULT_PLAY_DEALS = 500
 #: Lower edges of the contract bands (the last band is open above).
 CONTRACT_BANDS = (100, 105, 125, 155)
 #: Deals per worker task: small enough for a smooth progress bar, large enough that the
