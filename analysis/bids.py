@@ -70,6 +70,7 @@ __all__ = [
     "talon_redeal_allowed", "bid_table", "safe_bid", "best_ev_bid", "estimate_from_completions",
     "points_histogram", "seat_strategies", "kernel_play", "ROLE_SEATS", "bolt_cost", "recommendation",
     "simulate_hand", "estimate_bid", "format_bid_table", "bid_estimate_json", "plot_bid_chart",
+    "DEFAULT_SOLVE_SAMPLES", "sample_completions", "solve_hand",
 ]
 
 ROLES = ("forehand", "middle", "rear")
@@ -585,6 +586,9 @@ class BidEstimate:
     pass_bolt_rate: float | None = None       # share of deals in which the passer gets a bolt
     pass_ev_without_bolts: float | None = None
     declarer_bolt_rate: float | None = None   # share of played-out deals giving the declarer a bolt
+    solve_table: pl.DataFrame | None = None   # --solve: bid_table of the open-hand reference (best hand-off)
+    solve_samples: int = 0                    # its completions (a sample of its own)
+    solve_seconds: float | None = None
 
     @property
     def pass_ev_ci(self) -> tuple[float, float] | None:
@@ -716,13 +720,16 @@ def _call_kernel(play: Any, hand: int, rules: Rules, role: str, strategies: Any,
 
 def estimate_bid(hand: int, rules: Rules, role: str = "forehand", strategies: Sequence[str] | str | None = None,
                  samples: int = 100_000, exact: bool = False, seed: int | None = 1,
-                 confidence: float = 0.8, free_resignation: bool = True, per_bid: bool = False) -> BidEstimate:
+                 confidence: float = 0.8, free_resignation: bool = True, per_bid: bool = False,
+                 solve_samples: int = 0, jobs: int = 1, progress: bool | None = None) -> BidEstimate:
     """Simulate ``hand`` as declarer and return its bid table and recommendations.
 
     One run at contract 100 answers every bid when the play does not depend on the
     contract.  ``per_bid`` replays the same completions (same seed) once per bid with the
     declarer holding that contract: right for contract-aware strategies, and it gives the
     strategy's own raise/resign EV at every bid; it costs one run per bid.
+    ``solve_samples`` (> 0) adds the open-hand reference (:func:`solve_hand`) on a sample
+    of its own, solved on ``jobs`` workers: ``solve_table``.
     """
     import time
 
@@ -743,7 +750,84 @@ def estimate_bid(hand: int, rules: Rules, role: str = "forehand", strategies: Se
                                     strategies=_strategy_label(strategies), seed=None if exact else seed,
                                     **pass_info)
     import dataclasses
-    return dataclasses.replace(est, seconds=time.perf_counter() - t0, per_bid=per_bid)
+    solved = {}
+    if solve_samples:
+        t1 = time.perf_counter()
+        ref = solve_hand(hand, rules, role, solve_samples, seed, jobs=jobs, progress=progress)
+        solved = {"solve_table": bid_table(ref, rules, free_resignation=free_resignation),
+                  "solve_samples": ref.n, "solve_seconds": time.perf_counter() - t1}
+    return dataclasses.replace(est, seconds=time.perf_counter() - t0, per_bid=per_bid, **solved)
+
+
+# --------------------------------------------------------------------- the open-hand reference
+#: Completions ``thousand bid --solve`` solves by default: each solves every hand-off of the
+#: declarer's ten cards exactly (about 0.2 s on one core, 2026-12-01), so the sample is
+#: small and its intervals wide; ``--solve-samples`` sets it.
+DEFAULT_SOLVE_SAMPLES = 50
+#: Completions per worker task: a smooth progress bar, and little start-up per task.
+SOLVE_TASK = 8
+
+
+def sample_completions(hand: int, samples: int, seed: Any = 1) -> np.ndarray:
+    """``samples`` uniform completions of ``hand``: ``(n, 3)`` uint32 masks of the talon,
+    the next opponent's (in play order after the declarer) and the other opponent's
+    seven cards, drawn from ``SeedSequence(seed).spawn(2)[1]`` (apart from the
+    strategies' and the passing run's streams) by the reference stream's bounded draws.
+
+    >>> c = sample_completions(0b1111111, 3, seed=2)
+    >>> [bin(int(m)).count("1") for m in c[0]], int(np.bitwise_or.reduce(c[0])) | 0b1111111 == (1 << 24) - 1
+    ([3, 7, 7], True)
+    """
+    from thousand.reference.rng import Stream
+
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    stream = Stream(np.random.PCG64(ss.spawn(2)[1]))
+    unseen = [c for c in range(24) if not hand >> c & 1]
+    out = np.zeros((samples, 3), dtype=np.uint32)
+    for i in range(samples):
+        cards = list(unseen)
+        for j in range(len(cards) - 1):   # Fisher-Yates, as the engines shuffle
+            k = j + stream.draw_bounded(len(cards) - j)
+            cards[j], cards[k] = cards[k], cards[j]
+        for part, (a, b) in enumerate(((0, 3), (3, 10), (10, 17))):
+            out[i, part] = sum(1 << c for c in cards[a:b])
+    return out
+
+
+def _best_hand_offs(task: tuple[Rules, int, str, np.ndarray]) -> np.ndarray:
+    """A worker's share of :func:`solve_hand`: the best hand-off's open-hand value of each completion."""
+    from thousand import solver
+
+    rules, hand, role, completions = task
+    seat = ROLE_SEATS[role]
+    active = (1, 2, 0)                      # the dealer is seat 0: forehand, middle, rear
+    nxt = active[(active.index(seat) + 1) % 3]
+    other = active[(active.index(seat) + 2) % 3]
+    ws = solver.Workspace()
+    out = np.empty(len(completions), dtype=np.int32)
+    for i, (talon, a, b) in enumerate(completions):
+        hands = [0, 0, 0]
+        hands[seat], hands[nxt], hands[other] = hand | int(talon), int(a), int(b)
+        out[i] = max(solver.hand_off_values(rules, hands, active, seat, workspace=ws).values())
+    return out
+
+
+def solve_hand(hand: int, rules: Rules, role: str = "forehand", samples: int = DEFAULT_SOLVE_SAMPLES,
+               seed: Any = 1, jobs: int = 1, progress: bool | None = None) -> Completions:
+    """The open-hand reference of ``hand`` as declarer: for each of ``samples`` sampled
+    completions, the declarer takes the talon, chooses the hand-off that is worth the most
+    and the play is open-handed (he for the most, the defenders together for the least);
+    ``points`` is that value.  The hand-offs are solved on ``jobs`` worker processes of
+    the common pool, with a progress bar on a terminal."""
+    from thousand.analysis.play_quality import pooled
+
+    if samples < 2:
+        raise ThousandError(f"--solve-samples must be at least 2, got {samples}")
+    completions = sample_completions(hand, samples, seed)
+    tasks = [(rules, hand, role, completions[k:k + SOLVE_TASK]) for k in range(0, samples, SOLVE_TASK)]
+    parts = pooled(_best_hand_offs, tasks, samples, "open-hand hand-offs", jobs=jobs, progress=progress)
+    return Completions(hand=hand, role=role, points=np.concatenate(parts), talon=completions[:, 0], exact=False,
+                       contract=lowest_bid(role, rules))
 
 
 def simulate_pass(hand: int, rules: Rules, role: str = "forehand", strategies: Sequence[str] | str | None = None,
@@ -811,6 +895,12 @@ def bid_estimate_json(est: BidEstimate) -> dict[str, Any]:
             "ev_strategy_ci_low": num(row["ev_strategy_ci_low"]), "ev_strategy_ci_high": num(row["ev_strategy_ci_high"]),
             "made": int(row["made"]), "n": int(row["n"]),
         })
+    if est.solve_table is not None:   # the open-hand reference, bid by bid (the same bids)
+        for entry, row in zip(bids, est.solve_table.iter_rows(named=True)):
+            entry["solve"] = {"p_make": num(row["p_make"]), "ci_low": num(row["ci_low"]),
+                              "ci_high": num(row["ci_high"]), "ev": num(row["ev"]),
+                              "ev_ci_low": num(row["ev_ci_low"]), "ev_ci_high": num(row["ev_ci_high"]),
+                              "made": int(row["made"]), "n": int(row["n"])}
     return {
         "hand": format_hand(est.hand, symbols=False),
         "position": est.role,
@@ -843,6 +933,8 @@ def bid_estimate_json(est: BidEstimate) -> dict[str, Any]:
         "bids": bids,
         "safe_bid": est.safe_bid,
         "best_ev_bid": est.best_ev_bid,
+        # only with --solve: without it the object is what it always was
+        **({"solve_samples": est.solve_samples} if est.solve_table is not None else {}),
     }
 
 
@@ -945,9 +1037,11 @@ def format_bid_table(est: BidEstimate) -> str:
     strat_rows = est.table.filter(pl.col("ev_strategy").is_not_null())
     strat_col = strat_rows.height > 1   # per-bid runs: a column; otherwise one line below
     ev_head = "EV bid" if est.exact else "EV bid [95% interval]"
+    solved = {} if est.solve_table is None else {r["bid"]: r for r in est.solve_table.iter_rows(named=True)}
     if est.table.height:
         lines.append(f"{'bid':>5}  {ci_head:<22} {ev_head:>24}  {'EV play out':>11}  {'EV resign':>9}"
-                 + (f"  {'EV strategy':>16}" if strat_col else ""))
+                 + (f"  {'EV strategy':>16}" if strat_col else "")
+                 + (f"  {'open-hand P(make)':<22} {'open-hand EV':>24}" if solved else ""))
     for row in est.table.iter_rows(named=True):
         if est.exact:
             p_txt = f"{row['p_make']:.4f} ({row['made']}/{row['n']})"
@@ -965,8 +1059,13 @@ def format_bid_table(est: BidEstimate) -> str:
         strat_txt = ""
         if strat_col:
             strat_txt = "  " + f"{_ev_text(row, 'ev_strategy', est.exact):>16}"
+        solve_txt = ""
+        if solved:
+            r = solved[row["bid"]]
+            solve_txt = (f"  {r['p_make']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+                         f" {r['ev']:>+10.1f} [{r['ev_ci_low']:+.1f}, {r['ev_ci_high']:+.1f}]")
         lines.append(f"{row['bid']:>5}  {p_txt:<22} {ev_txt:>24}  {row['ev_play']:>+11.1f}  {res:>9}{strat_txt}"
-                     + (f"  <- {', '.join(flags)}" if flags else ""))
+                     + solve_txt + (f"  <- {', '.join(flags)}" if flags else ""))
     lines.append("")
     conf = f"{est.confidence:.0%}"
     if est.table.height:
@@ -998,6 +1097,13 @@ def format_bid_table(est: BidEstimate) -> str:
         lines.append(f"best of all, if the auction is won at {raised[1]}: raise or resign after the talon "
                      f"as the strategy does ({raised[0]:+.1f})")
     lines.append(_bolt_line(est))
+    if solved:
+        took = f", {est.solve_seconds:.1f} s" if est.solve_seconds is not None else ""
+        lines.append(f"open-hand = a reference, not advice: on {est.solve_samples:,} completions of their own "
+                     f"(seed {est.seed}{took}) the declarer takes the talon, hands off the best two cards and "
+                     "everybody plays with every hand open (he for the most, the defenders together for the "
+                     "least); EV as for the strategy (play or resign after the talon), bolts not counted. "
+                     "Real defenders see less and err more, so the strategy can beat it (docs/bids.md).")
     lines.append("EV bid = bid, then after the talon play or resign, whichever is better for that talon; "
                  "passing = pass at the first chance, the others bid and play; not counted: the game score "
                  "(one deal from 0, off the barrel). docs/bids.md explains both and the EV interval.")

@@ -23,7 +23,7 @@ from thousand.rules import Rules
 
 __all__ = [
     "redeal_frequency_chart", "redeal_calls_chart", "marriage_frequency_chart", "marriage_value_chart",
-    "marriage_points_chart", "save", "save_figure",
+    "marriage_points_chart", "play_quality_chart", "save", "save_figure",
 ]
 
 DPI = 110
@@ -328,5 +328,51 @@ def marriage_points_chart(points: pl.DataFrame, held: pl.DataFrame, path: str | 
     ax2.set_ylabel("share of dealt hands (%, log scale)")
     ax2.set_title("Marriage value in a dealt hand", fontsize=11)
     ax2.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    return save(fig, path)
+
+
+def play_quality_chart(table: pl.DataFrame, path: str | os.PathLike) -> Path:
+    """How well the bots play, by contract band: the points the declarer's and the
+    defenders' cards gave away against open-hand play (mean per deal), and the shares of
+    failed contracts that were makeable and of made ones the defence could have beaten
+    (at the first lead; 95% intervals).  One strategy (the table's first) per chart."""
+    strategy = table["strategy"][0] if table.height else ""
+    t = table.filter(pl.col("strategy") == strategy)
+    bands = t["band"].to_list()
+    fig = _figure(figsize=(12, 4.2))
+    ax1, ax2 = fig.subplots(1, 2)
+    x = np.arange(len(bands))
+    for col, colour, offset, lab in (("declarer_loss", ROLE_COLOURS["declarer"], -0.2, "declarer's cards"),
+                                     ("defence_loss", ROLE_COLOURS["defender"], 0.2, "defenders' cards")):
+        m = t[f"mean_{col}"].to_numpy().astype(float)
+        lo = t[f"mean_{col}_ci_low"].fill_null(np.nan).to_numpy().astype(float)
+        hi = t[f"mean_{col}_ci_high"].fill_null(np.nan).to_numpy().astype(float)
+        ax1.bar(x + offset, m, width=0.4, color=colour, label=lab)
+        ax1.errorbar(x + offset, m, yerr=_err(lo, m, hi), fmt="none", ecolor="black", capsize=3)
+    ax1.set_xticks(x, [f"{b}\n({n:,})" for b, n in zip(bands, t["deals"].to_list())], fontsize=8)
+    ax1.set_xlabel("contract (deals)")
+    ax1.set_ylabel("points given away per deal")
+    ax1.set_title("Points lost against open-hand play", fontsize=11)
+    ax1.legend(fontsize=8)
+    ax1.grid(axis="y", alpha=0.3)
+    for key, colour, offset, lab in (("failed_makeable_start", ROLE_COLOURS["declarer"], -0.2,
+                                      "failed contracts that were makeable"),
+                                     ("made_beatable_start", ROLE_COLOURS["defender"], 0.2,
+                                      "made contracts the defence could beat")):
+        p = t[f"{key}_share"].fill_null(np.nan).to_numpy().astype(float) * 100
+        lo = t[f"{key}_ci_low"].fill_null(np.nan).to_numpy().astype(float) * 100
+        hi = t[f"{key}_ci_high"].fill_null(np.nan).to_numpy().astype(float) * 100
+        ax2.bar(x + offset, np.nan_to_num(p), width=0.4, color=colour, label=lab)
+        ax2.errorbar(x + offset, np.nan_to_num(p), yerr=_err(lo, p, hi), fmt="none", ecolor="black", capsize=3)
+    ax2.set_xticks(x, bands, fontsize=8)
+    ax2.set_xlabel("contract")
+    ax2.set_ylabel("share (%), at the first lead")
+    ax2.set_ylim(0, 100)
+    ax2.set_title("Contracts decided by a mistake", fontsize=11)
+    ax2.legend(fontsize=8)
+    ax2.grid(axis="y", alpha=0.3)
+    fig.suptitle(f"How well the bots play ({strategy}; open-hand solver as the yardstick; 95% intervals)",
+                 fontsize=12)
     fig.tight_layout()
     return save(fig, path)

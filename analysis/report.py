@@ -36,17 +36,20 @@ from thousand import __version__
 from thousand.analysis import charts
 from thousand.analysis.deals import random_deals
 from thousand.analysis.marriages import held_in_play, marriage_tables
+from thousand.analysis.play_quality import DEFAULT_PLAY_DEALS
 from thousand.analysis.redeals import redeal_calls, redeal_frequencies
 from thousand.errors import ThousandError, check_name
 from thousand.files import read_json, written_whole
 from thousand.rules import PRESETS, Rules
 
-__all__ = ["ReportConfig", "ReportResult", "build_report", "markdown_to_html", "overview", "DEFAULT_DEALS"]
+__all__ = ["ReportConfig", "ReportResult", "build_report", "markdown_to_html", "overview", "DEFAULT_DEALS",
+           "DEFAULT_PLAY_DEALS"]
 
 DEFAULT_DEALS = 1_000_000
 DEFAULT_GAMES = 2_000   # per rule set; the default report compares the three presets
 DEFAULT_HANDS = 2_000
 DEFAULT_SAMPLES = 100
+PLAY_DATA = "play_quality.parquet"   # in DIR/data: the per-deal results of "How well the bots play"
 
 
 # The bidding thresholds play every hand at each seat ``samples`` times and keep every
@@ -68,6 +71,7 @@ class ReportConfig:
     games: int = DEFAULT_GAMES
     hands: int = DEFAULT_HANDS
     samples: int = DEFAULT_SAMPLES
+    play_deals: int | None = None  # deals solved for "How well the bots play" (None: DEFAULT_PLAY_DEALS)
     seed: int = 1
     jobs: int = -1
     strategies: Sequence[str] | None = None
@@ -91,6 +95,12 @@ class ReportConfig:
         whole("games", self.games, 2, " (the comparison's intervals need two)")
         whole("hands", self.hands, 2, " (the rule of thumb is scored on held-out hands)")
         whole("samples", self.samples, 2)
+        if self.play_deals is None:
+            self.play_deals = DEFAULT_PLAY_DEALS
+        whole("play-deals", self.play_deals, 0)
+        from thousand.schema import DEFAULT_CHUNK_DEALS
+        if self.play_deals > DEFAULT_CHUNK_DEALS:   # they are the first deals of the run's first chunk
+            raise ThousandError(f"--play-deals must be at most {DEFAULT_CHUNK_DEALS:,}, got {self.play_deals:,}")
         from thousand.analysis.compare import MAX_UNITS as COMPARE_MAX_UNITS
         if self.games > COMPARE_MAX_UNITS["games"]:
             raise ThousandError(f"--games must be at most {COMPARE_MAX_UNITS['games']:,} (the house-rule "
@@ -925,6 +935,85 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
     return blocks, tables, figs
 
 
+def _play_quality_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_dir: Path,
+                          notes: list[str]) -> tuple[list[Block], dict[str, Path], dict[str, Path]]:
+    """How well the bots play, through :mod:`thousand.analysis.play_quality`: the first
+    ``cfg.play_deals`` deals of the main rule set's run, solved open-handed card by card."""
+    from thousand.analysis import play_quality as pq
+
+    blocks = [Block("h", f"How well the bots play ({cfg.labels[0]})")]
+    tables: dict[str, Path] = {}
+    figs: dict[str, Path] = {}
+    n = min(cfg.play_deals, cfg.deals)
+    if n == 0:
+        notes.append("how well the bots play: --play-deals 0")
+        blocks.append(Block("note", "Not computed: `--play-deals 0`."))
+        return blocks, tables, figs
+    try:
+        log(f"how well the bots play: solving the {n:,} first deals open-handed, card by card ...")
+        per_deal = pq.bot_play_quality(cfg.rules[0], cfg.strategies, n, seed=cfg.seed, jobs=cfg.jobs,
+                                       progress=cfg.progress)
+        data = cfg.out / "data" / PLAY_DATA
+        tmp = data.with_name(f".{data.name}.tmp")
+        try:
+            per_deal.write_parquet(tmp)
+            os.replace(tmp, data)
+        finally:   # a full disk leaves no cut file behind
+            tmp.unlink(missing_ok=True)
+        table = pq.quality_table(per_deal)
+        _write_table(table, tables_dir / "play_quality.csv")
+        tables["play_quality"] = tables_dir / "play_quality.csv"
+        figs["play_quality"] = charts.play_quality_chart(table, charts_dir / "play_quality.png")
+        blocks += _play_quality_blocks(table, per_deal, n, figs["play_quality"])
+    except Exception as e:
+        _stop_if_fatal("how well the bots play", e)
+        notes.append(Failure("how well the bots play", e))
+        log(f"how well the bots play failed: {e}")
+        traceback.print_exc(file=sys.stderr)
+        blocks.append(Block("note", f"The play-quality analysis failed and is not shown ({e})."))
+    return blocks, tables, figs
+
+
+def _play_quality_blocks(table: pl.DataFrame, per_deal: pl.DataFrame, n: int, chart: Path) -> list[Block]:
+    def mean_ci(m: str) -> pl.Expr:
+        return pl.struct(m, f"{m}_ci_low", f"{m}_ci_high").map_elements(
+            lambda r: f"{_fmt_num(r[m])} {_ci(r[f'{m}_ci_low'], r[f'{m}_ci_high'], pct=False, like=r[m])}",
+            return_dtype=pl.String)
+
+    def share(k: str, n_col: str, title: str) -> pl.Expr:
+        return pl.struct(f"{k}_share", f"{k}_ci_low", f"{k}_ci_high", k, n_col).map_elements(
+            lambda r: (f"{_pct_ci(r[f'{k}_share'], r[f'{k}_ci_low'], r[f'{k}_ci_high'])} of {r[n_col]:,}"
+                       if r[n_col] else "-"), return_dtype=pl.String).alias(title)
+
+    show = table.select(
+        pl.col("band").alias("contract"), _counts("deals"),
+        pl.col("mean_start_value").map_elements(_fmt_num, return_dtype=pl.String).alias("open-hand value"),
+        pl.col("mean_taken").map_elements(_fmt_num, return_dtype=pl.String).alias("taken"),
+        mean_ci("mean_declarer_loss").alias("declarer's loss"),
+        mean_ci("mean_defence_loss").alias("defence's loss"),
+        share("failed_makeable_start", "failed", "failed, makeable at the first lead"),
+        share("failed_makeable_any", "failed", "failed, makeable at some card"),
+        share("made_beatable_start", "made", "made, beatable at the first lead"),
+        share("made_beatable_any", "made", "made, beatable at some card"),
+    )
+    rows = per_deal.height
+    return [
+        Block("p", (
+            f"The first {n:,} deals of the run, every card traced: the {rows:,} played out (not redealt or "
+            "resigned) are solved open-handed before every card (`thousand.solver`; every hand open, the "
+            "declarer playing for the most deal points and the defenders together for the least, points "
+            "already taken included). The value at the first lead (after the hand-off as played) against "
+            "what the declarer took, split along the actual line: the declarer's loss sums what his cards "
+            "dropped the value, the defence's loss what theirs raised it, so taken = value - declarer's "
+            "loss + defence's loss, deal by deal. Means per deal with 95% t intervals; shares with 95% "
+            "Wilson intervals. The open-hand value is a yardstick (nobody sees the other hands), so a loss "
+            "is points given away against perfect play, not always an avoidable mistake. Per-deal data: "
+            f"`data/{PLAY_DATA}`; full table: `tables/play_quality.csv` (docs/analysis.md).")),
+        Block("table", frame=show),
+        Block("img", "Points lost against open-hand play, and contracts decided by a mistake", path=chart),
+    ]
+
+
 def _compare_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_dir: Path,
                      notes: list[str]) -> tuple[list[Block], dict[str, Path], dict[str, Path]]:
     """House-rule comparison through :mod:`thousand.analysis.compare` (its public API);
@@ -994,11 +1083,11 @@ def _report_dataset(path: Path) -> bool:
 # Every table and chart this version of the report can write (compare's come from
 # analysis/compare.py's write_outputs): only these names, and those an earlier report
 # recorded in its report.json, are ever removed from tables/ and charts/.
-OWN_TABLES = ("redeal_frequencies.csv", "redeal_calls.csv", "overview.csv", "marriages.csv",
+OWN_TABLES = ("redeal_frequencies.csv", "redeal_calls.csv", "overview.csv", "marriages.csv", "play_quality.csv",
               "marriage_value.csv", "marriage_points.csv", "marriage_points_held.csv", "marriage_checks.csv",
               "bid_thresholds.csv", "rule_of_thumb.csv", "compare.csv", "compare.json")
 OWN_CHARTS = ("redeal_frequencies.png", "redeal_calls.png", "marriage_frequencies.png", "marriage_value.png",
-              "marriage_points.png", "bid_threshold_heatmap.png", "compare_forest.png")
+              "marriage_points.png", "play_quality.png", "bid_threshold_heatmap.png", "compare_forest.png")
 
 
 REPORT_PAGES = ("report.md", "report.html")
@@ -1010,7 +1099,8 @@ COMPARE_FILES = ("tables/compare.csv", "tables/compare.json", "charts/compare_fo
 def _report_files(compares: bool = True) -> list[str]:
     """The files (relative to --out) a report writes besides its data; the comparison's
     only when it ``compares`` several rule sets."""
-    names = [f"tables/{n}" for n in OWN_TABLES] + [f"charts/{n}" for n in OWN_CHARTS] + ["compare.md", *REPORT_PAGES]
+    names = ([f"tables/{n}" for n in OWN_TABLES] + [f"charts/{n}" for n in OWN_CHARTS] + ["compare.md", *REPORT_PAGES]
+             + [f"data/{PLAY_DATA}"])
     return [n for n in names if compares or n not in COMPARE_FILES]
 
 
@@ -1019,6 +1109,7 @@ def _claimed(earlier: dict[str, Any]) -> set[str]:
     those its report.json lists, and while it was running, every name it might write."""
     claimed = {f"tables/{n}" for n in _recorded(earlier, "tables", "tables")}
     claimed |= {f"charts/{n}" for n in _recorded(earlier, "charts", "charts")}
+    claimed |= {f"data/{n}" for n in _recorded(earlier, "data", "data") if n == PLAY_DATA}
     listed = earlier.get("claimed")
     claimed |= {str(p) for p in listed if str(p) in _report_files()} if isinstance(listed, list) else set()
     if "tables/compare.csv" in claimed:   # compare.md comes with the comparison's tables
@@ -1301,7 +1392,16 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
     else:
         blocks += [Block("h", "Marriages"), Block("note", "Not computed: marriages are declared in play, and no play was simulated.")]
 
-    # 4. Bidding thresholds.
+    # 4. How well the bots play (needs play).
+    if played:
+        b, t, f = _play_quality_section(cfg, log, tables_dir, charts_dir, notes)
+        blocks += b
+        tables.update(t)
+        figs.update(f)
+        if (out / "data" / PLAY_DATA).exists():
+            data["play_quality"] = out / "data" / PLAY_DATA
+
+    # 5. Bidding thresholds.
     b, t, f = _threshold_section(cfg, log, tables_dir, charts_dir, notes)
     blocks += b
     tables.update(t)
@@ -1309,7 +1409,7 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
     if (out / "data" / "forced_hands.parquet").exists():
         data["forced_hands"] = out / "data" / "forced_hands.parquet"
 
-    # 5. House-rule comparison.
+    # 6. House-rule comparison.
     if len(cfg.rules) > 1:
         b, t, f = _compare_section(cfg, log, tables_dir, charts_dir, notes)
         blocks += b
@@ -1319,7 +1419,7 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
     seconds = time.perf_counter() - t0
     blocks.append(Block("h", "How this report was made"))
     cmd = ["thousand report", f"--deals {cfg.deals}", f"--games {cfg.games}", f"--hands {cfg.hands}",
-           f"--samples {cfg.samples}", f"--seed {cfg.seed}"]
+           f"--samples {cfg.samples}", f"--play-deals {cfg.play_deals}", f"--seed {cfg.seed}"]
     cmd += [f"--rules '{l}'" for l in cfg.labels]
     cmd += [f"--strategy '{st}'" for st in (cfg.strategies or [])]
     if not cfg.presets:

@@ -88,6 +88,13 @@ def pytest_generate_tests(metafunc):
         metafunc.parametrize("seed", seeds, ids=[f"seed{s}" for s in seeds])
 
 
+@pytest.fixture(autouse=True)
+def small_play_quality_sample(monkeypatch):
+    """Reports the tests build solve 40 deals for "How well the bots play" unless they say
+    otherwise (``play_deals``): the default 1,000 take about 30 s of CPU per report."""
+    monkeypatch.setattr("thousand.analysis.report.DEFAULT_PLAY_DEALS", 40)
+
+
 @pytest.fixture
 def fake_kernel(monkeypatch):
     """``thousand.analysis.bids`` plays on :class:`helpers.bid_fakes.FakeKernel`."""

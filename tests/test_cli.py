@@ -83,8 +83,11 @@ def test_broken_toml_is_one_line_error(tmp_path):
 def test_report_command_defaults_match_the_pipeline():
     from thousand.analysis import report as pipeline
     from thousand.commands import report as command
+    from thousand.analysis import play_quality
     for name in ("DEFAULT_DEALS", "DEFAULT_GAMES", "DEFAULT_HANDS", "DEFAULT_SAMPLES"):
         assert getattr(command, name) == getattr(pipeline, name)
+    # (the report module's is lowered for the tests by conftest: the section's own is the default)
+    assert command.DEFAULT_PLAY_DEALS == play_quality.DEFAULT_PLAY_DEALS
 
 
 def test_building_the_cli_does_not_import_the_analysis_stack():

@@ -17,8 +17,9 @@ import thousand.analysis
 
 MODULES = ["thousand.cards", "thousand.trace", "thousand.rules", "thousand.kernel", "thousand.strategies",
            "thousand.simulate", "thousand.reference", "thousand.reference.rng", "thousand.reference.legal",
-           "thousand.reference.play", "thousand.reference.solver", "thousand.solver",
-           "thousand.analysis.bids", "thousand.analysis.combinatorics", "thousand.analysis.compare", "thousand.analysis.match",
+           "thousand.reference.play", "thousand.reference.solver", "thousand.solver", "thousand.lines",
+           "thousand.analysis.play_quality", "thousand.analysis.match",
+           "thousand.analysis.bids", "thousand.analysis.combinatorics", "thousand.analysis.compare",
            "thousand.analysis.masks", "thousand.analysis.stats", "thousand.analysis.thresholds",
            "thousand.analysis.page", "thousand.analysis.report", "thousand.console", "thousand.players", "thousand.files",
            "thousand.runner.seeding", "thousand.commands.solve",

@@ -259,7 +259,8 @@ def test_a_report_removes_the_datasets_of_an_earlier_report_it_does_not_use(tmp_
     assert any("removing" in line and "classic_bolts=off" in line for line in logs), logs
     assert (tmp_path / "data" / "mine" / "notes.txt").is_file() and (tmp_path / "data" / "theirs").is_dir()
     meta = json.loads((tmp_path / "report.json").read_text())
-    assert set(meta["data"]) == {"classic", "forced_hands"} and set(r.data) == {"classic", "forced_hands"}
+    want = {"classic", "forced_hands", "play_quality"}
+    assert set(meta["data"]) == want and set(r.data) == want
     assert json.loads((tmp_path / "data" / "datasets.json").read_text()) == {"datasets": ["classic"]}
 
 

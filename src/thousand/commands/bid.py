@@ -10,6 +10,10 @@ from thousand.commands.common import add_rules_arguments, add_seed_argument, rul
 from thousand.errors import ThousandError, check_name
 
 MAX_SAMPLES = 20_000_000
+# spelt out here so that building the CLI does not import the analysis stack (a test
+# checks it equals thousand.analysis.bids.DEFAULT_SOLVE_SAMPLES)
+DEFAULT_SOLVE_SAMPLES = 50
+MAX_SOLVE_SAMPLES = 100_000
 
 NAME = "bid"
 HELP = "what to bid with a hand: a recommendation, P(make) and expected score of every bid"
@@ -41,6 +45,12 @@ examples:
   thousand bid "A♠ 10♠ K♣ Q♣ A♦ 9♦ J♥" --exact --json
   thousand bid "AH TH KH QH AD 9S JC" --rules russian --samples 20000 --seed 3
   thousand bid "AH TH KH QH AD 9S JC" --per-bid     the strategy's own raise/resign EV per bid
+  thousand bid "AH TH KH QH AD 9S JC" --solve       next to it, the open-hand reference (best hand-off)
+
+--solve adds, for every bid, the same figures for the open-hand reference: on a smaller
+sample of its own (--solve-samples), the declarer takes the talon, chooses the hand-off
+worth the most, and everybody plays with every hand open (the exact solver).  It is a
+yardstick to read the advice against, not advice: real defenders see less and err more.
 
 docs/bids.md explains every column.
 """
@@ -60,6 +70,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--per-bid", action="store_true",
                    help="replay the same completions once per bid, the declarer holding that contract "
                         "(for contract-aware strategies; also the strategy's own raise/resign EV per bid)")
+    p.add_argument("--solve", action="store_true",
+                   help="add the open-hand reference: P(make) and EV if the declarer chose the best hand-off and "
+                        "everybody played with open hands (slow: --solve-samples completions, each solved exactly)")
+    p.add_argument("--solve-samples", type=int, default=DEFAULT_SOLVE_SAMPLES, metavar="N",
+                   help=f"completions of the open-hand reference (default {DEFAULT_SOLVE_SAMPLES}; "
+                        "about 0.2-1.5 s each on one core)")
+    p.add_argument("--jobs", "-j", type=int, default=-1, metavar="J",
+                   help="worker processes for --solve, -1 for all cores (default -1); never changes the result")
     p.add_argument("--confidence", type=float, default=0.8, metavar="P",
                    help="probability of making it that the safe bid needs (default 0.8)")
     add_seed_argument(p)
@@ -82,6 +100,10 @@ def run(args: argparse.Namespace) -> int:
         # Every sample is held in memory (~100 bytes); --exact is the complete answer anyway.
         raise ThousandError(f"--samples must be at most {MAX_SAMPLES:,} (use --exact for every completion), "
                             f"got {args.samples:,}")
+    if args.solve and not 2 <= args.solve_samples <= MAX_SOLVE_SAMPLES:
+        raise ThousandError(f"--solve-samples must be 2..{MAX_SOLVE_SAMPLES:,}, got {args.solve_samples}")
+    if args.jobs == 0 or args.jobs < -1:
+        raise ThousandError(f"--jobs must be a positive number of workers or -1 for all cores, got {args.jobs}")
     if args.strategy is not None and len(args.strategy) not in (1, 3):
         raise ThousandError(f"--strategy: give one (all seats) or three (declarer, next, other), got {len(args.strategy)}")
     if args.strategy:
@@ -96,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
                                 f"{bids.bid_cap(hand, rules)}")
     est = bids.estimate_bid(hand, rules, role=args.position, strategies=args.strategy,
                             samples=args.samples, exact=args.exact, seed=args.seed,
-                            confidence=args.confidence, per_bid=args.per_bid)
+                            confidence=args.confidence, per_bid=args.per_bid,
+                            solve_samples=args.solve_samples if args.solve else 0, jobs=args.jobs)
     if args.plot:
         bids.plot_bid_chart(est, args.plot)
     if args.json:

@@ -7,6 +7,7 @@ import json
 from thousand.commands.common import add_rules_arguments, rules_from_args, seat_strategies, seed_value
 from thousand.errors import ThousandError, check_name
 from thousand.files import read_json
+from thousand.trace import EventKind
 
 # The longest game a trace can hold (max_deals = 32,767 deals, about 1.7 KB each with
 # --json's indentation) is about 60 MB: a larger file is not a trace.
@@ -26,6 +27,14 @@ plays its lowest legal card); give --strategy once for every seat or once per se
 --replay FILE.json reads a recorded deal (or game) trace, checks every decision and
 prints it; --json prints the trace (which --replay reads back).
 
+--solve annotates the card play with the open-hand solver (docs/solve.md): every card
+with the value before and after it (the declarer's deal points at the end with every
+hand open, the declarer playing for the most and the defenders for the least; points
+taken so far included), the cards that cost their side points marked with what they
+cost and the best cards instead, and at every trick whether the declarer could still
+make the contract and whether the defence could still beat it.  With --json the trace
+gets a "solve" object (--replay still reads it).  One deal at a time (not --game).
+
 examples:
   thousand explain --seed 7
   thousand explain --seed 7 --players-random
@@ -34,6 +43,8 @@ examples:
   thousand explain --seed 5 --strategy standard --strategy random --strategy random
   thousand explain --seed 1 --game --set max_deals=5
   thousand explain --seed 7 --json > deal.json && thousand explain --replay deal.json
+  thousand explain --seed 7 --solve
+  thousand explain --replay deal.json --solve --json
 """
 
 
@@ -51,6 +62,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", action="store_true", help="play a whole game (to target or max_deals)")
     p.add_argument("--replay", default=None, metavar="FILE.json", help="replay a recorded deal or game trace")
     p.add_argument("--json", action="store_true", help="print the trace as JSON instead of the playthrough")
+    p.add_argument("--solve", action="store_true",
+                   help="annotate every card with its open-hand value before and after (one deal)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
     if args.replay is not None:
         return _replay(args, rules)
 
+    if args.solve and args.game:
+        raise ThousandError("--solve annotates one deal; drop --game (or write one deal's trace and --replay it)")
     if args.players_random and args.strategy:
         raise ThousandError("--players-random is --strategy random for every seat; give one or the other")
     specs = seat_strategies(args.strategy or (["random"] if args.players_random else ["standard"]), n)
@@ -81,12 +96,16 @@ def run(args: argparse.Namespace) -> int:
     blocks = []
     for attempt in range(1000):
         res = play_deal(rules, players, stream, dealer)
+        solved = solve_deal(res) if args.solve and not res.is_redeal else None
         if args.json:
             payload = {"rules": GameTrace(rules=rules, first_dealer=dealer).to_dict()["rules"], **res.trace.to_dict()}
+            if solved is not None:
+                payload["solve"] = solved
             blocks.append(json.dumps(payload, indent=1, ensure_ascii=False))
         else:
             blocks.append(format_deal(res, title=f"--- deal (seed {seed}, rules {rules.describe()})"
-                                      + (f", attempt {attempt + 1}" if attempt else "")))
+                                      + (f", attempt {attempt + 1}" if attempt else ""))
+                          + ("\n" + format_solve(solved) if solved is not None else ""))
         if not res.is_redeal:
             break
     # --json prints the played deal's trace only (the redealt attempts are in the playthrough)
@@ -113,6 +132,9 @@ def _replay(args: argparse.Namespace, rules) -> int:
     rules_given = args.rules != "classic" or bool(args.overrides)
     try:
         if isinstance(data, dict) and "first_dealer" in data:
+            if args.solve:
+                raise ThousandError(f"--solve annotates one deal; {args.replay!r} is a game trace "
+                                    "(write one deal's trace with thousand explain --seed S --json)")
             game_trace = GameTrace.from_dict(data)
             _check_trace_rules(rules_given, rules, game_trace.rules)
             game = replay_game(game_trace.rules, game_trace)
@@ -123,8 +145,14 @@ def _replay(args: argparse.Namespace, rules) -> int:
                 _check_trace_rules(rules_given, rules, traced)
                 rules = traced
             deal = replay_deal(rules, DealTrace.from_dict(data))
-            print(deal.trace.to_json(indent=1) if args.json
-                  else format_deal(deal, title=f"--- replayed deal {args.replay} (rules {rules.describe()})"))
+            solved = solve_deal(deal) if args.solve else None
+            if args.json:
+                payload = deal.trace.to_dict()
+                print(deal.trace.to_json(indent=1) if solved is None
+                      else json.dumps({**payload, "solve": solved}, indent=1, ensure_ascii=False))
+            else:
+                print(format_deal(deal, title=f"--- replayed deal {args.replay} (rules {rules.describe()})")
+                      + ("\n" + format_solve(solved) if solved is not None else ""))
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         if not isinstance(data, dict) or not ({"events", "deals", "hands"} & set(data)):
             raise ThousandError(f"{args.replay!r} is not a deal or game trace "
@@ -137,3 +165,82 @@ def _check_trace_rules(rules_given: bool, rules, traced) -> None:
     if rules_given and rules != traced:
         raise ThousandError(f"the trace was played under {traced.describe()}, not {rules.describe()}; "
                             "drop --rules/--set (a trace carries its rules)")
+
+
+# --------------------------------------------------------------------------- --solve
+def solve_deal(res) -> dict:
+    """The open-hand values along a played deal: one entry per card (the value before and
+    after it, what it cost its side, the best cards where it cost something) and one per
+    trick ("could the declarer still make the contract? could the defence still beat
+    it?").  Raises ``ThousandError`` for a deal without a play."""
+    from thousand import solver
+    from thousand.cards import card_name
+    from thousand.lines import line_of_deal, solve_line
+
+    line = line_of_deal(res)
+    if line is None:
+        why = "the declarer resigned" if res.resigned else ("it was redealt" if res.is_redeal else "nobody declared")
+        raise ThousandError(f"--solve: the deal has no card play to solve ({why})")
+    ws = solver.Workspace()
+    lv = solve_line(line, ws)
+    if lv.taken != res.declarer_points:   # the line and the deal's own count must agree
+        raise ThousandError(f"--solve: the line ends with {lv.taken} points, the deal counted {res.declarer_points}")
+    positions = line.positions()
+    play_events = [i for i, e in enumerate(res.trace.events) if e.kind == EventKind.PLAY]
+    costs = lv.costs()
+    n_active = len(line.start.active)
+    cards, tricks = [], []
+    for k, ((seat, card, declare), p) in enumerate(zip(line.moves, positions)):
+        before, after = int(lv.values[k]), int(lv.values[k + 1])
+        if not p.trick:
+            tricks.append({"trick": p.trick_index + 1, "value": before,
+                           "declarer_can_make": before >= line.contract, "defence_can_beat": before < line.contract})
+        entry = {"event": play_events[k], "trick": k // n_active + 1, "seat": seat,
+                 "card": card_name(card, symbols=False), "declare": declare,
+                 "side": "declarer" if seat == line.declarer else "defence",
+                 "before": before, "after": after, "cost": int(costs[k])}
+        if costs[k]:
+            moves = solver.card_values(p, line.declarer, line.laid_away_points, workspace=ws)
+            best = max(moves.values()) if seat == line.declarer else min(moves.values())
+            entry["best"] = [card_name(m if isinstance(m, int) else m[0], symbols=False)
+                             + ("" if isinstance(m, int) else "+declare") for m, v in moves.items() if v == best]
+            entry["best_value"] = best
+        cards.append(entry)
+    return {"declarer": line.declarer, "contract": line.contract, "start_value": lv.start_value,
+            "taken": lv.taken, "made": lv.taken >= line.contract,
+            "declarer_loss": lv.declarer_loss, "defence_loss": lv.defence_loss,
+            "laid_away_points": line.laid_away_points, "cards": cards, "tricks": tricks}
+
+
+def format_solve(s: dict) -> str:
+    """The text of :func:`solve_deal`'s result, printed after the playthrough."""
+    from thousand.cards import card_name, parse_card
+
+    def name(text: str) -> str:
+        card, _, declare = text.partition("+")
+        return card_name(parse_card(card)) + (" declaring" if declare else "")
+
+    c = s["contract"]
+    out = [f"open-hand values for seat {s['declarer']}'s contract of {c} (the value: his deal points at the end "
+           "with every hand open,",
+           "  he playing for the most and the defenders for the least; points taken so far included):"]
+    tricks = {t["trick"]: t for t in s["tricks"]}
+    shown = 0
+    for e in s["cards"]:
+        if e["trick"] != shown:
+            shown = e["trick"]
+            t = tricks[shown]
+            out.append(f"trick {t['trick']}: value {t['value']} -- can the declarer still make {c}? "
+                       f"{'yes' if t['declarer_can_make'] else 'no'}; can the defence still beat it? "
+                       f"{'yes' if t['defence_can_beat'] else 'no'}")
+        card = name(e["card"] + ("+declare" if e["declare"] else ""))
+        line = f"  seat {e['seat']} {card:<14} {e['before']:>4} -> {e['after']:<4}"
+        if e["cost"]:
+            who = "the declarer" if e["side"] == "declarer" else "the defence"
+            best = ", ".join(name(b) for b in e["best"])
+            line += f"  costs {who} {e['cost']} (best: {best}, {e['best_value']})"
+        out.append(line.rstrip())
+    out.append(f"taken {s['taken']} for {c} ({'made' if s['made'] else 'failed'}); open-hand value at the first "
+               f"lead {s['start_value']}: the declarer's cards cost {s['declarer_loss']}, the defenders' "
+               f"{s['defence_loss']} ({s['start_value']} - {s['declarer_loss']} + {s['defence_loss']} = {s['taken']})")
+    return "\n".join(out)

@@ -1,0 +1,251 @@
+"""How well the bots play: the open-hand value of played deals against what was taken.
+
+For each played deal of a sample (every card of it traced), the open-hand solver gives
+the value before every card (:mod:`thousand.lines`): the declarer's deal points with
+every hand open from there on, points already taken included.  Per deal:
+
+* ``start_value``: the value at the first lead (after the hand-off as played);
+* ``taken``: the declarer's deal points at the end (the value after the last card);
+* ``declarer_loss``: the sum over the declarer's cards of the value's drops, and
+  ``defence_loss``: the sum over the defenders' cards of its rises, so that
+  ``taken = start_value - declarer_loss + defence_loss`` (the open-hand value is a
+  yardstick of perfect play with the cards in view: a loss is a card that gave points
+  away against a perfect answer, not necessarily a mistake a player who cannot see the
+  hands could avoid);
+* ``makeable_start`` / ``makeable_any``: the contract was makeable at the first lead /
+  at some card of the play; ``beatable_start`` / ``beatable_any``: the defence could beat
+  it at the first lead / at some card.
+
+:func:`quality_table` sums them up by contract band (means with Student t intervals,
+shares with Wilson intervals, :mod:`thousand.analysis.stats`).
+
+The sample: :func:`play_sample` plays the first ``n`` deals of a run's first chunk (the
+same deals as ``thousand simulate --seed S`` writes there: the same stream, traced) with
+any strategies, or with ``same_decks`` the same cards for any strategies, and
+:func:`line_quality` solves their lines on worker processes; the issue 14 ``pimc``
+player is measured the same way by naming it in ``strategies`` (:func:`bot_play_quality`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+import polars as pl
+
+from thousand.rules import Rules
+
+__all__ = ["DEFAULT_PLAY_DEALS", "CONTRACT_BANDS", "PlaySample", "play_sample", "line_quality",
+           "bot_play_quality", "quality_table", "contract_band", "pooled"]
+
+#: Deals the report solves by default (measured on 2 cores, see docs/analysis.md).
+DEFAULT_PLAY_DEALS = 500
+#: Lower edges of the contract bands (the last band is open above).
+CONTRACT_BANDS = (100, 105, 125, 155)
+#: Deals per worker task: small enough for a smooth progress bar, large enough that the
+#: task's start-up is nothing next to its solves.
+TASK_DEALS = 50
+
+
+def contract_band(contract: pl.Expr | str) -> pl.Expr:
+    """The band of a contract: ``"100"``, ``"105-120"``, ``"125-150"``, ``"155+"``.
+
+    >>> pl.DataFrame({"c": [100, 110, 150, 240]}).select(contract_band("c")).to_series().to_list()
+    ['100', '105-120', '125-150', '155+']
+    """
+    c = pl.col(contract) if isinstance(contract, str) else contract
+    edges = CONTRACT_BANDS
+    expr = pl.when(c < edges[1]).then(pl.lit(f"{edges[0]}" if edges[1] - edges[0] <= 5 else
+                                             f"{edges[0]}-{edges[1] - 5}"))
+    for lo, hi in zip(edges[1:-1], edges[2:]):
+        expr = expr.when(c < hi).then(pl.lit(f"{lo}-{hi - 5}"))
+    return expr.otherwise(pl.lit(f"{edges[-1]}+")).alias("band")
+
+
+@dataclass(frozen=True)
+class PlaySample:
+    """Played deals with their lines: the kernel's columns of the sample's rows, and for
+    each deal played out (not redealt, not resigned) its row and :class:`~thousand.lines.Line`."""
+
+    rules: Rules
+    strategies: tuple[str, ...]
+    columns: dict[str, np.ndarray]
+    rows: np.ndarray
+    lines: list[Any]
+
+
+def play_sample(rules: Rules, strategies: Sequence[str] | str | None, n_deals: int, seed: int = 1,
+                chunk: int = 0, same_decks: bool = False) -> PlaySample:
+    """Play ``n_deals`` deals with every card traced: the first ``n_deals`` of chunk
+    ``chunk`` of a ``thousand simulate --seed seed`` run with these strategies (its stream,
+    so the same deals as that run's rows).  With ``same_decks`` the strategies draw from
+    a stream of their own (the kernel's ``decisions``), so the cards dealt depend on the
+    seed alone: any two strategies get the same decks (not the run's rows, then)."""
+    import numpy.random
+
+    from thousand import kernel
+    from thousand.lines import line_from_columns
+    from thousand.runner.seeding import chunk_stream, decision_seed
+    from thousand.simulate import normalize_strategies
+
+    specs = normalize_strategies(strategies, rules.players)
+    decisions = numpy.random.PCG64(decision_seed(seed, chunk)) if same_decks else None
+    cols, events = kernel.play_deals(chunk_stream(seed, chunk), rules.to_kernel(), list(specs), n_deals=n_deals,
+                                     trace=True, decisions=decisions)
+    starts = np.searchsorted(events[:, 0], np.arange(len(cols["deal_id"]) + 1))
+    rows, lines = [], []
+    for i in range(len(cols["deal_id"])):
+        line = line_from_columns(rules, cols, i, events[starts[i]:starts[i + 1], 1:])
+        if line is not None:
+            rows.append(i)
+            lines.append(line)
+    return PlaySample(rules, specs, cols, np.asarray(rows, dtype=np.int64), lines)
+
+
+def pooled(fn: Any, tasks: list[Any], total: int, desc: str, jobs: int = 1, backend: str = "loky",
+           progress: bool | None = None) -> list[Any]:
+    """``fn(task)`` for each task on the common worker pool (:func:`thousand.runner.run_tasks`),
+    in task order, with a progress bar of ``total`` deals (each result's length) on a
+    terminal: the open-hand solves of this module and of ``thousand bid --solve``."""
+    from contextlib import closing
+
+    from thousand.runner.pool import progress_bar, run_tasks
+
+    out = []
+    bar = progress_bar(total, "deal", desc=desc, progress=progress)
+    try:
+        with closing(run_tasks(fn, tasks, backend=backend, jobs=jobs, ordered=True)) as results:
+            for part in results:
+                out.append(part)
+                if bar is not None:
+                    bar.update(len(part))
+    finally:
+        if bar is not None:
+            bar.close()
+    return out
+
+
+def _solve_task(task: tuple[Rules, list[np.ndarray]]) -> list[np.ndarray]:
+    """A worker's share: the values of every position of each deal's line (one table)."""
+    from thousand import solver
+
+    rules, rows = task
+    ws = solver.Workspace()
+    return [solver.solve_many(rules, r, 0, workspace=ws) for r in rows]
+
+
+def line_quality(sample: PlaySample, jobs: int = 1, backend: str = "loky", progress: bool | None = None
+                 ) -> pl.DataFrame:
+    """One row per deal of ``sample`` played out: its contract, what was taken, the
+    open-hand value at the first lead, the declarer's and the defence's loss along the
+    line, and whether the contract was makeable / beatable at the first lead and at any
+    card.  The lines are solved on ``jobs`` workers of the common pool (with a progress
+    bar on a terminal)."""
+    from thousand.lines import LineValues, solve_line_rows
+
+    prepared = [solve_line_rows(line) for line in sample.lines]
+    tasks = [(sample.rules, [rows for rows, _ in prepared[k:k + TASK_DEALS]])
+             for k in range(0, len(prepared), TASK_DEALS)]
+    solved = pooled(_solve_task, tasks, len(prepared), "solving played deals", jobs=jobs, backend=backend,
+                    progress=progress)
+    values = [v for part in solved for v in part]
+    out: dict[str, list[Any]] = {k: [] for k in (
+        "row", "declarer", "contract", "taken", "start_value", "declarer_loss", "defence_loss",
+        "makeable_start", "makeable_any", "beatable_start", "beatable_any", "declarer_errors", "defence_errors")}
+    for i, (line, (_, taken), v) in enumerate(zip(sample.lines, prepared, values)):
+        lv = LineValues(line, np.append(v, np.int32(taken)).astype(np.int32))
+        before = lv.values[:-1]
+        costs = lv.costs()
+        mine = np.array([s == line.declarer for s, _, _ in line.moves], dtype=bool)
+        out["row"].append(int(sample.rows[i]))
+        out["declarer"].append(line.declarer)
+        out["contract"].append(line.contract)
+        out["taken"].append(lv.taken)
+        out["start_value"].append(lv.start_value)
+        out["declarer_loss"].append(lv.declarer_loss)
+        out["defence_loss"].append(lv.defence_loss)
+        out["makeable_start"].append(bool(before[0] >= line.contract))
+        out["makeable_any"].append(bool((before >= line.contract).any()))
+        out["beatable_start"].append(bool(before[0] < line.contract))
+        out["beatable_any"].append(bool((before < line.contract).any()))
+        out["declarer_errors"].append(int((costs[mine] > 0).sum()))
+        out["defence_errors"].append(int((costs[~mine] > 0).sum()))
+    frame = pl.DataFrame(out, schema={
+        "row": pl.Int64, "declarer": pl.Int8, "contract": pl.Int16, "taken": pl.Int16, "start_value": pl.Int16,
+        "declarer_loss": pl.Int16, "defence_loss": pl.Int16, "makeable_start": pl.Boolean,
+        "makeable_any": pl.Boolean, "beatable_start": pl.Boolean, "beatable_any": pl.Boolean,
+        "declarer_errors": pl.Int8, "defence_errors": pl.Int8})
+    # what the deal counted must be what the line's end is worth (a check, not a repair)
+    counted = sample.columns["declarer_points"][sample.rows]
+    if not np.array_equal(frame["taken"].to_numpy(), counted):
+        raise AssertionError("the solved lines end with other points than the deals counted")
+    return frame.with_columns(pl.lit(",".join(dict.fromkeys(sample.strategies))).alias("strategy"),
+                              (pl.col("taken") >= pl.col("contract")).alias("made"))
+
+
+def bot_play_quality(rules: Rules, strategies: Sequence[str] | str | None, n_deals: int, seed: int = 1,
+                     jobs: int = 1, backend: str = "loky", progress: bool | None = None,
+                     same_decks: bool = False) -> pl.DataFrame:
+    """:func:`line_quality` of :func:`play_sample`: the per-deal frame of ``strategies``
+    playing the first ``n_deals`` deals of a run with ``seed``.  To compare two players
+    on the same cards (the issue 14 ``pimc`` against ``standard``), call it once for each
+    with ``same_decks=True`` and give :func:`quality_table` both frames concatenated."""
+    return line_quality(play_sample(rules, strategies, n_deals, seed, same_decks=same_decks), jobs=jobs,
+                        backend=backend, progress=progress)
+
+
+def quality_table(per_deal: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
+    """By strategy and contract band (and ``all``): deals, mean value at the first lead,
+    mean points taken, mean declarer's and defence's loss (95% Student t intervals), and
+    the shares of failed contracts makeable at the first lead / at some card and of made
+    contracts the defence could have beaten at the first lead / at some card (95% Wilson
+    intervals)."""
+    from thousand.analysis.stats import mean_interval, wilson_exprs
+
+    lf = per_deal.lazy() if isinstance(per_deal, pl.DataFrame) else per_deal
+    # the band's index orders the rows (``all`` last)
+    index = pl.sum_horizontal([(pl.col("contract") >= lo).cast(pl.Int32) for lo in CONTRACT_BANDS]) - 1
+    lf = lf.with_columns(contract_band("contract"), index.alias("_order"))
+    failed, made = ~pl.col("made"), pl.col("made")
+    aggs = [
+        pl.len().cast(pl.Int64).alias("deals"),
+        pl.col("start_value").cast(pl.Int64).sum().alias("_sum_start_value"),
+        pl.col("taken").cast(pl.Int64).sum().alias("_sum_taken"),
+        # exact integer sums (a float sum's order, hence its last digits, depends on threads)
+        *[e for col in ("declarer_loss", "defence_loss")
+          for e in (pl.col(col).cast(pl.Int64).sum().alias(f"_sum_{col}"),
+                    (pl.col(col).cast(pl.Int64) ** 2).sum().alias(f"_sq_{col}"))],
+        failed.cast(pl.Int64).sum().alias("failed"),
+        (failed & pl.col("makeable_start")).cast(pl.Int64).sum().alias("failed_makeable_start"),
+        (failed & pl.col("makeable_any")).cast(pl.Int64).sum().alias("failed_makeable_any"),
+        made.cast(pl.Int64).sum().alias("made"),
+        (made & pl.col("beatable_start")).cast(pl.Int64).sum().alias("made_beatable_start"),
+        (made & pl.col("beatable_any")).cast(pl.Int64).sum().alias("made_beatable_any"),
+    ]
+    by_band = lf.group_by("strategy", "band", "_order").agg(aggs)
+    overall = lf.group_by("strategy").agg(aggs).with_columns(pl.lit("all").alias("band"),
+                                                             pl.lit(len(CONTRACT_BANDS), pl.Int32).alias("_order"))
+    table = (pl.concat([by_band, overall.select(by_band.collect_schema().names())])
+             .sort("strategy", "_order").drop("_order"))
+    shares = []
+    for k, n in (("failed_makeable_start", "failed"), ("failed_makeable_any", "failed"),
+                 ("made_beatable_start", "made"), ("made_beatable_any", "made")):
+        lo, hi = wilson_exprs(k, n)
+        shares += [(pl.col(k) / pl.col(n)).alias(f"{k}_share"), lo.alias(f"{k}_ci_low"), hi.alias(f"{k}_ci_high")]
+    n = pl.col("deals").cast(pl.Float64)
+    moments = [(pl.col(f"_sum_{c}") / n).alias(f"mean_{c}") for c in ("start_value", "taken")]
+    for c in ("declarer_loss", "defence_loss"):
+        moments.append((pl.col(f"_sum_{c}") / n).alias(f"mean_{c}"))
+        var = ((pl.col("deals") * pl.col(f"_sq_{c}") - pl.col(f"_sum_{c}") ** 2).cast(pl.Float64)
+               / (n * (n - 1)))
+        moments.append(pl.when(pl.col("deals") >= 2).then(var.sqrt()).otherwise(None).alias(f"sd_{c}"))
+    out = (table.with_columns(moments).with_columns(shares)
+           .select(pl.exclude("^_.*$")).collect())
+    for col in ("declarer_loss", "defence_loss"):
+        lo, hi = mean_interval(out[f"mean_{col}"].to_numpy(), out[f"sd_{col}"].fill_null(np.nan).to_numpy(),
+                               out["deals"].to_numpy())
+        out = out.with_columns(pl.Series(f"mean_{col}_ci_low", lo), pl.Series(f"mean_{col}_ci_high", hi))
+    first = ["strategy", "band", "deals", "mean_start_value", "mean_taken"]
+    first += [f"{p}{c}{q}" for c in ("declarer_loss", "defence_loss")
+              for p, q in (("mean_", ""), ("mean_", "_ci_low"), ("mean_", "_ci_high"), ("sd_", ""))]
+    return out.select(*first, pl.exclude(first))

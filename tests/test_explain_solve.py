@@ -1,0 +1,150 @@
+"""``thousand explain --solve``: the open-hand value along a played deal.
+
+What must hold whatever the deal: the values chain (after card i is before card i+1),
+the last is what the deal counted, the declarer's value never rises after his own card
+nor falls after a defender's, each cost is that step, the losses add up to the
+difference, the trick answers are the solver's ``reaches``, and the late values are the
+plain-Python reference solver's."""
+import json
+
+import pytest
+
+from thousand import cli, solver
+from thousand.cards import parse_card
+from thousand.lines import line_of_deal
+from thousand.players import make_player
+from thousand.reference import Stream, play_deal, solver as ref
+from thousand.rules import CLASSIC, parse_rules_spec
+
+
+def explain_json(capsys, *args: str) -> dict:
+    assert cli.main(["explain", *args, "--solve", "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def played_deal(rules, seed: int):
+    """The deal ``thousand explain --seed`` plays (standard players, redeals dealt again)."""
+    stream = Stream(seed)
+    players = [make_player("standard", rules, s, stream) for s in range(rules.players)]
+    dealer = stream.draw_bounded(rules.players)
+    while True:
+        res = play_deal(rules, players, stream, dealer)
+        if not res.is_redeal:
+            return res
+
+
+def check_chain(out: dict) -> None:
+    s = out["solve"]
+    cards = s["cards"]
+    assert cards[0]["before"] == s["start_value"]
+    for a, b in zip(cards, cards[1:]):
+        assert a["after"] == b["before"]
+    assert cards[-1]["after"] == s["taken"]
+    for c in cards:
+        step = c["after"] - c["before"]
+        if c["side"] == "declarer":
+            assert step <= 0 and c["cost"] == -step
+        else:
+            assert step >= 0 and c["cost"] == step
+        assert ("best" in c) == (c["cost"] > 0)
+    assert s["declarer_loss"] == sum(c["cost"] for c in cards if c["side"] == "declarer")
+    assert s["defence_loss"] == sum(c["cost"] for c in cards if c["side"] == "defence")
+    assert s["taken"] == s["start_value"] - s["declarer_loss"] + s["defence_loss"]
+    for t in s["tricks"]:
+        assert t["declarer_can_make"] == (t["value"] >= s["contract"]) != t["defence_can_beat"]
+
+
+@pytest.mark.parametrize("spec, deal_seed", [("classic", 2), ("classic", 3), ("russian", 5),
+                                        ("classic:players=4", 3), ("classic:players=2", 3)])
+def test_values_chain_and_end_at_the_points_the_deal_counted(capsys, spec, deal_seed):
+    out = explain_json(capsys, "--seed", str(deal_seed), "--rules", spec)
+    check_chain(out)
+    res = played_deal(parse_rules_spec(spec), deal_seed)
+    assert out["solve"]["taken"] == res.declarer_points
+    assert out["solve"]["contract"] == res.contract and out["solve"]["declarer"] == res.declarer
+    n_cards = (10 if res.rules.players == 2 else 8) * (2 if res.rules.players == 2 else 3)
+    assert len(out["solve"]["cards"]) == n_cards and len(out["solve"]["tricks"]) == n_cards // len(res.active)
+
+
+def test_a_deal_with_mistakes_names_the_best_cards_with_their_values(capsys):
+    out = explain_json(capsys, "--seed", "2")
+    check_chain(out)
+    res = played_deal(CLASSIC, 2)
+    line = line_of_deal(res)
+    positions = line.positions()
+    costly = [(k, c) for k, c in enumerate(out["solve"]["cards"]) if c["cost"]]
+    assert costly
+    for k, c in costly:
+        values = solver.card_values(positions[k], line.declarer)
+        best = max(values.values()) if c["side"] == "declarer" else min(values.values())
+        assert c["best_value"] == best == c["before"]
+        played = (parse_card(c["card"]), True) if c["declare"] else parse_card(c["card"])
+        assert values[played] == c["after"]
+
+
+def test_the_last_two_tricks_agree_with_the_reference_solver(capsys):
+    out = explain_json(capsys, "--seed", "3")
+    res = played_deal(CLASSIC, 3)
+    line = line_of_deal(res)
+    positions = line.positions()
+    for k in range(18, 24):
+        assert out["solve"]["cards"][k]["before"] == ref.minimax(positions[k], line.declarer)
+
+
+def test_the_trick_answers_are_the_solvers_reaches(capsys):
+    out = explain_json(capsys, "--seed", "5", "--rules", "russian")
+    res = played_deal(parse_rules_spec("russian"), 5)
+    line = line_of_deal(res)
+    positions = line.positions()
+    starts = [p for p in positions[:-1] if not p.trick]
+    assert len(starts) == len(out["solve"]["tricks"])
+    for p, t in zip(starts, out["solve"]["tricks"]):
+        assert t["declarer_can_make"] == solver.reaches(p, line.declarer, line.contract)
+        assert t["value"] == solver.value(p, line.declarer)
+
+
+def test_the_event_numbers_are_thousand_solve_traces(capsys, tmp_path):
+    out = explain_json(capsys, "--seed", "2")
+    trace = tmp_path / "deal.json"
+    trace.write_text(json.dumps(out))   # the trace with its "solve" object still replays
+    for c in out["solve"]["cards"][::5]:
+        assert cli.main(["solve", "--trace", str(trace), "--at", str(c["event"]), "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["value"] == c["before"]
+    replayed = explain_json(capsys, "--replay", str(trace))
+    assert replayed["solve"] == out["solve"]
+
+
+def test_text_output_marks_costly_cards_and_sums_the_losses(capsys):
+    from thousand.cards import card_name
+
+    s = explain_json(capsys, "--seed", "2")["solve"]
+    assert cli.main(["explain", "--seed", "2", "--solve"]) == 0
+    text = capsys.readouterr().out
+    c = s["contract"]
+    for t in s["tricks"]:
+        assert (f"trick {t['trick']}: value {t['value']} -- can the declarer still make {c}? "
+                f"{'yes' if t['declarer_can_make'] else 'no'}") in text
+    for e in s["cards"]:
+        if e["cost"]:
+            who = "the declarer" if e["side"] == "declarer" else "the defence"
+            assert f"{e['before']:>4} -> {e['after']:<4}  costs {who} {e['cost']} (best: " in text
+            assert card_name(parse_card(e["best"][0].partition("+")[0])) in text
+    assert (f"{s['start_value']} - {s['declarer_loss']} + {s['defence_loss']} = {s['taken']}") in text
+
+
+def test_what_cannot_be_solved_is_a_one_line_error(capsys):
+    resigned = next(s for s in range(1, 500) if played_deal(CLASSIC, s).resigned)
+    for args, message in ((["--seed", "1", "--game"], "--solve annotates one deal; drop --game"),
+                          (["--seed", str(resigned)], "no card play to solve (the declarer resigned)")):
+        assert cli.main(["explain", *args, "--solve"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert message in err and len(err.splitlines()) == 1
+
+
+def test_a_game_trace_is_refused_with_solve(capsys, tmp_path):
+    assert cli.main(["explain", "--seed", "1", "--game", "--json", "--set", "max_deals=2"]) == 0
+    path = tmp_path / "game.json"
+    path.write_text(capsys.readouterr().out)
+    assert cli.main(["explain", "--replay", str(path), "--solve"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "is a game trace" in err and len(err.splitlines()) == 1

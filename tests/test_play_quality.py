@@ -1,0 +1,166 @@
+"""How well the bots play (``thousand.analysis.play_quality``): the sample is the run's
+deals, the losses are sums of per-card value changes computed here independently, the
+table's counts, shares and intervals are those of the per-deal rows, and the report
+shows the section."""
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from thousand import solver
+from thousand.analysis import play_quality as pq
+from thousand.analysis.stats import mean_interval, wilson_interval
+from thousand.reference import solver as ref
+from thousand.rules import CLASSIC, parse_rules_spec
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return pq.play_sample(CLASSIC, None, 60, seed=3)
+
+
+@pytest.fixture(scope="module")
+def per_deal(sample):
+    return pq.line_quality(sample, jobs=1, progress=False)
+
+
+def test_the_sample_is_the_first_deals_of_the_run(tmp_path):
+    from thousand.simulate import run
+
+    n = 50
+    sample = pq.play_sample(CLASSIC, None, n, seed=7)
+    rows = run("deals", 2_000, CLASSIC, seed=7, jobs=1, out=tmp_path / "d", progress=False).frame().collect()
+    played = sample.columns["deal_id"].shape[0]
+    for col in ("hand0", "hand1", "hand2", "talon", "declarer", "contract", "declarer_points", "handoff_next"):
+        assert np.array_equal(rows[col].to_numpy()[:played], sample.columns[col]), col
+
+
+def test_losses_are_the_sums_of_per_card_changes_solved_one_position_at_a_time(sample, per_deal):
+    # independently of thousand.lines: the positions are the play rules applied to the
+    # traced events, each solved alone with solver.value; the costs are added up here
+
+    assert per_deal.height == len(sample.lines) > 30
+    for k in (0, 7, 19):
+        line = sample.lines[k]
+        row = per_deal.row(k, named=True)
+        p, values, mover = line.start, [], []
+        for seat, card, declare in line.moves:
+            values.append(solver.value(p, line.declarer))
+            mover.append(seat)
+            p = p.play(card, declare)
+        values.append(p.deal_points(line.declarer))
+        drops = [values[i] - values[i + 1] for i in range(len(mover)) if mover[i] == line.declarer]
+        rises = [values[i + 1] - values[i] for i in range(len(mover)) if mover[i] != line.declarer]
+        assert all(d >= 0 for d in drops) and all(r >= 0 for r in rises)
+        assert row["declarer_loss"] == sum(drops) and row["defence_loss"] == sum(rises)
+        assert row["start_value"] == values[0] and row["taken"] == values[-1]
+        assert row["makeable_start"] == (values[0] >= line.contract)
+        assert row["makeable_any"] == any(v >= line.contract for v in values[:-1])
+        assert row["beatable_any"] == any(v < line.contract for v in values[:-1])
+        assert row["declarer_errors"] == sum(d > 0 for d in drops)
+        assert row["contract"] == sample.columns["contract"][sample.rows[k]]
+
+
+def test_the_last_tricks_agree_with_the_reference_solver(sample):
+    line = sample.lines[4]
+    positions = line.positions()
+    from thousand.lines import solve_line
+    lv = solve_line(line)
+    for k in range(15, 24):
+        assert lv.values[k] == ref.solve(positions[k], line.declarer)
+
+
+def test_the_per_deal_rows_add_up_and_the_workers_do_not_change_them(sample, per_deal):
+    assert (per_deal["taken"] == per_deal["start_value"] - per_deal["declarer_loss"]
+            + per_deal["defence_loss"]).all()
+    assert (per_deal["made"] == (per_deal["taken"] >= per_deal["contract"])).all()
+    assert (per_deal["made"] == pl.Series(sample.columns["made"][sample.rows])).all()
+    # a failed contract makeable at the first lead was lost by the declarer's cards
+    lost = per_deal.filter(~pl.col("made") & pl.col("makeable_start"))
+    assert (lost["declarer_loss"] > 0).all()
+    assert_frame_equal(pq.line_quality(sample, jobs=2, backend="threads", progress=False), per_deal)
+
+
+def test_every_table_size_and_another_strategy():
+    for spec in ("classic:players=4", "classic:players=2", "russian"):
+        frame = pq.bot_play_quality(parse_rules_spec(spec), None, 8, seed=2)
+        assert frame.height > 0
+        assert (frame["taken"] == frame["start_value"] - frame["declarer_loss"] + frame["defence_loss"]).all()
+    greedy = pq.bot_play_quality(CLASSIC, "greedy", 8, seed=2)
+    assert set(greedy["strategy"]) == {"greedy"}
+
+
+def test_the_table_counts_shares_and_intervals_come_from_the_rows():
+    rows = pl.DataFrame({
+        "strategy": ["s"] * 6,
+        "contract": [100, 100, 110, 130, 160, 200],
+        "made": [True, False, False, True, True, False],
+        "start_value": [120, 90, 115, 130, 150, 210],
+        "taken": [110, 80, 100, 140, 170, 190],
+        "declarer_loss": [10, 10, 15, 0, 0, 20],
+        "defence_loss": [0, 0, 0, 10, 20, 0],
+        "makeable_start": [True, False, True, True, False, True],
+        "makeable_any": [True, False, True, True, True, True],
+        "beatable_start": [False, True, False, False, True, False],
+        "beatable_any": [False, True, False, False, True, True],
+    })
+    t = pq.quality_table(rows)
+    assert t["band"].to_list() == ["100", "105-120", "125-150", "155+", "all"]
+    assert t["deals"].to_list() == [2, 1, 1, 2, 6]
+    everything = t.row(4, named=True)
+    assert everything["failed"] == 3 and everything["failed_makeable_start"] == 2
+    assert everything["made"] == 3 and everything["made_beatable_start"] == 1 and everything["made_beatable_any"] == 1
+    lo, hi = wilson_interval(2, 3)
+    assert everything["failed_makeable_start_share"] == pytest.approx(2 / 3)
+    assert (everything["failed_makeable_start_ci_low"], everything["failed_makeable_start_ci_high"]) == \
+        pytest.approx((float(lo), float(hi)))
+    losses = np.array([10, 10, 15, 0, 0, 20], dtype=float)
+    lo, hi = mean_interval(losses.mean(), losses.std(ddof=1), 6)
+    assert everything["mean_declarer_loss"] == pytest.approx(losses.mean())
+    assert (everything["mean_declarer_loss_ci_low"], everything["mean_declarer_loss_ci_high"]) == \
+        pytest.approx((float(lo), float(hi)))
+    one = t.row(1, named=True)   # one deal: no interval for the mean, a failed contract makeable
+    assert np.isnan(one["mean_declarer_loss_ci_low"]) and one["failed_makeable_start_share"] == 1.0
+    # no made contract in the band: no share (0/0) and no interval
+    assert np.isnan(one["made_beatable_start_share"]) and one["made_beatable_start_ci_low"] is None
+
+
+def test_the_report_shows_the_section_and_writes_its_data(tmp_path):
+    from thousand.analysis.report import ReportConfig, build_report
+
+    r = build_report(ReportConfig(out=tmp_path, deals=400, hands=2, samples=2, games=2, seed=3, jobs=1,
+                                  presets=False, play_deals=30, progress=False, log=lambda s: None))
+    md = r.markdown.read_text()
+    assert "## How well the bots play (classic)" in md and "charts/play_quality.png" in md
+    data = pl.read_parquet(tmp_path / "data" / "play_quality.parquet")
+    assert_frame_equal(data, pq.bot_play_quality(CLASSIC, None, 30, seed=3))
+    table = pl.read_csv(r.tables["play_quality"])
+    assert table.filter(pl.col("band") == "all")["deals"].item() == data.height
+    assert r.charts["play_quality"].stat().st_size > 0
+    assert "--play-deals 30" in md
+
+
+def test_play_deals_zero_leaves_the_section_out(tmp_path):
+    from thousand.analysis.report import ReportConfig, build_report
+
+    r = build_report(ReportConfig(out=tmp_path, deals=200, hands=2, samples=2, games=2, seed=3, jobs=1,
+                                  presets=False, play_deals=0, progress=False, log=lambda s: None))
+    assert "Not computed: `--play-deals 0`." in r.markdown.read_text()
+    assert "play_quality" not in r.tables and not (tmp_path / "data" / "play_quality.parquet").exists()
+
+
+def test_same_decks_deal_the_same_cards_to_any_strategies():
+    a = pq.play_sample(CLASSIC, "standard", 20, seed=4, same_decks=True)
+    b = pq.play_sample(CLASSIC, "random", 20, seed=4, same_decks=True)
+    first = a.columns["hand0"][0], a.columns["hand1"][0], a.columns["talon"][0]
+    assert first == (b.columns["hand0"][0], b.columns["hand1"][0], b.columns["talon"][0])
+    # each played deal's first attempt is dealt alike (a redeal's next attempt too, but
+    # the strategies may redeal different deals): the row after a played deal starts the next
+    def first_attempts(s):
+        redeal = s.columns["redeal"] != 0
+        first = np.flatnonzero(np.concatenate([[True], ~redeal[:-1]]))
+        return [tuple(int(s.columns[c][i]) for c in ("hand0", "hand1", "hand2", "talon", "dealer")) for i in first]
+    assert first_attempts(a)[:20] == first_attempts(b)[:20]
+    # without it, a strategy's draws move the one stream: the later decks differ
+    one = [pq.play_sample(CLASSIC, spec, 20, seed=4) for spec in ("standard", "random")]
+    assert first_attempts(one[0])[1:20] != first_attempts(one[1])[1:20]
