@@ -106,3 +106,27 @@ def test_presets_describe_their_sources_in_words():
     for words in ("online card-games site", "Russian articles", "English rules page"):
         assert words in " ".join(listing.split()), listing
     assert max(len(line) for line in listing.splitlines()) <= 88
+
+
+@pytest.mark.parametrize("interrupted", [False, True])
+def test_a_broken_pipe_is_success_only_when_nothing_was_interrupted(monkeypatch, capsys, interrupted):
+    """`thousand ... | head` ends quietly with 0; a pipe that broke while a SIGHUP was being
+    handled (a killed worker's) is the interruption, never a success."""
+    from thousand.commands import rules_cmd
+    from thousand.runner.pool import Interrupted
+    import signal
+
+    def run(args):
+        if not interrupted:
+            raise BrokenPipeError(32, "Broken pipe")
+        try:
+            raise Interrupted(signal.SIGHUP)
+        except KeyboardInterrupt:
+            raise BrokenPipeError(32, "Broken pipe")   # raised while handling it: chained
+    monkeypatch.setattr(rules_cmd, "run", run)
+    rc = cli.main(["rules"])
+    err = capsys.readouterr().err
+    if interrupted:
+        assert rc == 128 + signal.SIGHUP and "interrupted" in err
+    else:
+        assert rc == 0 and err == ""

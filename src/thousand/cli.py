@@ -111,8 +111,16 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt as e:
         print(f"thousand {args.command}: interrupted", file=sys.stderr)
         return 128 + getattr(e, "signum", 2)   # the shell's code for the signal: 130 Ctrl-C, 143 TERM, 129 HUP
-    except BrokenPipeError:
-        return 0
+    except BrokenPipeError as e:
+        # A reader closed our output (`| head`): he has what he wanted.  But a pipe that
+        # broke while an interruption was being handled (a killed worker's) is the
+        # interruption: never exit 0 from a run that was stopped.
+        from thousand.runner.pool import exception_chain
+        stop = next((x for x in exception_chain(e) if isinstance(x, KeyboardInterrupt)), None)
+        if stop is None:
+            return 0
+        print(f"thousand {args.command}: interrupted", file=sys.stderr)
+        return 128 + getattr(stop, "signum", 2)
     except OSError as e:  # after BrokenPipeError, one of its kind
         # The file system refused (permissions, a full disk, a folder where a file was
         # meant): the command's own checks missed it, but it is still the user's to fix.
