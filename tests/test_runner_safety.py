@@ -19,9 +19,20 @@ from thousand import simulate as sim
 from thousand.errors import ThousandError
 
 
+def _as_a_shell_starts_it() -> None:
+    # A shell starts a command with the stop signals unblocked and at their default
+    # action; a pytest worker that ran other tests in-process may hold them otherwise
+    # (seen in the full suite only: the child then never saw the SIGHUP and exited 0).
+    signals = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, signals)
+    for sig in signals - {signal.SIGINT}:
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def thousand(*args: str, env: dict | None = None, **kw) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "thousand", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env, **kw)
+                            stderr=subprocess.PIPE, text=True, env=env, preexec_fn=_as_a_shell_starts_it,
+                            **kw)
 
 
 def files_of(path: Path) -> dict[str, bytes]:
