@@ -71,7 +71,7 @@ import polars as pl
 from thousand.analysis.stats import (
     BOOTSTRAP_RESAMPLES, Diff, Estimate, Moments, holm, mean_diff_from, paired_quantile_diff_from,
     proportion_diff_from, quantile_from_counts, ratio_diff_from, ratio_estimate_from, t_for, weighted_quantiles,
-    wilson_bounds, z_for,
+    json_number, wilson_bounds, z_for,
 )
 from thousand.errors import ThousandError
 from thousand.files import read_json, written_whole
@@ -566,21 +566,11 @@ class MetricRow:
         return self.p_holm < SIGNIFICANCE
 
     def as_dict(self) -> dict[str, Any]:
-        out = {k: list(v) if k == "notes" else _clean(v) for k, v in dataclasses.asdict(self).items()}
+        out = {k: list(v) if k == "notes" else json_number(v) for k, v in dataclasses.asdict(self).items()}
         # added for the summary: whether the difference counts, and what it says in words
         out["significant"] = self.significant
         out["in_words"] = difference_in_words(self) if self.rules_index else None
         return out
-
-
-def _clean(v: Any) -> Any:
-    """NaN and infinities as ``None`` (JSON null); numpy scalars as Python numbers."""
-    if isinstance(v, (float, np.floating)):
-        v = float(v)
-        return v if math.isfinite(v) else None
-    if isinstance(v, np.integer):
-        return int(v)
-    return v
 
 
 def _aligned(tables: Sequence[pl.DataFrame]) -> list[pl.DataFrame]:

@@ -365,7 +365,7 @@ class MatchRow:
     variance_reduction: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {k: _clean(v) for k, v in dataclasses.asdict(self).items()}
+        return {k: stats.json_number(v) for k, v in dataclasses.asdict(self).items()}
 
 
 @dataclass
@@ -380,17 +380,8 @@ class Rating:
     metric: str
 
     def as_dict(self) -> dict[str, Any]:
-        return {"a": self.strategy, "b": "field", "metric": f"rating_{self.metric}", "value": _clean(self.value),
-                "ci_low": _clean(self.ci_low), "ci_high": _clean(self.ci_high), "n": self.n}
-
-
-def _clean(v: Any) -> Any:
-    if isinstance(v, (float, np.floating)):
-        v = float(v)
-        return v if math.isfinite(v) else None
-    if isinstance(v, np.integer):
-        return int(v)
-    return v
+        return {"a": self.strategy, "b": "field", "metric": f"rating_{self.metric}", "value": stats.json_number(self.value),
+                "ci_low": stats.json_number(self.ci_low), "ci_high": stats.json_number(self.ci_high), "n": self.n}
 
 
 @dataclass

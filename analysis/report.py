@@ -954,12 +954,8 @@ def _play_quality_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts
         per_deal = pq.bot_play_quality(cfg.rules[0], cfg.strategies, n, seed=cfg.seed, jobs=cfg.jobs,
                                        progress=cfg.progress)
         data = cfg.out / "data" / PLAY_DATA
-        tmp = data.with_name(f".{data.name}.tmp")
-        try:
+        with written_whole(data) as tmp:   # a full disk leaves no cut file behind
             per_deal.write_parquet(tmp)
-            os.replace(tmp, data)
-        finally:   # a full disk leaves no cut file behind
-            tmp.unlink(missing_ok=True)
         table = pq.quality_table(per_deal)
         _write_table(table, tables_dir / "play_quality.csv")
         tables["play_quality"] = tables_dir / "play_quality.csv"

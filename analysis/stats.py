@@ -48,12 +48,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import polars as pl
 from scipy import special
 
 __all__ = [
+    "json_number",
     "Z95", "z_for", "t_quantile", "t_for", "T_NORMAL_DF", "two_sided_p", "t_two_sided_p", "t_test_p", "welch_df",
     "mcnemar_p", "holm", "wilson_interval", "wilson_bounds", "wilson_exprs", "newcombe_interval",
     "proportion_diff_interval", "mean_interval", "mean_diff_interval", "normal_interval", "pseudo_count_bound",
@@ -836,3 +838,18 @@ def percentile_interval(replicates: np.ndarray, confidence: float = 0.95,
                 np.percentile(r, [100 * (1 - alpha)], axis=0, method="higher")[0])
     low, high = np.quantile(r, [alpha, 1 - alpha], axis=0)
     return float(low) if np.ndim(low) == 0 else low, float(high) if np.ndim(high) == 0 else high
+
+
+def json_number(v: Any) -> Any:
+    """A statistic as JSON writes it: NaN and infinities as ``None`` (null), numpy scalars as
+    Python numbers, anything else as it is.
+
+    >>> json_number(np.float64("nan")), json_number(np.int64(3)), json_number(0.5), json_number("x")
+    (None, 3, 0.5, 'x')
+    """
+    if isinstance(v, (float, np.floating)):
+        v = float(v)
+        return v if math.isfinite(v) else None
+    if isinstance(v, np.integer):
+        return int(v)
+    return v
