@@ -708,11 +708,27 @@ def _as_bitgen(seed: Any) -> np.random.BitGenerator:
     return np.random.PCG64(seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed))
 
 
+def _plays_to_contract(strategies: Sequence[str] | str | None, rules: Rules) -> bool:
+    """Whether a seat's strategy plays for the contract (``pimc``): its play, and its draws,
+    differ from one bid's run to the next."""
+    from thousand.simulate import normalize_strategies
+    from thousand.strategies import plays_to_contract
+
+    return any(plays_to_contract(s) for s in normalize_strategies(strategies, rules.players))
+
+
 def _call_kernel(play: Any, hand: int, rules: Rules, role: str, strategies: Any, samples: int,
                  exact: bool, seed: Any, contract: int = 100) -> Completions:
     """The kernel's forced-declarer run (``play``: :func:`kernel_play`) as :class:`Completions`."""
+    extra = {}
+    if not isinstance(seed, np.random.BitGenerator) and _plays_to_contract(strategies, rules):
+        # its draws differ from one contract to the next: on a stream of their own, so that
+        # every bid's run plays the same completions (the chance stream's alone); child 2 of
+        # the seed (child 0 draws the pass runs, child 1 the open-hand sample)
+        ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+        extra["decisions"] = np.random.PCG64(np.random.SeedSequence(ss.entropy, spawn_key=(*ss.spawn_key, 2)))
     res = play(_as_bitgen(seed), rules, strategies, hand=hand, role=role, n_samples=samples, exact=exact,
-               contract=contract)
+               contract=contract, **extra)
     return Completions(hand=hand, role=role, points=np.asarray(res.declarer_points), talon=np.asarray(res.talon),
                        exact=exact, contract=contract, decision=np.asarray(res.decision),
                        bolt=np.asarray(res.declarer_bolt))
@@ -726,8 +742,9 @@ def estimate_bid(hand: int, rules: Rules, role: str = "forehand", strategies: Se
 
     One run at contract 100 answers every bid when the play does not depend on the
     contract.  ``per_bid`` replays the same completions (same seed) once per bid with the
-    declarer holding that contract: right for contract-aware strategies, and it gives the
-    strategy's own raise/resign EV at every bid; it costs one run per bid.
+    declarer holding that contract: right for contract-aware strategies (always on when a
+    seat's strategy :func:`~thousand.strategies.plays_to_contract`, as ``pimc``), and it
+    gives the strategy's own raise/resign EV at every bid; it costs one run per bid.
     ``solve_samples`` (> 0) adds the open-hand reference (:func:`solve_hand`) on a sample
     of its own, solved on ``jobs`` workers: ``solve_table``.
     """
@@ -736,6 +753,8 @@ def estimate_bid(hand: int, rules: Rules, role: str = "forehand", strategies: Se
     if not 0 < confidence <= 1:
         raise ThousandError(f"--confidence must be in (0, 1], got {confidence}")
     t0 = time.perf_counter()
+    if _plays_to_contract(strategies, rules):
+        per_bid = True   # its play at 100 says nothing of another contract: every bid its own run
     # The strategies decide at the lowest contract the seat can win: the strategy's own
     # raise/resign EV is then known at a bid the table shows.
     first = lowest_bid(role, rules)

@@ -28,18 +28,21 @@ player is measured the same way by naming it in ``strategies`` (:func:`bot_play_
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import polars as pl
 
 from thousand.rules import Rules
 
-__all__ = ["DEFAULT_PLAY_DEALS", "CONTRACT_BANDS", "PlaySample", "play_sample", "line_quality",
-           "bot_play_quality", "quality_table", "contract_band", "pooled"]
+__all__ = ["DEFAULT_PLAY_DEALS", "DEFAULT_DEFENCE_DEALS", "CONTRACT_BANDS", "PlaySample", "play_sample",
+           "line_quality", "bot_play_quality", "defence_quality", "defence_ratio", "quality_table", "contract_band", "pooled"]
 
 #: Deals the report solves by default (measured on 2 cores, see docs/analysis.md).
 DEFAULT_PLAY_DEALS = 500
+#: Deals the report plays again with a search player's defence (each costs three plays
+#: with two ``pimc`` seats; docs/analysis.md has the measured time).
+DEFAULT_DEFENCE_DEALS = 300
 #: Lower edges of the contract bands (the last band is open above).
 CONTRACT_BANDS = (100, 105, 125, 155)
 #: Deals per worker task: small enough for a smooth progress bar, large enough that the
@@ -103,10 +106,10 @@ def play_sample(rules: Rules, strategies: Sequence[str] | str | None, n_deals: i
 
 
 def pooled(fn: Any, tasks: list[Any], total: int, desc: str, jobs: int = 1, backend: str = "loky",
-           progress: bool | None = None) -> list[Any]:
+           progress: bool | None = None, size: Callable[[Any], int] = len) -> list[Any]:
     """``fn(task)`` for each task on the common worker pool (:func:`thousand.runner.run_tasks`),
-    in task order, with a progress bar of ``total`` deals (each result's length) on a
-    terminal: the open-hand solves of this module and of ``thousand bid --solve``."""
+    in task order, with a progress bar of ``total`` deals (``size`` of each result: its
+    length) on a terminal: the open-hand solves of this module and of ``thousand bid --solve``."""
     from contextlib import closing
 
     from thousand.runner.pool import progress_bar, run_tasks
@@ -118,7 +121,7 @@ def pooled(fn: Any, tasks: list[Any], total: int, desc: str, jobs: int = 1, back
             for part in results:
                 out.append(part)
                 if bar is not None:
-                    bar.update(len(part))
+                    bar.update(size(part))
     finally:
         if bar is not None:
             bar.close()
@@ -192,6 +195,75 @@ def bot_play_quality(rules: Rules, strategies: Sequence[str] | str | None, n_dea
     with ``same_decks=True`` and give :func:`quality_table` both frames concatenated."""
     return line_quality(play_sample(rules, strategies, n_deals, seed, same_decks=same_decks), jobs=jobs,
                         backend=backend, progress=progress)
+
+
+def _play_task(task: tuple[Rules, list[str], int, int]) -> PlaySample:
+    rules, specs, n_deals, seed = task
+    return play_sample(rules, specs, n_deals, seed, same_decks=True)
+
+
+def defence_quality(rules: Rules, base: str, defender: str, n_deals: int, seed: int = 1, jobs: int = 1,
+                    backend: str = "loky", progress: bool | None = None) -> pl.DataFrame:
+    """The same decks played twice: ``base`` at every seat, and ``base`` declaring against
+    ``defender`` defending; the per-deal frames of both (:func:`line_quality`), labelled
+    ``base`` and ``"<base> v <defender>"``, deal for deal on the same cards.
+
+    A strategy is given per seat, not per role, so the second table is played once for
+    each seat ``d`` with ``base`` at ``d`` and ``defender`` at the others, and each pass
+    keeps the deals that ``d`` declares.  The auction, the redeals and the talon must not
+    depend on who defends (``pimc`` bids, goes blind and asks for redeals as ``standard``;
+    every strategy draws on its own decision stream, so the decks are the seed's): this
+    is checked, deal by deal, and a defender that changes them is refused."""
+    from thousand.errors import ThousandError
+
+    players = rules.players
+    passes = [[base] * players] + [[base if s == d else defender for s in range(players)] for d in range(players)]
+    # the plays (the defender's search is the cost) side by side, one pass a task
+    played = pooled(_play_task, [(rules, specs, n_deals, seed) for specs in passes], len(passes) * n_deals,
+                    f"playing {n_deals:,} deals against {defender}", jobs=jobs, backend=backend, progress=progress,
+                    size=lambda sample: n_deals)
+    own = played[0]
+    # what must not depend on the defence: every deal's cards and auction, and on the
+    # deals the base declares, his talon play (hand-off, contract, resignation)
+    auction = [c for c in own.columns if c.startswith(("hand", "bid")) and c[-1].isdigit()]
+    auction += [c for c in ("talon", "talon2", "redeal", "blind", "declarer", "winning_bid") if c in own.columns]
+    declarers = [c for c in ("contract", "resigned", "handoff_next", "handoff_other") if c in own.columns]
+    parts = [line_quality(own, jobs=jobs, backend=backend, progress=progress)]
+    picked = []
+    for d in range(players):
+        other = played[1 + d]
+        at_d = own.columns["declarer"] == d
+        for col in auction + declarers:
+            a, b = own.columns[col], other.columns[col]
+            if not (np.array_equal(a, b) if col in auction else np.array_equal(a[at_d], b[at_d])):
+                raise ThousandError(f"{defender!r} defending changes the deals' {col} (its auction and talon play must "
+                                    f"be the base strategy's): the defence cannot be compared on the same deals")
+        mine = [i for i, line in enumerate(other.lines) if line.declarer == d]
+        picked.append(PlaySample(rules, other.strategies, other.columns, other.rows[mine],
+                                 [other.lines[i] for i in mine]))
+    label = f"{base} v {defender}"
+    frames = [line_quality(p, jobs=jobs, backend=backend, progress=progress) for p in picked if len(p.lines)]
+    defended = pl.concat(frames).sort("row") if frames else parts[0].clear()
+    parts.append(defended.with_columns(pl.lit(label).alias("strategy")))
+    return pl.concat(parts)
+
+
+def defence_ratio(per_deal: pl.DataFrame, base: str, defended: str, confidence: float = 0.95) -> Any:
+    """The defenders' loss against open-hand play of ``defended`` over ``base``'s, on the
+    deals both played out (:func:`defence_quality`'s frame): ``sum / sum`` deal by deal,
+    with a delta-method interval clustered by deal (:func:`thousand.analysis.stats.ratio_estimate`).
+
+    >>> f = pl.DataFrame({"strategy": ["s", "s", "s", "s v p", "s v p", "s v p"],
+    ...                   "row": [0, 1, 2, 0, 1, 2], "defence_loss": [10, 20, 30, 5, 10, 15]})
+    >>> round(defence_ratio(f, "s", "s v p").value, 3)
+    0.5
+    """
+    from thousand.analysis.stats import ratio_estimate
+
+    a = per_deal.filter(pl.col("strategy") == base).select("row", "defence_loss")
+    b = per_deal.filter(pl.col("strategy") == defended).select("row", pl.col("defence_loss").alias("defended"))
+    pairs = a.join(b, on="row", how="inner")
+    return ratio_estimate(pairs["defended"].to_numpy(), pairs["defence_loss"].to_numpy(), confidence=confidence)
 
 
 def quality_table(per_deal: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:

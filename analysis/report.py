@@ -36,7 +36,7 @@ from thousand import __version__
 from thousand.analysis import charts
 from thousand.analysis.deals import random_deals
 from thousand.analysis.marriages import held_in_play, marriage_tables
-from thousand.analysis.play_quality import DEFAULT_PLAY_DEALS
+from thousand.analysis.play_quality import DEFAULT_DEFENCE_DEALS, DEFAULT_PLAY_DEALS
 from thousand.analysis.redeals import redeal_calls, redeal_frequencies
 from thousand.errors import ThousandError, check_name
 from thousand.files import read_json, written_whole
@@ -50,6 +50,9 @@ DEFAULT_GAMES = 2_000   # per rule set; the default report compares the three pr
 DEFAULT_HANDS = 2_000
 DEFAULT_SAMPLES = 100
 PLAY_DATA = "play_quality.parquet"   # in DIR/data: the per-deal results of "How well the bots play"
+DEFENCE_DATA = "play_defence.parquet"  # in DIR/data: the same deals played against a search player's defence
+#: The search player the report's defence comparison plays against (issue 14's ``pimc``).
+SEARCH_DEFENDER = "pimc"
 
 
 # The bidding thresholds play every hand at each seat ``samples`` times and keep every
@@ -72,6 +75,7 @@ class ReportConfig:
     hands: int = DEFAULT_HANDS
     samples: int = DEFAULT_SAMPLES
     play_deals: int | None = None  # deals solved for "How well the bots play" (None: DEFAULT_PLAY_DEALS)
+    defence_deals: int | None = None  # of those, replayed against pimc's defence (None: DEFAULT_DEFENCE_DEALS)
     seed: int = 1
     jobs: int = -1
     strategies: Sequence[str] | None = None
@@ -101,6 +105,9 @@ class ReportConfig:
         from thousand.schema import DEFAULT_CHUNK_DEALS
         if self.play_deals > DEFAULT_CHUNK_DEALS:   # they are the first deals of the run's first chunk
             raise ThousandError(f"--play-deals must be at most {DEFAULT_CHUNK_DEALS:,}, got {self.play_deals:,}")
+        if self.defence_deals is None:
+            self.defence_deals = DEFAULT_DEFENCE_DEALS
+        whole("defence-deals", self.defence_deals, 0)   # (at most --play-deals are replayed)
         from thousand.analysis.compare import MAX_UNITS as COMPARE_MAX_UNITS
         if self.games > COMPARE_MAX_UNITS["games"]:
             raise ThousandError(f"--games must be at most {COMPARE_MAX_UNITS['games']:,} (the house-rule "
@@ -967,7 +974,74 @@ def _play_quality_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts
         log(f"how well the bots play failed: {e}")
         traceback.print_exc(file=sys.stderr)
         blocks.append(Block("note", f"The play-quality analysis failed and is not shown ({e})."))
+        return blocks, tables, figs
+    blocks += _defence_part(cfg, log, tables_dir, tables, notes)
     return blocks, tables, figs
+
+
+def _defence_part(cfg: ReportConfig, log: _Log, tables_dir: Path, tables: dict[str, Path],
+                  notes: list[str]) -> list[Block]:
+    """The same deals, the run's strategy declaring against the search player's defence
+    (:func:`thousand.analysis.play_quality.defence_quality`): the defenders' loss of both."""
+    from thousand.analysis import play_quality as pq
+
+    title = Block("h", f"Against a search player's defence ({SEARCH_DEFENDER})", level=3)
+    n = min(cfg.defence_deals, cfg.play_deals, cfg.deals)
+    specs = set(cfg.strategies or ["standard"])
+    if n == 0:
+        return [title, Block("note", "Not computed: `--defence-deals 0`.")]
+    if len(specs) > 1:
+        return [title, Block("note", "Not computed: the run has different strategies at its seats (the comparison "
+                                     "replays one strategy declaring against a search player's defence).")]
+    base = specs.pop()
+    if base.split(":")[0] == SEARCH_DEFENDER:
+        return [title, Block("note", f"Not computed: the run's strategy is {SEARCH_DEFENDER} already.")]
+    try:
+        log(f"how well the bots play: the first {n:,} deals again, {base} declaring against {SEARCH_DEFENDER} "
+            "defenders ...")
+        per_deal = pq.defence_quality(cfg.rules[0], base, SEARCH_DEFENDER, n, seed=cfg.seed, jobs=cfg.jobs,
+                                      progress=cfg.progress)
+        with written_whole(cfg.out / "data" / DEFENCE_DATA) as tmp:
+            per_deal.write_parquet(tmp)
+        table = pq.quality_table(per_deal)
+        _write_table(table, tables_dir / "play_defence.csv")
+        tables["play_defence"] = tables_dir / "play_defence.csv"
+        label = f"{base} v {SEARCH_DEFENDER}"
+        ratio = pq.defence_ratio(per_deal, base, label)
+    except Exception as e:
+        _stop_if_fatal("the defence comparison", e)
+        notes.append(Failure("the defence comparison", e))
+        log(f"the defence comparison failed: {e}")
+        traceback.print_exc(file=sys.stderr)
+        return [title, Block("note", f"The defence comparison failed and is not shown ({e}).")]
+    show = table.filter(pl.col("band") == "all").sort(pl.col("strategy") != base).select(
+        pl.when(pl.col("strategy") == base).then(pl.lit(f"{base}")).otherwise(pl.lit(SEARCH_DEFENDER))
+        .alias("defenders"), _counts("deals"),
+        pl.col("mean_taken").map_elements(_fmt_num, return_dtype=pl.String).alias("declarer took"),
+        pl.struct("mean_defence_loss", "mean_defence_loss_ci_low", "mean_defence_loss_ci_high").map_elements(
+            lambda r: f"{_fmt_num(r['mean_defence_loss'])} "
+                      f"{_ci(r['mean_defence_loss_ci_low'], r['mean_defence_loss_ci_high'], pct=False, like=r['mean_defence_loss'])}",
+            return_dtype=pl.String).alias("defence's loss"),
+        pl.struct("made_beatable_start_share", "made_beatable_start_ci_low", "made_beatable_start_ci_high", "made").map_elements(
+            lambda r: (f"{_pct_ci(r['made_beatable_start_share'], r['made_beatable_start_ci_low'], r['made_beatable_start_ci_high'])}"
+                       f" of {r['made']:,}" if r["made"] else "-"), return_dtype=pl.String)
+        .alias("made, beatable at the first lead"),
+    )
+    return [
+        title,
+        Block("p", (
+            f"{n:,} deals played twice on the same cards: {base} at every seat, and {base} declaring (the "
+            f"same auction, talon and hand-off: {SEARCH_DEFENDER} bids as standard) against {SEARCH_DEFENDER} "
+            "defending, the search player of `docs/strategies.md` (sampled deals of the hidden cards, each "
+            "solved open-handed) at its default budget. The strategies draw on a stream of their own, so the "
+            "cards do not depend on who plays: they are other deals than the table above. The defence's loss "
+            "against open-hand play, "
+            f"{SEARCH_DEFENDER}'s over {base}'s on the deals both played out: **{_fmt_num(ratio.value, 2)} "
+            f"{_ci(ratio.low, ratio.high, pct=False, digits=2, like=ratio.value)}** (ratio of the sums, "
+            "95% delta-method interval, paired by deal). Per-deal data: "
+            f"`data/{DEFENCE_DATA}`; by contract band: `tables/play_defence.csv`.")),
+        Block("table", frame=show),
+    ]
 
 
 def _play_quality_blocks(table: pl.DataFrame, per_deal: pl.DataFrame, n: int, chart: Path) -> list[Block]:
@@ -1080,6 +1154,7 @@ def _report_dataset(path: Path) -> bool:
 # analysis/compare.py's write_outputs): only these names, and those an earlier report
 # recorded in its report.json, are ever removed from tables/ and charts/.
 OWN_TABLES = ("redeal_frequencies.csv", "redeal_calls.csv", "overview.csv", "marriages.csv", "play_quality.csv",
+              "play_defence.csv",
               "marriage_value.csv", "marriage_points.csv", "marriage_points_held.csv", "marriage_checks.csv",
               "bid_thresholds.csv", "rule_of_thumb.csv", "compare.csv", "compare.json")
 OWN_CHARTS = ("redeal_frequencies.png", "redeal_calls.png", "marriage_frequencies.png", "marriage_value.png",
@@ -1096,7 +1171,7 @@ def _report_files(compares: bool = True) -> list[str]:
     """The files (relative to --out) a report writes besides its data; the comparison's
     only when it ``compares`` several rule sets."""
     names = ([f"tables/{n}" for n in OWN_TABLES] + [f"charts/{n}" for n in OWN_CHARTS] + ["compare.md", *REPORT_PAGES]
-             + [f"data/{PLAY_DATA}"])
+             + [f"data/{PLAY_DATA}", f"data/{DEFENCE_DATA}"])
     return [n for n in names if compares or n not in COMPARE_FILES]
 
 
@@ -1105,7 +1180,7 @@ def _claimed(earlier: dict[str, Any]) -> set[str]:
     those its report.json lists, and while it was running, every name it might write."""
     claimed = {f"tables/{n}" for n in _recorded(earlier, "tables", "tables")}
     claimed |= {f"charts/{n}" for n in _recorded(earlier, "charts", "charts")}
-    claimed |= {f"data/{n}" for n in _recorded(earlier, "data", "data") if n == PLAY_DATA}
+    claimed |= {f"data/{n}" for n in _recorded(earlier, "data", "data") if n in (PLAY_DATA, DEFENCE_DATA)}
     listed = earlier.get("claimed")
     claimed |= {str(p) for p in listed if str(p) in _report_files()} if isinstance(listed, list) else set()
     if "tables/compare.csv" in claimed:   # compare.md comes with the comparison's tables
@@ -1396,6 +1471,8 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
         figs.update(f)
         if (out / "data" / PLAY_DATA).exists():
             data["play_quality"] = out / "data" / PLAY_DATA
+        if (out / "data" / DEFENCE_DATA).exists():
+            data["play_defence"] = out / "data" / DEFENCE_DATA
 
     # 5. Bidding thresholds.
     b, t, f = _threshold_section(cfg, log, tables_dir, charts_dir, notes)
@@ -1415,7 +1492,8 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
     seconds = time.perf_counter() - t0
     blocks.append(Block("h", "How this report was made"))
     cmd = ["thousand report", f"--deals {cfg.deals}", f"--games {cfg.games}", f"--hands {cfg.hands}",
-           f"--samples {cfg.samples}", f"--play-deals {cfg.play_deals}", f"--seed {cfg.seed}"]
+           f"--samples {cfg.samples}", f"--play-deals {cfg.play_deals}", f"--defence-deals {cfg.defence_deals}",
+           f"--seed {cfg.seed}"]
     cmd += [f"--rules '{l}'" for l in cfg.labels]
     cmd += [f"--strategy '{st}'" for st in (cfg.strategies or [])]
     if not cfg.presets:

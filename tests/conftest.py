@@ -90,9 +90,11 @@ def pytest_generate_tests(metafunc):
 
 @pytest.fixture(autouse=True)
 def small_play_quality_sample(monkeypatch):
-    """Reports the tests build solve 40 deals for "How well the bots play" unless they say
-    otherwise (``play_deals``): the default 1,000 take about 30 s of CPU per report."""
+    """Reports the tests build solve 40 deals for "How well the bots play", and replay 8 of
+    them against the search player's defence, unless they say otherwise (``play_deals``,
+    ``defence_deals``): the defaults take a few minutes of CPU per report."""
     monkeypatch.setattr("thousand.analysis.report.DEFAULT_PLAY_DEALS", 40)
+    monkeypatch.setattr("thousand.analysis.report.DEFAULT_DEFENCE_DEALS", 8)
 
 
 @pytest.fixture

@@ -330,3 +330,27 @@ def test_strategy_ev_from_hand_made_decisions():
     row = B.bid_table(sampled, NO_REDEALS, bids=[100]).row(0, named=True)
     sd = np.std([100, -100, -140, 120], ddof=1)
     assert row["ev_strategy_ci_high"] - row["ev_strategy"] == pytest.approx(1.959964 * sd / 2, rel=1e-5)
+
+
+def test_a_strategy_that_plays_to_the_contract_gets_a_run_per_bid():
+    # pimc's defenders play to beat the contract they face, so its run at 100 says
+    # nothing of 120: the bid table replays every bid on its own, as --per-bid does
+    hand = parse_hand("AH TH AD 9S JC KC 9D")          # no marriage: bids 100..120
+    seats = ["standard", "pimc", "pimc"]
+    auto = B.estimate_bid(hand, CLASSIC, strategies=seats, samples=40, seed=3)
+    asked = B.estimate_bid(hand, CLASSIC, strategies=seats, samples=40, seed=3, per_bid=True)
+    assert auto.per_bid and auto.table.equals(asked.table)
+    # the row of 120 is the run at 120's
+    at_120 = B.simulate_hand(hand, CLASSIC, "forehand", seats, 40, False, 3, contract=120)
+    row = auto.table.filter(pl.col("bid") == 120)
+    assert row.equals(B.bid_table(at_120, CLASSIC, bids=[120]).select(row.columns))
+    # standard plays the same cards whatever the contract: one run stays enough
+    assert not B.estimate_bid(hand, CLASSIC, strategies="standard", samples=40, seed=3).per_bid
+
+
+def test_pimc_plays_the_same_completions_otherwise_at_another_contract():
+    # why the bid table needs a run per bid for pimc: the declarer plays to make the
+    # contract he holds and the defenders to beat it, so the points taken move with it
+    at = {c: B.simulate_hand(HAND, CLASSIC, "forehand", "pimc", 24, False, 3, contract=c) for c in (100, 180)}
+    assert np.array_equal(at[100].talon, at[180].talon)
+    assert not np.array_equal(at[100].points, at[180].points)

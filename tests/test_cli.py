@@ -88,6 +88,7 @@ def test_report_command_defaults_match_the_pipeline():
         assert getattr(command, name) == getattr(pipeline, name)
     # (the report module's is lowered for the tests by conftest: the section's own is the default)
     assert command.DEFAULT_PLAY_DEALS == play_quality.DEFAULT_PLAY_DEALS
+    assert command.DEFAULT_DEFENCE_DEALS == play_quality.DEFAULT_DEFENCE_DEALS
 
 
 def test_building_the_cli_does_not_import_the_analysis_stack():

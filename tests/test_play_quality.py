@@ -164,3 +164,79 @@ def test_same_decks_deal_the_same_cards_to_any_strategies():
     # without it, a strategy's draws move the one stream: the later decks differ
     one = [pq.play_sample(CLASSIC, spec, 20, seed=4) for spec in ("standard", "random")]
     assert first_attempts(one[0])[1:20] != first_attempts(one[1])[1:20]
+
+
+@pytest.fixture(scope="module")
+def defended():
+    return pq.defence_quality(CLASSIC, "standard", "pimc", 24, seed=5, jobs=1, progress=False)
+
+
+def test_the_defence_comparison_replays_the_same_deals_with_only_the_defence_changed(defended):
+    base = defended.filter(pl.col("strategy") == "standard")
+    other = defended.filter(pl.col("strategy") == "standard v pimc")
+    # the base part is the base strategy's own sample on the same decks
+    assert_frame_equal(base, pq.bot_play_quality(CLASSIC, "standard", 24, seed=5, same_decks=True))
+    # every deal both played out: the same declarer, contract and position at the first
+    # lead (the auction, talon and hand-off are the declaring strategy's), so the same
+    # open-hand value; only the play after it differs
+    pairs = base.join(other, on="row", suffix="_pimc")
+    assert pairs.height == base.height == other.height > 0
+    for col in ("declarer", "contract", "start_value"):
+        assert pairs[col].to_list() == pairs[f"{col}_pimc"].to_list(), col
+    # and the defence did change something: pimc's defenders do not play standard's cards
+    assert pairs["defence_loss"].to_list() != pairs["defence_loss_pimc"].to_list()
+    # the ratio is that of the two sums over the pairs
+    r = pq.defence_ratio(defended, "standard", "standard v pimc")
+    assert r.value == pytest.approx(pairs["defence_loss_pimc"].sum() / pairs["defence_loss"].sum())
+    assert r.low < r.value < r.high and r.n == pairs.height
+
+
+def test_the_defended_deals_are_the_deals_the_base_declares_in_each_pass():
+    # seat d plays standard against pimc at the other seats; the deal belongs to the pass
+    # where its declarer is the standard seat: check it against a pass played here
+    frame = pq.defence_quality(CLASSIC, "standard", "pimc", 12, seed=8, jobs=1, progress=False)
+    other = frame.filter(pl.col("strategy") == "standard v pimc")
+    for d in range(3):
+        specs = ["standard" if s == d else "pimc" for s in range(3)]
+        alone = pq.bot_play_quality(CLASSIC, specs, 12, seed=8, same_decks=True).filter(pl.col("declarer") == d)
+        mine = other.filter(pl.col("declarer") == d).drop("strategy")
+        assert_frame_equal(mine, alone.drop("strategy"))
+
+
+def test_a_defender_that_changes_the_auction_is_refused():
+    from thousand.errors import ThousandError
+
+    # greedy bids otherwise than standard: the deals would not be the same deals
+    with pytest.raises(ThousandError, match="'greedy' defending changes the deals' "):
+        pq.defence_quality(CLASSIC, "standard", "greedy", 30, seed=5, jobs=1, progress=False)
+
+
+def test_the_report_shows_the_defence_comparison(tmp_path):
+    from thousand.analysis.report import ReportConfig, build_report
+
+    r = build_report(ReportConfig(out=tmp_path, deals=400, hands=2, samples=2, games=2, seed=3, jobs=1,
+                                  presets=False, play_deals=30, defence_deals=10, progress=False,
+                                  log=lambda s: None))
+    md = r.markdown.read_text()
+    assert "### Against a search player's defence (pimc)" in md and "--defence-deals 10" in md
+    data = pl.read_parquet(tmp_path / "data" / "play_defence.parquet")
+    assert_frame_equal(data, pq.defence_quality(CLASSIC, "standard", "pimc", 10, seed=3, jobs=1, progress=False))
+    ratio = pq.defence_ratio(data, "standard", "standard v pimc")
+    assert f"**{ratio.value:.2f} " in md
+    table = pl.read_csv(r.tables["play_defence"])
+    assert sorted(table.filter(pl.col("band") == "all")["strategy"]) == ["standard", "standard v pimc"]
+
+
+@pytest.mark.parametrize("settings, says", [
+    (dict(defence_deals=0), "Not computed: `--defence-deals 0`."),
+    (dict(strategies=["standard", "greedy", "standard"]), "Not computed: the run has different strategies"),
+    (dict(strategies=["pimc"]), "Not computed: the run's strategy is pimc already."),
+])
+def test_the_defence_comparison_says_why_it_is_left_out(tmp_path, settings, says):
+    from thousand.analysis.report import ReportConfig, build_report
+
+    cfg = dict(out=tmp_path, deals=60, hands=2, samples=2, games=2, seed=3, jobs=1, presets=False, play_deals=4,
+               progress=False, log=lambda s: None)
+    r = build_report(ReportConfig(**{**cfg, **settings}))
+    assert says in r.markdown.read_text()
+    assert "play_defence" not in r.tables and not (tmp_path / "data" / "play_defence.parquet").exists()

@@ -23,8 +23,9 @@ def _scan(path: Path) -> pl.LazyFrame:
 def small_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
     # 150 hands: enough for some classes of 10 distinct hands (the table and the heatmap)
+    # (a module's fixture runs before conftest's small_play_quality_sample: sizes given here)
     cfg = ReportConfig(out=out, deals=4000, hands=150, samples=4, seed=5, jobs=1, progress=False,
-                       log=lambda s: None)
+                       play_deals=40, defence_deals=8, log=lambda s: None)
     return build_report(cfg)
 
 
@@ -169,6 +170,8 @@ def test_report_cli(tmp_path, capsys):
     (["report", "--strategy", "nosuch"], "unknown strategy 'nosuch'"),
     (["report", "--strategy", "standard", "--strategy", "greedy"], "give one for every seat or exactly 3"),
     (["report", "--rules", "classic", "--rules", "classic:players=4"], "the same number of players"),
+    (["report", "--play-deals", "-1"], "--play-deals must be at least 0, got -1"),
+    (["report", "--defence-deals", "-3"], "--defence-deals must be at least 0, got -3"),
 ])
 def test_report_cli_errors_are_one_line_before_any_work(argv, msg, capsys, tmp_path, monkeypatch):
     import thousand.analysis.report as report_mod
@@ -259,7 +262,7 @@ def test_a_report_removes_the_datasets_of_an_earlier_report_it_does_not_use(tmp_
     assert any("removing" in line and "classic_bolts=off" in line for line in logs), logs
     assert (tmp_path / "data" / "mine" / "notes.txt").is_file() and (tmp_path / "data" / "theirs").is_dir()
     meta = json.loads((tmp_path / "report.json").read_text())
-    want = {"classic", "forced_hands", "play_quality"}
+    want = {"classic", "forced_hands", "play_quality", "play_defence"}
     assert set(meta["data"]) == want and set(r.data) == want
     assert json.loads((tmp_path / "data" / "datasets.json").read_text()) == {"datasets": ["classic"]}
 

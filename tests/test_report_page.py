@@ -35,7 +35,8 @@ def default_report(tmp_path_factory):
     mp.setattr(Figure, "savefig", savefig)
     try:
         assert main(["report", "--deals", "3000", "--games", "12", "--hands", "150", "--samples", "4", "--seed", "2",
-                     "--jobs", "1", "--no-progress", "--out", str(out)]) == 0
+                     "--play-deals", "40", "--defence-deals", "8", "--jobs", "1", "--no-progress",
+                     "--out", str(out)]) == 0
     finally:
         mp.undo()
     return out, (out / "report.md").read_text(encoding="utf-8"), problems

@@ -13,7 +13,7 @@ from thousand.analysis.report import ReportConfig, build_report
 
 
 def _config(out: Path, logs: list[str], **kw) -> ReportConfig:
-    settings = dict(deals=1500, hands=4, samples=4, seed=3, jobs=1, progress=False, play_deals=40)
+    settings = dict(deals=1500, hands=4, samples=4, seed=3, jobs=1, progress=False, play_deals=40, defence_deals=8)
     settings.update(kw)
     return ReportConfig(out=out, log=logs.append, **settings)
 

@@ -378,7 +378,7 @@ def _forced_inputs(rules: Any, role: str, hand: Any, mode: str) -> tuple[np.ndar
 
 def play_forced_declarer(bitgen: Any, rules: Any, strategies: Any = None, *, hand: int, role: str,
                          params: Any = None, n_samples: int = 100_000, exact: bool = False,
-                         contract: int = 100) -> ForcedResult:
+                         contract: int = 100, decisions: Any = None) -> ForcedResult:
     """The 7-card ``hand`` at ``role`` made declarer at ``contract`` (3 players; auction skipped).
 
     The 17 unseen cards go to the talon and the two opponents: ``n_samples`` uniform
@@ -387,14 +387,17 @@ def play_forced_declarer(bitgen: Any, rules: Any, strategies: Any = None, *, han
     ``decision``), and play the eight tricks -- played out even after a resignation, so
     ``declarer_points >= b`` says whether bid ``b`` would have been made.  No redeal is
     asked (the completion is what is being measured).  The dealer is seat 0: forehand is
-    seat 1, middle seat 2, rear seat 0.
+    seat 1, middle seat 2, rear seat 0.  ``decisions`` (a bit generator of its own) moves
+    the strategies' random draws off ``bitgen``, so that the completions drawn do not depend
+    on how many numbers the strategies drew (a contract-aware strategy draws differently
+    at another contract).
     """
     r, hand = _forced_inputs(rules, role, hand, "play_forced_declarer: the forced-declarer mode")
     step = int(r[RuleField.BID_STEP])
     if contract < 100 or (contract - 100) % step:
         raise ThousandError(f"contract must be 100 or more in steps of {step}, got {contract}")
     n = N_COMPLETIONS if exact else _count(n_samples, "n_samples")
-    eng, _ = _engine(bitgen, r, strategies, params)
+    eng, _ = _engine(bitgen, r, strategies, params, decisions)
     seat = ROLE_SEATS[role]
     talon = np.zeros(n, dtype=np.uint32)
     decision = np.zeros(n, dtype=np.int16)

@@ -54,6 +54,9 @@ class Strategy:
     params: dict[str, Param] = field(default_factory=dict)
     alias_of: str | None = None
     workspace: int = 0      # bytes of scratch its Seat gets (Python allocates, the kernel uses)
+    # its card play depends on the contract (it plays to make or beat it): a bid's odds
+    # need a run at that contract (``thousand bid`` replays every bid, as --per-bid)
+    plays_to_contract: bool = False
 
 
 STRATEGIES: dict[str, Strategy] = {}
@@ -143,7 +146,7 @@ register_strategy(Strategy(
         for k, (slot, doc, low, high) in _FAMILY_PARAMS.items()},
      **{k: Param(slot, float(default), doc, low, high)
         for k, (slot, default, doc, low, high) in _PIMC_PARAMS.items()}},
-    workspace=PIMC_TABLE_BYTES))
+    workspace=PIMC_TABLE_BYTES, plays_to_contract=True))
 
 
 @dataclass(frozen=True)
@@ -159,6 +162,16 @@ def _strategy(name: str) -> Strategy:
         return STRATEGIES[name]
     except KeyError:
         raise ThousandError(f"unknown strategy {name!r}: use {', '.join(STRATEGIES)}") from None
+
+
+def plays_to_contract(spec: str) -> bool:
+    """Whether the strategy ``spec`` names plays its cards for the contract (``pimc``), so
+    that its play at one contract says nothing of another.
+
+    >>> plays_to_contract("pimc:worlds=8"), plays_to_contract("standard")
+    (True, False)
+    """
+    return _strategy(parse_strategy(spec).name).plays_to_contract
 
 
 def parse_strategy(spec: str) -> ParsedStrategy:

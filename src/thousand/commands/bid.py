@@ -69,7 +69,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     mode.add_argument("--exact", action="store_true", help="enumerate all 2,333,760 completions: exact probabilities")
     p.add_argument("--per-bid", action="store_true",
                    help="replay the same completions once per bid, the declarer holding that contract "
-                        "(for contract-aware strategies; also the strategy's own raise/resign EV per bid)")
+                        "(for contract-aware strategies, and always on for pimc, which plays to make or beat the "
+                        "contract; also the strategy's own raise/resign EV per bid)")
     p.add_argument("--solve", action="store_true",
                    help="add the open-hand reference: P(make) and EV if the declarer chose the best hand-off and "
                         "everybody played with open hands (slow: --solve-samples completions, each solved exactly)")
