@@ -761,9 +761,21 @@ def estimate_bid(hand: int, rules: Rules, role: str = "forehand", strategies: Se
     c = simulate_hand(hand, rules, role, strategies, samples, exact, seed, contract=first)
     runs = None
     if per_bid:
-        runs = {int(b): (c if b == first else simulate_hand(hand, rules, role, strategies, samples, exact, seed,
-                                                             contract=int(b)))
-                for b in bids_for_hand(hand, rules, role)}
+        from thousand.runner.pool import progress_bar
+
+        todo = [int(b) for b in bids_for_hand(hand, rules, role)]
+        # one kernel run per bid: with a searching strategy minutes, so a bar on a terminal
+        bar = progress_bar(len(todo), "bid", desc="one run per bid", progress=progress)
+        runs = {}
+        try:
+            for b in todo:
+                runs[b] = c if b == first else simulate_hand(hand, rules, role, strategies, samples, exact, seed,
+                                                             contract=b)
+                if bar is not None:
+                    bar.update(1)
+        finally:
+            if bar is not None:
+                bar.close()
     pass_info = pass_summary(simulate_pass(hand, rules, role, strategies, samples, seed), bolt_cost(rules))
     est = estimate_from_completions(c, rules, confidence, free_resignation, per_bid=runs,
                                     strategies=_strategy_label(strategies), seed=None if exact else seed,
