@@ -139,6 +139,12 @@ cdef inline void view_for(Deal* d, int32_t seat) noexcept nogil:
 cdef inline void view_for_hand(Deal* d, int32_t seat, uint32_t hand) noexcept nogil:
     d.v.seat = seat
     d.v.hand = hand
+    view_private(d, seat)
+
+
+cdef inline void view_private(Deal* d, int32_t seat) noexcept nogil:
+    """The rest of the asking seat's private part: the talon he saw, the card he received,
+    his hand-off (the declarer's)."""
     d.v.talon = d.talon if (seat == d.v.declarer or d.talon_shown) else 0
     d.v.received = d.received[seat & 3]     # seat is 0..3: the mask only tells the compiler
     if seat == d.v.declarer:
@@ -172,7 +178,10 @@ cdef inline int32_t ask_bid(Ctx* c, Deal* d, int32_t seat, int32_t lo, int32_t h
     cdef View* v = &d.v
     cdef int32_t ans
     v.kind = D_BID
-    view_for(d, seat)
+    # before the talon is taken every seat's private part beyond the hand is the deal's
+    # start (no talon seen, nothing received or handed off: run_deal sets it so)
+    v.seat = seat
+    v.hand = d.hands[seat]
     v.min_bid = lo
     v.max_bid = hi
     log_view(c, v)
@@ -253,7 +262,13 @@ cdef inline int32_t ask_play(Ctx* c, Deal* d, const PlayState* ps, uint32_t lega
         card = td_lowbit(legal)
         emit(c, EV_PLAY, seat, card, 0)
         return card
-    view_for_hand(d, seat, ps.hands[seat])     # (v.kind is D_PLAY through the play)
+    # (v.kind is D_PLAY through the play)  The private part beyond the hand does not
+    # change in the play; it is written only for a strategy that reads it there (and
+    # for a logged view): about ten stores a card decision fewer (docs/kernel.md)
+    d.v.seat = seat
+    d.v.hand = ps.hands[seat]
+    if c.vlog != NULL or play_reads_private(&c.seats[seat]):
+        view_private(d, seat)
     d.v.legal = legal
     d.v.declarable = declarable
     log_play_view(c, &d.v, ps)
@@ -379,6 +394,8 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     d.talon_shown = 0
     d.v.golden = golden
     d.v.received = -1
+    d.v.given[0] = -1
+    d.v.given[1] = -1
     d.given[0] = -1
     d.given[1] = -1
     d.v.n_tricks = 10 if n == 2 else 8
@@ -558,10 +575,12 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
         d.laid = bit
     else:
         li = active_index(&d, decl)
-        d.hands[d.v.active[(li + 1) % 3]] |= <uint32_t>1 << first
-        d.hands[d.v.active[(li + 2) % 3]] |= <uint32_t>1 << second
-        d.received[d.v.active[(li + 1) % 3]] = first
-        d.received[d.v.active[(li + 2) % 3]] = second
+        k = d.v.active[li + 1 if li < 2 else 0]         # (li + 1) % 3 without a division
+        d.hands[k] |= <uint32_t>1 << first
+        d.received[k] = first
+        k = d.v.active[li - 1 if li > 0 else 2]         # (li + 2) % 3
+        d.hands[k] |= <uint32_t>1 << second
+        d.received[k] = second
 
     # 8. four nines
     if r[R_REDEAL_FOUR_NINES_AFTER_EXCHANGE] > 0 and not golden and not c.forced:
@@ -596,12 +615,15 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
     play_start(&ps, pr, d.hands, d.v.active, decl, card_points_c(d.talon2) if n == 2 else 0)
     if played_out:
         d.v.kind = D_PLAY
-        for i in range(pr.n_tricks * pr.n_active):
+        while True:
             legal = legal_cards(&ps, pr)
             declarable = declarable_cards(&ps, pr)
             declare = 0
             card = ask_play(c, &d, &ps, legal, declarable, &declare)
-            play_card_no_undo(&ps, pr, card, declare)
+            # the play ends with its last trick (tested only when a trick closes: no
+            # card counter kept through the loop)
+            if play_card_no_undo(&ps, pr, card, declare) >= 0 and ps.trick_index == pr.n_tricks:
+                break
 
     # scoring (2 players: the play gave the set-aside talon to the last trick's winner;
     # the laid-away cards, which no card played can change, count for the declarer here)

@@ -295,3 +295,4 @@ cdef struct Seat:
                                     # itself unless separate streams were asked for)
     unsigned char* work             # a workspace Python allocated (NULL: none); the kernel
     int64_t work_bytes              # only uses it, for the strategy's own scratch
+    int64_t pad_                    # unused: 160 bytes, so that &seats[k] is k*5 << 5

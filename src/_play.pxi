@@ -53,8 +53,14 @@ cdef inline void play_start(PlayState* ps, const PlayRules* pr, const uint32_t* 
         ps.trick_seats[s] = -1
     for i in range(3):
         ps.active[i] = active[i] if i < pr.n_active else -1
-    for i in range(pr.n_active):
-        ps.next_seat[active[i]] = active[i + 1] if i + 1 < pr.n_active else active[0]
+    # the active seats in a ring (written out: this runs once a deal)
+    if pr.n_active == 3:
+        ps.next_seat[active[0]] = active[1]
+        ps.next_seat[active[1]] = active[2]
+        ps.next_seat[active[2]] = active[0]
+    else:
+        ps.next_seat[active[0]] = active[1]
+        ps.next_seat[active[1]] = active[0]
     ps.played = 0
     ps.leader = leader
     ps.turn = leader

@@ -804,10 +804,17 @@ cdef inline int32_t strategy_bid(Seat* s, View* v) noexcept nogil:
 
 
 cdef inline void strategy_hand_off(Seat* s, View* v, int32_t* first, int32_t* second) noexcept nogil:
+    cdef View vc
+    cdef int32_t a, b
     if s.branch == B_SENSIBLE:
         sensible_hand_off(v, first, second)
     elif s.branch == B_PIMC:
-        pimc_hand_off(s, v, first, second)
+        # the search player is a call: it gets copies, so that the engine's own state
+        # (the deal's View, the play) never escapes and stays in registers (docs/kernel.md)
+        vc = v[0]
+        pimc_hand_off(s, &vc, &a, &b)
+        first[0] = a
+        second[0] = b
     elif s.branch == B_RANDOM:
         random_hand_off(v, s.rng, first, second)
     else:
@@ -815,16 +822,29 @@ cdef inline void strategy_hand_off(Seat* s, View* v, int32_t* first, int32_t* se
 
 
 cdef inline int32_t strategy_raise(Seat* s, View* v) noexcept nogil:
+    cdef View vc
     if s.branch == B_SENSIBLE:
         return sensible_raise(v, s.params)
     if s.branch == B_PIMC:
-        return pimc_raise(s, v)
+        vc = v[0]                   # a copy (see strategy_hand_off)
+        return pimc_raise(s, &vc)
     if s.branch == B_RANDOM:
         return random_raise(v, s.rng)
     return v.min_bid    # B_GREEDY: keeps the contract
 
 
+cdef inline bint play_reads_private(const Seat* s) noexcept nogil:
+    """Does the seat's card play read the View's private part beyond the hand (talon,
+    received, given)?  The sensible family, random and greedy play from the hand, the
+    legal cards and the public part; the search player places the hidden cards with it.
+    The engine fills those fields in the play only for a seat that reads them."""
+    return s.branch != B_SENSIBLE and s.branch != B_RANDOM and s.branch != B_GREEDY
+
+
 cdef inline int32_t strategy_play(Seat* s, View* v, const PlayState* ps, int32_t* declare) noexcept nogil:
+    cdef View vc
+    cdef PlayState pc
+    cdef int32_t card, dec = 0
     if s.branch == B_SENSIBLE:
         if not (v.legal & (v.legal - 1)):
             declare[0] = 0
@@ -835,6 +855,10 @@ cdef inline int32_t strategy_play(Seat* s, View* v, const PlayState* ps, int32_t
     if s.branch == B_GREEDY:
         return greedy_play(v, declare)
     if s.branch == B_PIMC:
-        return pimc_play(s, v, ps, declare)
+        vc = v[0]                   # copies (see strategy_hand_off)
+        pc = ps[0]
+        card = pimc_play(s, &vc, &pc, &dec)
+        declare[0] = dec
+        return card
     declare[0] = 0
     return td_lowbit(v.legal)
