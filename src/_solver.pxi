@@ -25,6 +25,10 @@
 # - move ordering: the table's best lead, the declarer's declarations, then cards that
 #   take the trick for the side to move (cheapest winner, or the fattest when last),
 #   low discards;
+# - from the second card of the second last trick on, a plain alpha-beta without the
+#   runs, ordering and bounds (solver_endgame);
+# - a trick that no card still to come can take from its best card: its points so far
+#   counted for the side that holds it (a bound in the middle of the trick);
 # - zero-window searches for "does he reach T" (and, as an option, MTD(f) for the value);
 # - declarations that cannot change the trump (an ace marriage that does not set it, or
 #   a marriage in the suit already trump) are only searched one way: declared for the
