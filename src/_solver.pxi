@@ -467,7 +467,9 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
     # the moves: card, +32 for the card played with a declaration
     legal = legal_cards(ps, pr)
     declarable = declarable_cards(ps, pr) & legal
-    runs = not (s.flags & SOLVE_NO_DOMINANCE)
+    # the second last trick's lead (two cards a hand): neither runs nor ordering pay
+    # for their set-up there (callgrind -0.5%)
+    runs = not (s.flags & SOLVE_NO_DOMINANCE) and ps.trick_index + 2 < pr.n_tricks
     if runs:
         hand = ps.hands[ps.turn]
         blockers = solver_run_blockers(s, &special)
@@ -500,7 +502,7 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
         else:
             cards[n] = c
             n += 1
-    if not (s.flags & SOLVE_NO_ORDER):
+    if not (s.flags & SOLVE_NO_ORDER) and ps.trick_index + 2 < pr.n_tricks:
         for i in range(n):
             scores[i] = (10000 if cards[i] == hint
                          else solver_order_score(s, cards[i] & 31, cards[i] >> 5, maximising))
