@@ -997,8 +997,8 @@ def _defence_part(cfg: ReportConfig, log: _Log, tables_dir: Path, tables: dict[s
     if base.split(":")[0] == SEARCH_DEFENDER:
         return [title, Block("note", f"Not computed: the run's strategy is {SEARCH_DEFENDER} already.")]
     try:
-        log(f"how well the bots play: the first {n:,} deals again, {base} declaring against {SEARCH_DEFENDER} "
-            "defenders ...")
+        log(f"how well the bots play: {n:,} deals played twice, {base} defending and {SEARCH_DEFENDER} "
+            "defending ...")
         per_deal = pq.defence_quality(cfg.rules[0], base, SEARCH_DEFENDER, n, seed=cfg.seed, jobs=cfg.jobs,
                                       progress=cfg.progress)
         with written_whole(cfg.out / "data" / DEFENCE_DATA) as tmp:
