@@ -150,6 +150,108 @@ cdef inline int32_t solver_sure_trumps(const Solver* s) noexcept nogil:
     return pts if decl else -pts
 
 
+cdef inline int32_t solver_quick_tricks(const Solver* s) noexcept nogil:
+    """At a trick boundary: the tricks the leader's side takes for sure by cashing the
+    leader's top cards, trumps first, then suit after suit.  In a suit where the leader
+    holds the top cards still in play (above every card of the other seats), each of them
+    led wins its trick unless an opponent is void and trumps it (or the leader's partner,
+    made to by must_trump: the trick stays theirs, but the lead goes to him): so in a
+    plain suit their number is capped by the suit's length in the hand of each of those
+    who still holds a trump once the leader's top trumps are drawn (they follow trumps
+    while they can).
+    The leader keeps the lead throughout, and only a leader can declare, so the trump
+    stays.  The points: the leader's cashed cards, and for every other seat the cards it
+    must follow with (its lowest of each suit), or when it is too short in one of the
+    suits to follow every time, its lowest cards of any suit (one a trick); the last-trick
+    bonus (and set-aside talon) when the cashed tricks are all that is left.  Returns
+    those points, positive for the declarer's side, negative for the defenders'; 0 for
+    none."""
+    cdef const PlayState* ps = &s.ps
+    cdef int32_t lead = ps.turn, t = ps.trump, i, j, o, suit, k, kk, total = 0, pts = 0, f, n = 0
+    cdef int32_t ks[4]
+    cdef int32_t order[4]
+    cdef int32_t trumps_left[3]
+    cdef uint32_t all_ = 0, h, hs, run, others
+    cdef bint short, decl_leads = lead == s.declarer
+    if t >= 0:
+        order[0] = t
+        n = 1
+    for suit in range(4):
+        ks[suit] = 0
+        if suit != t:
+            order[n] = suit
+            n += 1
+    for i in range(s.pr.n_active):
+        o = ps.active[i]
+        all_ |= ps.hands[o]
+        # the trumps of the opponents, and with must_trump of the leader's partner: he
+        # would have to trump his partner's card and take the lead from him
+        trumps_left[i] = 0
+        if t >= 0 and o != lead and ((o == s.declarer) != decl_leads or s.pr.must_trump):
+            trumps_left[i] = td_popcount(ps.hands[o] & SUIT_MASK_C[t])
+    for j in range(4):
+        suit = order[j]
+        hs = ps.hands[lead] & SUIT_MASK_C[suit]
+        if not hs:
+            continue
+        others = all_ & SUIT_MASK_C[suit] & ~hs
+        run = hs
+        if others:
+            run &= ~((<uint32_t>2 << td_highbit(others)) - 1)
+        k = td_popcount(run)
+        if suit == t:
+            for i in range(s.pr.n_active):
+                trumps_left[i] -= k
+        elif t >= 0:
+            for i in range(s.pr.n_active):
+                if trumps_left[i] > 0:
+                    kk = td_popcount(ps.hands[ps.active[i]] & SUIT_MASK_C[suit])
+                    if kk < k:
+                        k = kk
+        if k <= 0:
+            continue
+        while td_popcount(run) > k:
+            run &= run - 1
+        pts += card_points_c(run)
+        ks[suit] = k
+        total += k
+    if total == 0:
+        return 0
+    for i in range(s.pr.n_active):
+        o = ps.active[i]
+        if o == lead:
+            continue
+        h = ps.hands[o]
+        f = 0
+        short = False
+        for suit in range(4):
+            if ks[suit] == 0:
+                continue
+            hs = h & SUIT_MASK_C[suit]
+            if td_popcount(hs) < ks[suit]:
+                short = True
+                break
+            for j in range(ks[suit]):
+                f += CARD_POINTS_C[td_lowbit(hs)]
+                hs &= hs - 1
+        if short:
+            # any ``total`` of its cards: the leanest ones, rank by rank
+            f = 0
+            k = total
+            for j in range(6):
+                kk = td_popcount(h & RANK_PLANE_C[j])
+                if kk > k:
+                    kk = k
+                f += kk * RANK_POINTS_C[j]
+                k -= kk
+                if k == 0:
+                    break
+        pts += f
+    if total == s.pr.n_tricks - ps.trick_index:
+        pts += s.pr.last_trick_bonus + ps.set_aside_points
+    return pts if decl_leads else -pts
+
+
 cdef inline int32_t solver_trick_settled(const Solver* s) noexcept nogil:
     """In the middle of a trick: when no card of the seats still to play to it can beat
     its best card (a higher card of that suit, or a trump on another suit; the trump
@@ -445,6 +547,11 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
                 return up + sure
     if ps.trick_n == 0 and not (s.flags & SOLVE_NO_BOUNDS):
         sure = solver_sure_trumps(s)
+        if sure > 0 and sure >= beta:
+            return sure
+        if sure < 0 and up + sure <= alpha:
+            return up + sure
+        sure = solver_quick_tricks(s)
         if sure > 0 and sure >= beta:
             return sure
         if sure < 0 and up + sure <= alpha:
