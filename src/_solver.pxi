@@ -18,9 +18,12 @@
 #   the best lead; the table is a numpy buffer the caller allocates and reuses, its
 #   entries stamped with a generation so that a new position does not need a clear;
 # - quick bounds: the future is >= 0 and <= the points still in play plus the declarer's
-#   own marriages still in hand plus the last-trick bonus (and set-aside talon);
+#   own marriages still in hand plus the last-trick bonus (and set-aside talon); at trick
+#   boundaries the top trumps of one side, and the leader's sure tricks (his top cards
+#   cashed, trumps first, where no one can trump them), are that side's points;
 # - the last card of a trick (before the last two) settles without being played when
-#   its child, a trick boundary, is decided by those bounds or by its table entry: the
+#   its child, a trick boundary, is decided by those bounds, by its table entry or by the
+#   sure tricks of the trick's winner (handed to the child when it is searched): the
 #   child's key and the trick's points follow from the card alone;
 # - move ordering: the table's best lead, the declarer's declarations, then cards that
 #   take the trick for the side to move (cheapest winner, or the fattest when last),
@@ -81,6 +84,8 @@ cdef struct Solver:
     int8_t pos_of[4]        # a seat's place among the active seats (-1: not active)
     int32_t flags
     int64_t nodes
+    int32_t child_sure      # the quick tricks of the next call's position, found by its
+                            # parent before playing the trick's last card (SOLVE_INF: none)
 
 
 cdef inline int32_t solver_decl_total(const Solver* s) noexcept nogil:
@@ -150,7 +155,8 @@ cdef inline int32_t solver_sure_trumps(const Solver* s) noexcept nogil:
     return pts if decl else -pts
 
 
-cdef inline int32_t solver_quick_tricks(const Solver* s) noexcept nogil:
+cdef inline int32_t solver_quick_tricks_of(const Solver* s, const uint32_t* hands, int32_t lead,
+                                           int32_t tricks_left) noexcept nogil:
     """At a trick boundary: the tricks the leader's side takes for sure by cashing the
     leader's top cards, trumps first, then suit after suit.  In a suit where the leader
     holds the top cards still in play (above every card of the other seats), each of them
@@ -165,9 +171,10 @@ cdef inline int32_t solver_quick_tricks(const Solver* s) noexcept nogil:
     suits to follow every time, its lowest cards of any suit (one a trick); the last-trick
     bonus (and set-aside talon) when the cashed tricks are all that is left.  Returns
     those points, positive for the declarer's side, negative for the defenders'; 0 for
-    none."""
+    none.  ``hands`` by seat, ``lead`` the leader, ``tricks_left`` with this one: the
+    position, or the child of a trick's last card before it is played."""
     cdef const PlayState* ps = &s.ps
-    cdef int32_t lead = ps.turn, t = ps.trump, i, j, o, suit, k, kk, total = 0, pts = 0, f, n = 0
+    cdef int32_t t = ps.trump, i, j, o, suit, k, kk, total = 0, pts = 0, f, n = 0
     cdef int32_t ks[4]
     cdef int32_t order[4]
     cdef int32_t trumps_left[3]
@@ -183,15 +190,15 @@ cdef inline int32_t solver_quick_tricks(const Solver* s) noexcept nogil:
             n += 1
     for i in range(s.pr.n_active):
         o = ps.active[i]
-        all_ |= ps.hands[o]
+        all_ |= hands[o]
         # the trumps of the opponents, and with must_trump of the leader's partner: he
         # would have to trump his partner's card and take the lead from him
         trumps_left[i] = 0
         if t >= 0 and o != lead and ((o == s.declarer) != decl_leads or s.pr.must_trump):
-            trumps_left[i] = td_popcount(ps.hands[o] & SUIT_MASK_C[t])
+            trumps_left[i] = td_popcount(hands[o] & SUIT_MASK_C[t])
     for j in range(4):
         suit = order[j]
-        hs = ps.hands[lead] & SUIT_MASK_C[suit]
+        hs = hands[lead] & SUIT_MASK_C[suit]
         if not hs:
             continue
         others = all_ & SUIT_MASK_C[suit] & ~hs
@@ -205,7 +212,7 @@ cdef inline int32_t solver_quick_tricks(const Solver* s) noexcept nogil:
         elif t >= 0:
             for i in range(s.pr.n_active):
                 if trumps_left[i] > 0:
-                    kk = td_popcount(ps.hands[ps.active[i]] & SUIT_MASK_C[suit])
+                    kk = td_popcount(hands[ps.active[i]] & SUIT_MASK_C[suit])
                     if kk < k:
                         k = kk
         if k <= 0:
@@ -217,11 +224,13 @@ cdef inline int32_t solver_quick_tricks(const Solver* s) noexcept nogil:
         total += k
     if total == 0:
         return 0
+    if total == tricks_left:
+        pts += s.pr.last_trick_bonus + ps.set_aside_points
     for i in range(s.pr.n_active):
         o = ps.active[i]
         if o == lead:
             continue
-        h = ps.hands[o]
+        h = hands[o]
         f = 0
         short = False
         for suit in range(4):
@@ -247,8 +256,6 @@ cdef inline int32_t solver_quick_tricks(const Solver* s) noexcept nogil:
                 if k == 0:
                     break
         pts += f
-    if total == s.pr.n_tricks - ps.trick_index:
-        pts += s.pr.last_trick_bonus + ps.set_aside_points
     return pts if decl_leads else -pts
 
 
@@ -523,14 +530,16 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
     cdef uint32_t hand = 0, blockers = 0, special = 0, run_seen = 0
     cdef int32_t run_v[24]
     cdef int32_t run_pts[24]
-    cdef int32_t r, dp, sure, w
+    cdef int32_t r, dp, sure, w, ua, pend, known = s.child_sure
     cdef uint32_t kc[3]
+    cdef uint32_t ch[4]
     cdef bint probe_children, settled, bounds = not (s.flags & SOLVE_NO_BOUNDS)
     cdef SolveEntry* e
     if ps.trick_index >= pr.n_tricks - 1 or (ps.trick_index == pr.n_tricks - 2 and ps.trick_n > 0):
         # the last trick, and the second last after its lead: see solver_endgame
         return solver_endgame(s, alpha, beta)
     s.nodes += 1
+    s.child_sure = SOLVE_INF
     if not (s.flags & SOLVE_NO_BOUNDS):
         up = solver_upper(s)
         if up <= alpha:
@@ -551,7 +560,8 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
             return sure
         if sure < 0 and up + sure <= alpha:
             return up + sure
-        sure = solver_quick_tricks(s)
+        sure = known if known != SOLVE_INF else solver_quick_tricks_of(
+            s, ps.hands, ps.turn, pr.n_tricks - ps.trick_index)
         if sure > 0 and sure >= beta:
             return sure
         if sure < 0 and up + sure <= alpha:
@@ -650,6 +660,7 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
                         best = run_v[r] - dp
                     continue
         settled = False
+        pend = SOLVE_INF
         if probe_children:
             w = ps.turn if card_beats(cards[i], ps.best, ps.trump) else ps.best_seat
             gain = ps.trick_points + CARD_POINTS_C[cards[i]] if w == s.declarer else 0
@@ -670,9 +681,25 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
                 elif e.hi + gain <= alpha:
                     v = e.hi + gain
                     settled = True
+            if bounds and not settled:
+                # the sure tricks of the child's leader (the trick's winner)
+                for j in range(4):
+                    ch[j] = ps.hands[j]
+                ch[ps.turn] &= ~(<uint32_t>1 << cards[i])
+                ua = solver_upper_after(s, up, cards[i])
+                sure = solver_quick_tricks_of(s, ch, w, pr.n_tricks - ps.trick_index - 1)
+                pend = sure
+                if sure > 0 and gain + sure >= beta:
+                    v = gain + sure
+                    settled = True
+                elif sure < 0 and gain + ua + sure <= alpha:
+                    v = gain + ua + sure
+                    settled = True
         if not settled:
             play_card(ps, pr, cards[i] & 31, cards[i] >> 5)
             gain = solver_decl_total(s) - base
+            # (the child need not count its leader's sure tricks again)
+            s.child_sure = pend
             if i == 0 or beta - alpha <= 1:
                 v = gain + solver_search(s, alpha - gain, beta - gain)
             elif maximising:
@@ -680,10 +707,12 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
                 # better (a zero window); one that is gets searched again with the window
                 v = gain + solver_search(s, alpha - gain, alpha + 1 - gain)
                 if alpha < v < beta:
+                    s.child_sure = pend
                     v = gain + solver_search(s, v - gain, beta - gain)
             else:
                 v = gain + solver_search(s, beta - 1 - gain, beta - gain)
                 if alpha < v < beta:
+                    s.child_sure = pend
                     v = gain + solver_search(s, alpha - gain, v - gain)
             undo_card(ps, pr)
         if r < 24 and not run_seen >> r & 1:
@@ -762,6 +791,7 @@ cdef bint solver_setup(Solver* s, const int32_t* rules, const int32_t* row,
     s.mask = mask
     s.flags = flags
     s.nodes = 0
+    s.child_sure = SOLVE_INF
     s.declarer = row[POS_DECLARER]
     if tn < 0 or tn >= s.pr.n_active or not -1 <= row[POS_TRUMP] < 4:
         return False
