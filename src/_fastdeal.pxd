@@ -95,7 +95,7 @@ cdef enum:
     S_AGGRESSIVE = 4
     S_PIMC = 5
     N_STRATEGIES = 6
-    N_PARAMS = 12
+    N_PARAMS = 13
 
 # The branch of _strategies.pxi each code plays (strategy_branch): the dispatchers switch
 # on the branch, never on ranges of codes, and a code without a branch is refused.
@@ -284,7 +284,7 @@ cdef struct PlayState:
 # Everything a strategy is handed besides the View: what it is, its parameters, the rules,
 # its random stream and a workspace.  The engine fills one per seat when it starts; the
 # single-decision entry (decide) fills one per call.
-cdef struct Seat:
+cdef struct Seat:                   # 160 bytes (N_PARAMS = 13): &seats[k] is k*5 << 5
     int32_t code                    # S_* (thousand.strategies names it)
     int32_t branch                  # B_*: the code's branch, from strategy_branch
     int32_t seat                    # the seat it plays (0..3)
@@ -295,4 +295,3 @@ cdef struct Seat:
                                     # itself unless separate streams were asked for)
     unsigned char* work             # a workspace Python allocated (NULL: none); the kernel
     int64_t work_bytes              # only uses it, for the strategy's own scratch
-    int64_t pad_                    # unused: 160 bytes, so that &seats[k] is k*5 << 5

@@ -22,10 +22,11 @@
 
 cdef enum:
     # parameter slots (0..7 are the sensible family's: pimc bids as standard)
-    PIMC_P_WORLDS = 8           # worlds per card decision (all of them when fewer)
+    PIMC_P_WORLDS = 8           # worlds per card decision as declarer (all of them when fewer)
     PIMC_P_HANDOFF_PAIRS = 9    # hand-off candidates kept from the standard ranking
     PIMC_P_HANDOFF_WORLDS = 10  # worlds per hand-off decision
     PIMC_P_RAISE_WORLDS = 11    # worlds per raise/resign decision
+    PIMC_P_DEFENCE_WORLDS = 12  # worlds per card decision as defender
     PIMC_MAX_WORLDS = 1024
     PIMC_MAX_PAIRS = 66         # 12 cards (2 players' lay-away): 66 pairs
 
@@ -408,7 +409,7 @@ cdef int32_t pimc_play(Seat* s, View* v, const PlayState* ps, int32_t* declare) 
                        &laid):
         # a view no deal can reach (hand-made, with impossible counts): play as standard
         return sensible_play(v, ps, s.params, declare)
-    want = pimc_worlds_param(s.params[PIMC_P_WORLDS])
+    want = pimc_worlds_param(s.params[PIMC_P_WORLDS if maximising else PIMC_P_DEFENCE_WORLDS])
     enumerated = w.total <= want
     if enumerated:
         n_worlds = pimc_enumerate(&w, shares, PIMC_MAX_WORLDS)

@@ -231,11 +231,15 @@ def objective_choice(d: dict, rules, worlds) -> tuple[int, int]:
 @pytest.mark.parametrize("spec", ["classic", "classic:players=2,redeal_talon_jacks=none"])
 def test_with_every_world_enumerated_pimc_plays_its_objectives_best_card(spec, seed):
     """A few tricks left: the worlds are few, pimc enumerates them and its card is the one
-    its objective picks over all of them (the solver's best card when the world is one)."""
+    its objective picks over all of them (the solver's best card when the world is one).
+    Each side's budget is its own parameter: the declarer enumerates with ``worlds=64``
+    while ``defence_worlds=1``, a defender with ``defence_worlds=64`` while ``worlds=1``
+    (one world would not find the objective's card where the worlds disagree)."""
     rules = parse_rules_spec(spec)
     k = rules.to_kernel()
     code = parse_strategy("pimc").code
-    params = parse_strategy("pimc:worlds=64").params
+    by_side = {True: parse_strategy("pimc:worlds=64,defence_worlds=1").params,
+               False: parse_strategy("pimc:worlds=1,defence_worlds=64").params}
     tested = unique = 0
     for d, view, row in recorded(rules, 6, [seed, 44]):
         if not (d["legal"] & (d["legal"] - 1)) or d["trick_index"] < rules_last(rules) - 3:
@@ -243,11 +247,40 @@ def test_with_every_world_enumerated_pimc_plays_its_objectives_best_card(spec, s
         total, enumerated, worlds = _fastdeal._pimc_worlds(d, k, 64)
         if not enumerated or (rules.players == 2 and d["seat"] != d["declarer"]):
             continue        # (a 2-player defender's laid-away split is drawn: not enumerable)
-        got = kernel.decide("play", code, params, d, np.random.PCG64(1), rules)
+        got = kernel.decide("play", code, by_side[d["seat"] == d["declarer"]], d, np.random.PCG64(1), rules)
         assert tuple(got) == objective_choice(d, rules, worlds), d
         tested += 1
         unique += total == 1
     assert tested >= 10
+
+
+def test_each_side_searches_with_its_own_worlds_parameter(seed):
+    """``worlds`` is the declarer's budget and ``defence_worlds`` a defender's: with its
+    own parameter at 64 a seat enumerates every world and plays its objective's card in
+    every position; with only the other side's parameter at 64 (its own at 1) it plays
+    from one sampled world and misses that card somewhere (were the parameters crossed or
+    shared, one of the two would fail)."""
+    rules = parse_rules_spec("classic")
+    k = rules.to_kernel()
+    code = parse_strategy("pimc").code
+    own = {True: parse_strategy("pimc:worlds=64,defence_worlds=1").params,
+           False: parse_strategy("pimc:worlds=1,defence_worlds=64").params}
+    other = {True: own[False], False: own[True]}
+    tested = {True: 0, False: 0}
+    missed = {True: 0, False: 0}
+    for d, view, row in recorded(rules, 40, [seed, 45]):
+        if not (d["legal"] & (d["legal"] - 1)) or d["trick_index"] < 4:
+            continue
+        total, enumerated, worlds = _fastdeal._pimc_worlds(d, k, 64)
+        if not enumerated or total < 2:
+            continue
+        side = d["seat"] == d["declarer"]
+        best = objective_choice(d, rules, worlds)
+        assert tuple(kernel.decide("play", code, own[side], d, np.random.PCG64(1), rules)) == best, d
+        missed[side] += tuple(kernel.decide("play", code, other[side], d, np.random.PCG64(1), rules)) != best
+        tested[side] += 1
+    assert min(tested.values()) >= 20, tested
+    assert missed[True] >= 1 and missed[False] >= 1, (missed, tested)
 
 
 def rules_last(rules) -> int:

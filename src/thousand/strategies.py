@@ -29,7 +29,7 @@ __all__ = ["Strategy", "Param", "STRATEGIES", "DEFAULT_STRATEGY", "N_PARAMS", "P
            "register_strategy", "kernel_view", "workspaces"]
 
 #: Parameter slots per seat in the kernel (``double[N_PARAMS]``).
-N_PARAMS = 12
+N_PARAMS = 13
 DEFAULT_STRATEGY = "standard"
 
 
@@ -129,12 +129,14 @@ for _name, _code in (("standard", 2), ("cautious", 3), ("aggressive", 4)):
 # budget measured within 5 ms per decision (docs/strategies.md, "pimc").
 PIMC_TABLE_BYTES = (1 + 2 * (1 << 15)) * 16
 _PIMC_PARAMS: dict[str, tuple[int, float, str, float, float]] = {
-    "worlds": (8, 4, "worlds solved per card decision (every consistent world when there are "
-                      "no more than this)", 1, 1024),
+    "worlds": (8, 4, "worlds solved per card decision as the declarer (every consistent world "
+                      "when there are no more than this)", 1, 1024),
     "hand_off_pairs": (9, 1, "hand-off candidates (pairs of cards) kept from the standard ranking, "
                              "each tried in both directions", 1, 66),
     "hand_off_worlds": (10, 2, "worlds solved per hand-off candidate", 1, 1024),
     "raise_worlds": (11, 4, "worlds solved for the raise/resign decision", 1, 1024),
+    "defence_worlds": (12, 8, "worlds solved per card decision as a defender (every consistent "
+                              "world when there are no more than this)", 1, 1024),
 }
 register_strategy(Strategy(
     "pimc", 5,
