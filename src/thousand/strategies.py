@@ -125,8 +125,9 @@ for _name, _code in (("standard", 2), ("cautious", 3), ("aggressive", 4)):
 # redeal questions as standard (slots 0..7, standard's parameters and defaults); plays
 # cards, hands off and raises or resigns by solving worlds.  Its workspace is the solver's
 # transposition table (2 * 2**15 entries of 16 bytes and a header: 1 MB, what a full
-# deal's search stores; thousand.solver.Workspace's default).  The defaults: the largest
-# budget measured within 5 ms per decision (docs/strategies.md, "pimc").
+# deal's search stores; thousand.solver.Workspace's default).  The defaults spend the
+# 5 ms per decision (on average) where duplicate matches measured it to pay: the defenders
+# and the raise more worlds than the declarer's cards (docs/strategies.md, "pimc").
 PIMC_TABLE_BYTES = (1 + 2 * (1 << 15)) * 16
 _PIMC_PARAMS: dict[str, tuple[int, float, str, float, float]] = {
     "worlds": (8, 4, "worlds solved per card decision as the declarer (every consistent world "
@@ -134,8 +135,8 @@ _PIMC_PARAMS: dict[str, tuple[int, float, str, float, float]] = {
     "hand_off_pairs": (9, 1, "hand-off candidates (pairs of cards) kept from the standard ranking, "
                              "each tried in both directions", 1, 66),
     "hand_off_worlds": (10, 2, "worlds solved per hand-off candidate", 1, 1024),
-    "raise_worlds": (11, 4, "worlds solved for the raise/resign decision", 1, 1024),
-    "defence_worlds": (12, 8, "worlds solved per card decision as a defender (every consistent "
+    "raise_worlds": (11, 8, "worlds solved for the raise/resign decision", 1, 1024),
+    "defence_worlds": (12, 16, "worlds solved per card decision as a defender (every consistent "
                               "world when there are no more than this)", 1, 1024),
 }
 register_strategy(Strategy(
