@@ -21,11 +21,11 @@ import argparse
 import numpy as np
 
 from thousand import kernel
+from thousand.analysis.bids import ROLES
 from thousand.analysis.stats import mean_interval
+from thousand.errors import ThousandError
+from thousand.kernel import ROLE_SEATS
 from thousand.rules import CLASSIC
-
-ROLES = ("forehand", "middle", "rear")
-SEAT = {"forehand": 1, "middle": 2, "rear": 0}     # the forced mode's dealer is seat 0
 
 
 def declarer_points(hand: int, role: str, specs: list[str], key: int, seed: int) -> int:
@@ -42,12 +42,14 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=7, help="the completions' and the decisions' streams")
     p.add_argument("--hands-seed", type=int, default=2026, help="the random hands")
     args = p.parse_args()
+    if args.hands < 2:
+        p.error("--hands must be at least 2 (an interval needs two)")
     rng = np.random.default_rng(args.hands_seed)
     base, other = np.zeros(args.hands), np.zeros(args.hands)
     for i in range(args.hands):
         hand = int(sum(1 << int(c) for c in rng.choice(24, 7, replace=False)))
         role = ROLES[i % 3]
-        seats = [args.declarer if s == SEAT[role] else args.defenders for s in range(3)]
+        seats = [args.declarer if s == ROLE_SEATS[role] else args.defenders for s in range(3)]
         base[i] = declarer_points(hand, role, ["standard"] * 3, i, args.seed)
         other[i] = declarer_points(hand, role, seats, i, args.seed)
     d = other - base
@@ -58,4 +60,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except ThousandError as e:
+        raise SystemExit(f"pimc_bid_level.py: {e}") from None
