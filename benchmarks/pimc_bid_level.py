@@ -44,6 +44,8 @@ def main() -> None:
     args = p.parse_args()
     if args.hands < 2:
         p.error("--hands must be at least 2 (an interval needs two)")
+    if args.seed < 0 or args.hands_seed < 0:
+        p.error("--seed and --hands-seed must be whole numbers >= 0")
     rng = np.random.default_rng(args.hands_seed)
     base, other = np.zeros(args.hands), np.zeros(args.hands)
     for i in range(args.hands):
