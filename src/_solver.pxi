@@ -17,6 +17,8 @@
 #   (no hash collisions can give a wrong value), holding a lower and an upper bound and
 #   the best lead; the table is a numpy buffer the caller allocates and reuses, its
 #   entries stamped with a generation so that a new position does not need a clear;
+# - entries of positions with the same relative ranks (who holds the n-th card left):
+#   the same game tree, so their bounds hold within the point differences of the cards;
 # - quick bounds: the future is >= 0 and <= the points still in play plus the declarer's
 #   own marriages still in hand plus the last-trick bonus (and set-aside talon); at trick
 #   boundaries the top trumps of one side, and the leader's sure tricks (his top cards
@@ -41,6 +43,9 @@
 
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
+cdef extern from *:
+    void __builtin_prefetch(const void* addr) noexcept nogil
+
 cdef enum:
     SOLVE_INF = 30000
     SOLVE_NO_MOVE = 63
@@ -50,6 +55,8 @@ cdef enum:
     SOLVE_MTD = 4           # exact values by MTD(f) instead of one full-window search
     SOLVE_NO_ORDER = 8
     SOLVE_NO_DOMINANCE = 16
+    SOLVE_NO_RELATIVE = 32   # no relative-rank entries (docs/kernel.md, "Relative ranks")
+    SOLVE_RELATIVE = 0x80000000u   # k0's top bit: a relative-rank entry
     # a position row (int32), written by thousand.solver
     POS_HANDS = 0           # 4 hands by seat, the cards of the trick in progress excluded
     POS_ACTIVE = 4          # 3 active seats from the forehand (-1 pad with 2 players)
@@ -359,6 +366,145 @@ cdef inline void solver_store(Solver* s, const uint32_t* k, int32_t lo, int32_t 
     e.hi = <int16_t>hi
 
 
+cdef inline bint solver_rel_key(const Solver* s, const uint32_t* hands, int32_t leader,
+                                uint32_t* k, uint32_t* cards) noexcept nogil:
+    """The relative-rank key of a trick boundary (docs/kernel.md, "Relative ranks"): who
+    holds the n-th card left, counted from the lowest (one bit a card for the second and
+    the third active seat in k[0] and k[1]), the leader, trump, declarer and generation,
+    and the top bit of k[0]; ``cards`` the cards left.  False where a declaration may
+    still come (a marriage, or the ace marriage, in a hand): the key leaves kings and
+    queens anonymous."""
+    cdef const PlayState* ps = &s.ps
+    cdef uint32_t h0 = hands[ps.active[0]], h1 = hands[ps.active[1]], h2 = 0
+    cdef uint32_t r, c1 = 0, c2 = 0, bit, m
+    cdef int32_t n = 0
+    if s.pr.n_active == 3:
+        h2 = hands[ps.active[2]]
+    m = marriage_index(h0) | marriage_index(h1) | marriage_index(h2)
+    if s.pr.ace_marriage > 0 and ((h0 & ACES) == ACES or (h1 & ACES) == ACES or (h2 & ACES) == ACES):
+        return False
+    r = h0 | h1 | h2
+    # the suits where a hand holds a marriage (bit s), kept with the cards: an entry
+    # serves only a position with those suits' cards the same
+    cards[0] = r | m << 24
+    while r:
+        bit = r & (~r + 1)
+        if h1 & bit:
+            c1 |= <uint32_t>1 << n
+        elif h2 & bit:
+            c2 |= <uint32_t>1 << n
+        n += 1
+        r &= r - 1
+    k[0] = (c1 | (<uint32_t>s.pos_of[leader] << 24) | (<uint32_t>(ps.trump + 1) << 26)
+            | (<uint32_t>s.decl_pos << 29) | SOLVE_RELATIVE)
+    k[1] = c2 | (s.gen << 24)
+    # the cards left per suit, hashed with the key and checked against an entry's cards
+    k[2] = (m << 12 | <uint32_t>td_popcount(cards[0] & SUIT_MASK_C[0])
+            | <uint32_t>td_popcount(cards[0] & SUIT_MASK_C[1]) << 3
+            | <uint32_t>td_popcount(cards[0] & SUIT_MASK_C[2]) << 6
+            | <uint32_t>td_popcount(cards[0] & SUIT_MASK_C[3]) << 9)
+    return True
+
+
+cdef inline bint solver_rel_same_counts(uint32_t a, uint32_t b) noexcept nogil:
+    """Can an entry with cards ``a`` serve a position with cards ``b`` (the marriage suits
+    in the top byte): the same marriage suits, their cards the same, as many cards in
+    every suit."""
+    cdef int32_t suit
+    cdef uint32_t m = (a >> 24) & 15
+    if m != (b >> 24) & 15:
+        return False
+    for suit in range(4):
+        if m >> suit & 1 and (a ^ b) & SUIT_MASK_C[suit]:
+            return False
+    for suit in range(4):
+        if td_popcount(a & SUIT_MASK_C[suit]) != td_popcount(b & SUIT_MASK_C[suit]):
+            return False
+    return True
+
+
+cdef inline SolveEntry* solver_rel_probe(const Solver* s, const uint32_t* k, uint32_t cards) noexcept nogil:
+    """The relative entry of ``k`` (a position with the same holders of the n-th card,
+    the same cards per suit, the entry's own cards in k2), or NULL."""
+    cdef SolveEntry* b = solver_bucket(s, k)
+    cdef int32_t i
+    for i in range(2):
+        if (b[i].k0 == k[0] and b[i].k1 == k[1]
+                and solver_rel_same_counts(b[i].k2, cards)):
+            return &b[i]
+    return NULL
+
+
+cdef inline void solver_rel_margins(uint32_t stored, uint32_t now, int32_t* neg,
+                                    int32_t* pos) noexcept nogil:
+    """The n-th card left now against the n-th of the stored position (the same count in
+    every suit): the sums of the negative and of the positive point differences.  The
+    two game trees are the same tree (docs/kernel.md, "Relative ranks"), and along any
+    line the declarer's future points differ by the differences of the cards he takes,
+    so the value now is within [stored + neg, stored + pos]."""
+    cdef int32_t d
+    neg[0] = 0
+    pos[0] = 0
+    while now:
+        d = CARD_POINTS_C[td_lowbit(now)] - CARD_POINTS_C[td_lowbit(stored)]
+        if d < 0:
+            neg[0] += d
+        else:
+            pos[0] += d
+        stored &= stored - 1
+        now &= now - 1
+
+
+cdef inline uint32_t solver_rel_move_code(const Solver* s, int32_t move) noexcept nogil:
+    """The best lead as the relative key sees it: 1 + its place among the leader's cards
+    (+7 declared); 0 when it does not fit in 4 bits."""
+    cdef int32_t c = move & 31, i
+    if move == SOLVE_NO_MOVE:
+        return 0
+    i = td_popcount(s.ps.hands[s.ps.turn] & ((<uint32_t>1 << c) - 1))
+    if i >= 7:
+        return 0
+    return <uint32_t>(1 + i + (7 if move >= 32 else 0))
+
+
+cdef inline int32_t solver_rel_move(const Solver* s, uint32_t code) noexcept nogil:
+    cdef int32_t i
+    if code == 0:
+        return SOLVE_NO_MOVE
+    i = (code - 1) % 7
+    return nth_card(s.ps.hands[s.ps.turn], i) + (32 if code > 7 else 0)
+
+
+cdef inline void solver_rel_store(Solver* s, const uint32_t* k, uint32_t cards, int32_t lo,
+                                  int32_t hi, int32_t move) noexcept nogil:
+    """Write the bounds of the position (its cards in k2) under its relative key: merged
+    with an entry of the same cards, else in place of the key's entry, else as
+    solver_store places a new entry."""
+    cdef SolveEntry* b = solver_bucket(s, k)
+    cdef SolveEntry* e = NULL
+    cdef int32_t i
+    for i in range(2):
+        if b[i].k0 == k[0] and b[i].k1 == k[1] and solver_rel_same_counts(b[i].k2, cards):
+            e = &b[i]
+            if (e.k2 & 0xFFFFFFF) == cards:
+                if e.lo > lo:
+                    lo = e.lo
+                if e.hi < hi:
+                    hi = e.hi
+            break
+    if e == NULL:
+        if (b[0].k1 >> 24) != s.gen or (td_popcount(cards & 0xFFFFFF) >= 3 * td_popcount(b[0].k0 & 0xFFFFFF)):
+            b[1] = b[0]
+            e = &b[0]
+        else:
+            e = &b[1]
+    e.k0 = k[0]
+    e.k1 = k[1]
+    e.k2 = cards | solver_rel_move_code(s, move) << 28
+    e.lo = <int16_t>lo
+    e.hi = <int16_t>hi
+
+
 cdef inline int32_t solver_order_score(const Solver* s, int32_t card, int32_t declare,
                                        bint maximising) noexcept nogil:
     """Higher first: see the header."""
@@ -534,12 +680,25 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
     cdef uint32_t kc[3]
     cdef uint32_t ch[4]
     cdef bint probe_children, settled, bounds = not (s.flags & SOLVE_NO_BOUNDS)
+    cdef bint rel = False
+    cdef uint32_t rk[3]
+    cdef uint32_t rcards
+    cdef int32_t rneg, rpos
     cdef SolveEntry* e
     if ps.trick_index >= pr.n_tricks - 1 or (ps.trick_index == pr.n_tricks - 2 and ps.trick_n > 0):
         # the last trick, and the second last after its lead: see solver_endgame
         return solver_endgame(s, alpha, beta)
     s.nodes += 1
     s.child_sure = SOLVE_INF
+    at_boundary = ps.trick_n == 0 and not (s.flags & SOLVE_NO_TABLE)
+    if at_boundary:
+        # the table's buckets are fetched while the bounds below are counted
+        solver_key(s, k)
+        __builtin_prefetch(solver_bucket(s, k))
+        if not (s.flags & SOLVE_NO_RELATIVE):
+            rel = solver_rel_key(s, ps.hands, ps.leader, rk, &rcards)
+            if rel:
+                __builtin_prefetch(solver_bucket(s, rk))
     if not (s.flags & SOLVE_NO_BOUNDS):
         up = solver_upper(s)
         if up <= alpha:
@@ -566,9 +725,7 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
             return sure
         if sure < 0 and up + sure <= alpha:
             return up + sure
-    at_boundary = ps.trick_n == 0 and not (s.flags & SOLVE_NO_TABLE)
     if at_boundary:
-        solver_key(s, k)
         e = solver_probe(s, k)
         if e != NULL:
             if e.lo >= beta or e.lo == e.hi:
@@ -580,6 +737,22 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
             if e.hi < beta:
                 beta = e.hi
             hint = <int32_t>(e.k2 >> 24)
+        else:
+            # no entry of its own: one of a position with the same relative ranks bounds
+            # it within the point differences of the cards
+            if rel:
+                e = solver_rel_probe(s, rk, rcards)
+                if e != NULL:
+                    solver_rel_margins(e.k2 & 0xFFFFFF, rcards & 0xFFFFFF, &rneg, &rpos)
+                    if e.lo > -SOLVE_INF and e.lo + rneg >= beta:
+                        return e.lo + rneg
+                    if e.hi < SOLVE_INF and e.hi + rpos <= alpha:
+                        return e.hi + rpos
+                    if e.lo > -SOLVE_INF and e.lo + rneg > alpha:
+                        alpha = e.lo + rneg
+                    if e.hi < SOLVE_INF and e.hi + rpos < beta:
+                        beta = e.hi + rpos
+                    hint = solver_rel_move(s, e.k2 >> 28)
     maximising = ps.turn == s.declarer
     # the moves: card, +32 for the card played with a declaration
     legal = legal_cards(ps, pr)
@@ -735,6 +908,9 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
                     beta = best
                     if alpha >= beta:
                         break
+    if rel:
+        solver_rel_store(s, rk, rcards, best if best > alpha0 else -SOLVE_INF,
+                         best if best < beta0 else SOLVE_INF, best_move)
     if at_boundary:
         if best <= alpha0:
             solver_store(s, k, -SOLVE_INF, best, best_move)

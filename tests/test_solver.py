@@ -37,7 +37,8 @@ GOLDEN = Path(__file__).parent / "golden" / "solver_corpus.json"
 EVERY_RULES = [r for players in (2, 3, 4) for r in option_rules(players)]
 # every part of the search that can be switched off or changed, one at a time and all
 VARIANTS = [solver.FLAG_NO_TABLE, solver.FLAG_NO_BOUNDS, solver.FLAG_MTD, solver.FLAG_NO_ORDER,
-            solver.FLAG_NO_DOMINANCE, solver.FLAG_NO_BOUNDS | solver.FLAG_NO_DOMINANCE | solver.FLAG_NO_ORDER]
+            solver.FLAG_NO_DOMINANCE, solver.FLAG_NO_RELATIVE,
+            solver.FLAG_NO_BOUNDS | solver.FLAG_NO_DOMINANCE | solver.FLAG_NO_ORDER | solver.FLAG_NO_RELATIVE]
 
 
 @pytest.fixture(scope="module")
@@ -173,11 +174,13 @@ def test_self_agreement_on_full_deals():
 @pytest.mark.slow
 def test_self_agreement_on_10000_full_deals():
     """10,000 deals of every table size and option combination: the bounds, the runs and
-    the declaration dominance switched off, and MTD(f), give the same values; 500 of them
+    the declaration dominance switched off, the relative-rank entries off, and MTD(f),
+    give the same values; 500 of them
     (3 and 4 players) also without the table.  (Without the ordering, a search takes ten
     times as long: that variant runs in the fast suite's test above.)"""
     deals = _full_deals(10_000, 6)
-    _agree_with_itself(deals, [solver.FLAG_MTD, solver.FLAG_NO_DOMINANCE | solver.FLAG_NO_BOUNDS])
+    _agree_with_itself(deals, [solver.FLAG_MTD, solver.FLAG_NO_DOMINANCE | solver.FLAG_NO_BOUNDS,
+                               solver.FLAG_NO_RELATIVE])
     _agree_with_itself([x for x in deals[:1500] if x[0].rules.players != 2][:500], [solver.FLAG_NO_TABLE])
 
 
@@ -275,6 +278,20 @@ def test_hand_off_values(players):
             h[[s for s in others if s != nxt][0]] |= 1 << b
         p = Position.start(rules, h, active, declarer, set_aside)
         assert got[(a, b)] == solver.value(p, declarer, laid, workspace=WS)
+
+
+def test_relative_rank_entries_are_used_and_keep_the_values():
+    """The entries of positions with the same relative ranks (docs/kernel.md, "Relative
+    ranks") decide part of the search: on played classic deals the same values with far
+    fewer nodes than without them (a third fewer at least; measured: 63% fewer on the
+    first 400 deals of bench_solver)."""
+    deals = played_deals(CLASSIC, 60, seed=9)
+    ps, ds = [p for p, _, _ in deals], [d for _, d, _ in deals]
+    with_rel, st_with = solver.solve_many(CLASSIC, ps, ds, workspace=WS, stats=True)
+    without, st_without = solver.solve_many(CLASSIC, ps, ds, workspace=WS, stats=True,
+                                            flags=solver.FLAG_NO_RELATIVE)
+    assert with_rel.tolist() == without.tolist()
+    assert st_with.nodes.sum() < 0.67 * st_without.nodes.sum()
 
 
 def test_solve_many_equals_single_calls_and_runs_in_threads():

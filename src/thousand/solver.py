@@ -47,7 +47,7 @@ from thousand.rules import Rules
 
 __all__ = ["Workspace", "value", "reaches", "card_values", "hand_off_values", "solve_many", "SolveStats",
            "position_row", "check_position", "play_start", "FLAG_NO_TABLE", "FLAG_NO_BOUNDS", "FLAG_MTD", "FLAG_NO_ORDER",
-           "FLAG_NO_DOMINANCE"]
+           "FLAG_NO_DOMINANCE", "FLAG_NO_RELATIVE"]
 
 # Parts of the search that can be switched off or changed (the value must not change; tests check)
 FLAG_NO_TABLE = 1
@@ -55,6 +55,7 @@ FLAG_NO_BOUNDS = 2
 FLAG_MTD = 4            # exact values by MTD(f) (zero-window searches) instead of one full window
 FLAG_NO_ORDER = 8
 FLAG_NO_DOMINANCE = 16
+FLAG_NO_RELATIVE = 32   # no bounds from positions with the same relative ranks
 
 POS_FIELDS = 17
 _ENTRY_BYTES = 16
