@@ -244,3 +244,38 @@ def test_a_file_that_is_no_deal_trace_is_a_one_line_error(capsys, tmp_path):
     assert cli.main(["solve", "--trace", str(path)]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "is not a deal trace" in err
+
+
+def test_the_docs_console_examples_are_the_real_output(capsys, tmp_path, monkeypatch):
+    # every ```console block of docs/solve.md: each `$ thousand ...` is run, and the lines
+    # shown after it are its real output's, in order: consecutive lines consecutive, "..."
+    # skipping some
+    import re
+    import shlex
+    from pathlib import Path
+
+    monkeypatch.chdir(tmp_path)
+    doc = (Path(__file__).parent.parent / "docs" / "solve.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```console\n(.*?)```", doc, re.S)
+    checked = 0
+    for block in blocks:
+        for command in re.split(r"^\$ ", block, flags=re.M)[1:]:
+            first, *shown = command.splitlines()
+            words = shlex.split(first)
+            target = None
+            if ">" in words:
+                words, target = words[:words.index(">")], words[words.index(">") + 1]
+            assert words[0] == "thousand" and cli.main(words[1:]) == 0, first
+            out = capsys.readouterr().out
+            if target:
+                Path(target).write_text(out, encoding="utf-8")
+                continue
+            real = out.splitlines()
+            at = 0
+            for run in "\n".join(shown).split("\n...\n"):     # lines between two "..." follow each other
+                run = [x for x in run.splitlines() if x != "..."]
+                starts = [i for i in range(at, len(real) - len(run) + 1) if real[i:i + len(run)] == run]
+                assert starts, f"{first}: these lines are not the real output's (in order):\n" + "\n".join(run)
+                at = starts[0] + len(run)
+                checked += len(run)
+    assert checked > 20
