@@ -158,7 +158,7 @@ def check_history(p: Position, declarer: int, points: bool = True) -> None:
     >>> check_history(p, 0)
     Traceback (most recent call last):
     ...
-    ValueError: the seats have taken 0 in all, but the completed tricks hold 90 card points and no set of the marriages that can have been declared (40, 60, 80) makes up the rest
+    ValueError: the seats have taken 0 in all, but the completed tricks hold 90 card points and no marriage can have been declared (with no trump none was: a declaration sets one)
     >>> check_history(p._evolve(points=(60, 30, 0)), 0)
     """
     from itertools import combinations
@@ -197,7 +197,8 @@ def check_history(p: Position, declarer: int, points: bool = True) -> None:
         if suits:
             sets = sorted(suits) if rules.ace_marriage_sets_trump else [-1]
             options.append((rules.ace_marriage, sets))
-    def sets_trump(option, t):
+
+    def sets_trump(option, t):   # does this declaration make suit t trump
         return t in option[1] if isinstance(option[1], list) else option[1] == t
     names = "SCDH"
     if p.trump >= 0 and not any(sets_trump(o, p.trump) for o in options):
@@ -224,12 +225,14 @@ def check_history(p: Position, declarer: int, points: bool = True) -> None:
             if low <= taken - sum(v for v, _ in chosen) <= high:
                 return
     played = f"{total}" if low == high else f"{low}..{high}"
-    values = ", ".join(str(v) for v, _ in options)
+    allowed = options if p.trump >= 0 else [o for o in options if o[1] == [-1]]   # no trump: none set one
+    values = ", ".join(str(v) for v, _ in allowed)
     marriages = (f"and no set of the marriages that can have been declared ({values}) makes up the rest"
-                 if options else "and no marriage can have been declared")
+                 if allowed else "and no marriage can have been declared" +
+                 (" (with no trump none was: a declaration sets one)" if options else ""))
     trump = "" if p.trump < 0 else " (the trump's among them)"
     raise ValueError(f"the seats have taken {taken} in all, but the completed tricks hold {played} card points "
-                     f"{marriages}{trump if options else ''}")
+                     f"{marriages}{trump if allowed else ''}")
 
 
 def position_row(p: Position, declarer: int, laid_away_points: int = 0) -> np.ndarray:
