@@ -575,7 +575,7 @@ class BidEstimate:
     points_quantiles: dict[str, float]
     points_histogram: tuple[tuple[int, int], ...] = ()   # (bin start, weight) in 5-point bins
     strategies: str = "standard"
-    seed: int | None = None
+    seed: int | None = None               # the seed given: with exact, the pass and open-hand samples use it
     seconds: float | None = None
     per_bid: bool = False
     pass_ev: float | None = None          # the seat's expected score change when it passes
@@ -778,7 +778,8 @@ def estimate_bid(hand: int, rules: Rules, role: str = "forehand", strategies: Se
                 bar.close()
     pass_info = pass_summary(simulate_pass(hand, rules, role, strategies, samples, seed), bolt_cost(rules))
     est = estimate_from_completions(c, rules, confidence, free_resignation, per_bid=runs,
-                                    strategies=_strategy_label(strategies), seed=None if exact else seed,
+                                    strategies=_strategy_label(strategies), seed=seed,   # --exact too: the pass and
+                                    # open-hand samples use it
                                     **pass_info)
     import dataclasses
     solved = {}

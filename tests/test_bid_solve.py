@@ -87,9 +87,24 @@ def test_text_output_shows_the_reference_and_says_what_it_is(capsys):
     assert "open-hand = a reference, not advice: on 2 completions of their own" in text
 
 
+def test_exact_still_names_the_seed_its_open_hand_sample_uses(capsys):
+    # --exact enumerates the strategy's completions, but the open-hand reference (and the
+    # passing figure) are samples drawn from --seed: the output names it
+    args = ["bid", "9S JC AD QH KH TH AH", "--exact", "--solve", "--solve-samples", "3", "--jobs", "1", "--seed", "5"]
+    assert cli.main([*args, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["seed"] == 5 and out["exact"]
+    ref = bids.solve_hand(HAND, CLASSIC, "forehand", 3, seed=5)    # the sample seed 5 draws
+    assert [e["solve"]["made"] for e in out["bids"]] == [int((ref.points >= e["bid"]).sum()) for e in out["bids"]]
+    assert cli.main(args) == 0
+    assert "on 3 completions of their own (seed 5, " in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("args, message", [
     (["--solve", "--solve-samples", "1"], "--solve-samples must be 2..100,000, got 1"),
     (["--solve", "--jobs", "0"], "--jobs must be a positive number of workers or -1"),
+    # without --solve it would size nothing and be ignored in silence
+    (["--solve-samples", "5"], "--solve-samples sizes the open-hand reference of --solve; add --solve"),
 ])
 def test_bad_solve_options_are_one_line_errors(capsys, args, message):
     assert cli.main(["bid", "9S JC AD QH KH TH AH", *args]) == 2

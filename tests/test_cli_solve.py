@@ -41,12 +41,12 @@ def test_a_typed_mid_trick_endgame_agrees_with_the_reference_solver(capsys):
     # three tricks left, hearts trump, seat 1 has led the J♠ and the declarer (seat 2) follows
     hands = ["A♠ Q♦ 9♥", "10♠ J♥", "K♠ 10♥ A♥"]
     out = solve_json(capsys, "--hands", " | ".join(hands), "--declarer", "2", "--lead", "1", "--trick", "JS",
-                     "--trump", "H", "--taken", "20,31,150")
-    p = by_hand(CLASSIC, hands, leader=1, trump=3, trick="J♠", taken=[20, 31, 150])
+                     "--trump", "H", "--taken", "20,31,156")
+    p = by_hand(CLASSIC, hands, leader=1, trump=3, trick="J♠", taken=[20, 31, 156])
     assert out["value"] == ref.minimax(p, 2) == ref.solve(p, 2)
     assert moves_of(out) == ref.card_values(p, 2)
     assert out["to_play"] == 2 and out["trick"] == ["JS"] and out["tricks_left"] == 3
-    assert out["taken"] == {"0": 20, "1": 31, "2": 150}
+    assert out["taken"] == {"0": 20, "1": 31, "2": 156}
 
 
 def test_a_lead_that_may_declare_is_listed_twice_with_the_reference_values(capsys):
@@ -69,7 +69,7 @@ def test_other_table_sizes_agree_with_the_reference_solver(capsys, players, hand
 
 
 def test_json_reachable_and_best_follow_the_value(capsys):
-    out = solve_json(capsys, "--hands", "AH TH KH | QS 9S KS | JH JS JC", "--trump", "H", "--taken", "140,22,18")
+    out = solve_json(capsys, "--hands", "AH TH KH | QS 9S KS | JH JS JC", "--trump", "H", "--taken", "142,22,18")
     levels = list(range(100, highest_contract(CLASSIC) + 1, CLASSIC.bid_step))
     assert [int(t) for t in out["reachable"]] == levels
     assert all(ok == (out["value"] >= int(t)) for t, ok in out["reachable"].items())
@@ -115,12 +115,15 @@ def test_seed_mode_is_deterministic_and_is_the_explained_deal(capsys):
     (["--hands", "AH TH | KH 9S"], "players=3, so give 3 hands"),
     (["--hands", "AH TH | KH 9S | QH JS", "--set", "players=2"], "players=2, so give 2 hands"),
     (["--hands", "AH TH | KH 9S | QH JS", "--trump", "X"], "unknown suit 'X'"),
-    (["--hands", "AH TH KH | QS 9S KS | QH JS JC", "--trump", "H"], "no marriage of that suit was declared"),
+    (["--hands", "AH TH KH | QS 9S KS | QH JS JC", "--trump", "H"], "no marriage of that suit can have been declared"),
     (["--hands", "AH TH | KH 9S | QH XS"], "bad card 'XS'"),
     (["--hands", "TH | KH | QH JS", "--trick", "AH 9S"], "seat 1 may not play 9S there"),
     (["--hands", "AH TH | KH 9S | QH JS", "--declarer", "3"], "--declarer: must be a seat 0..2"),
     (["--hands", "AH TH | KH 9S | QH JS", "--taken", "1,2"], "--taken: give 3 whole numbers"),
     (["--hands", "A♥ 10♥ K♥ Q♥ A♠ 10♠ K♠ Q♠ J♠ | 9♥ | 9♠"], "1..8"),
+    (["--hands", "AH TH | KH 9S | QH JS", "--taken", "99999999999999999999,0,0"], "--taken: give 3 whole numbers 0..10000"),
+    (["--hands", "AH TH | KH 9S | QH JS", "--taken", "3000000000,0,0"], "--taken: give 3 whole numbers 0..10000"),
+    (["--hands", "AH TH | KH 9S | QH JS", "--taken=-3,0,0"], "--taken: give 3 whole numbers 0..10000"),
     (["--seed", "7", "--trump", "H"], "drop --trump"),
     (["--seed", "7", "--set", "players=2"], "2 players"),
 ])
@@ -128,6 +131,56 @@ def test_bad_positions_are_one_line_errors(capsys, args, message):
     assert cli.main(["solve", *args]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+FULL_3 = "KH 9D 9C 9H JH JC JD QS | QH KS AS TS QC KC AC TC | QD KD AD TD AH TH 9S JS"   # 8 cards each
+
+
+@pytest.mark.parametrize("args, message", [
+    # nothing played yet: the declarer leads the first trick
+    (["--hands", FULL_3, "--lead", "1"], "seat 1 leads the first trick, but the declarer (seat 0) leads it"),
+    (["--hands", "KH 9D 9C 9H JH JC JD QS AD TD | QH KS AS TS QC KC AC TC QD KD", "--set", "players=2",
+      "--lead", "1"], "seat 1 leads the first trick, but the declarer (seat 0) leads it"),
+    (["--hands", "KH 9D 9C 9H JH JC JD QS | KS AS TS QC KC AC TC | QD KD AD TD AH TH 9S JS", "--lead", "1",
+      "--trick", "QH", "--declarer", "2"], "seat 1 leads the first trick, but the declarer (seat 2) leads it"),
+    # a trump nobody can have declared: both of its queen and king in the trick in progress ...
+    (["--hands", "9C | JC | 9S JS", "--trick", "QH KH", "--trump", "H"], "trump H: no marriage of that suit"),
+    # ... led on the first trick (no marriage there without marriage_first_trick) ...
+    (["--hands", "KH 9D 9C 9H JH JC JD | KS AS TS QC KC AC TC QS | QD KD AD TD AH TH 9S JS", "--trick", "QH",
+      "--trump", "H"], "no lead so far could declare one"),
+    # ... or played in the only completed trick, the first
+    (["--hands", "KH 9D 9C 9H JH JC JD | KS AS TS QC KC AC TC | QD KD AD TD AH TH 9S", "--trump", "H",
+      "--taken", "0,0,0"], "no lead so far could declare one"),
+    # points taken that the completed tricks and the marriages cannot add up to
+    (["--hands", FULL_3, "--taken", "500,0,0"], "the seats have taken 500 in all, but the completed tricks hold 0"),
+    (["--hands", "AH TH | KH 9S | QH JS", "--taken", "0,0,0"], "the completed tricks hold 90 card points"),
+    (["--hands", "AH TH KH | QS 9S KS | JH JS JC", "--trump", "H", "--taken", "140,22,18"],
+     "the seats have taken 180 in all, but the completed tricks hold 82 card points"),
+    (["--hands", "AH TH KH | QS 9S KS | JH JS JC", "--trump", "H", "--taken", "82,0,0"],   # no trump marriage
+     "(the trump's among them)"),
+])
+def test_positions_no_play_can_reach_are_one_line_errors(capsys, args, message):
+    assert cli.main(["solve", *args]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "bad position" in err and message in err, err
+
+
+@pytest.mark.parametrize("args", [
+    # the first trick's lead may declare with marriage_first_trick: Q♥ led keeping K♥
+    ["--hands", "KH 9D 9C 9H JH JC JD | KS AS TS QC KC AC TC QS | QD KD AD TD AH TH 9S JS", "--trick", "QH",
+     "--trump", "H", "--set", "marriage_first_trick=on", "--taken", "100,0,0"],
+    # after one completed trick the lead of the second may declare (Q♥ led now, K♥ kept)
+    ["--hands", "KH 9D 9C 9H JH JC | KS AS TS QC KC AC TC | QD KD AD TD AH 9S JS", "--trick", "QH",
+     "--trump", "H", "--taken", "15,0,100"],   # the first trick's J♦ Q♠ 10♥ to seat 2, 100 to seat 0
+    # the ace marriage sets the trump: an ace played, the suit's queen and king both held
+    ["--hands", "AS AC 9C 9H | QH KH TC TD | KD QD JD TH", "--trump", "D",
+     "--set", "ace_marriage=200", "--taken", f"{120 - 68 + 200},0,0"],
+    # points that add up: 90 card points, or 82 with the trump's 100 and the 80 of the played K♦
+    ["--hands", "AH TH | KH 9S | QH JS", "--taken", "60,30,0"],
+    ["--hands", "AH TH KH | QS 9S KS | JH JS JC", "--trump", "H", "--taken", "200,62,0"],
+])
+def test_positions_a_play_can_reach_are_solved(capsys, args):
+    assert cli.main(["solve", *args]) == 0, capsys.readouterr().err
 
 
 def test_help_teaches_with_an_example(capsys):
@@ -191,3 +244,38 @@ def test_a_file_that_is_no_deal_trace_is_a_one_line_error(capsys, tmp_path):
     assert cli.main(["solve", "--trace", str(path)]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "is not a deal trace" in err
+
+
+def test_the_docs_console_examples_are_the_real_output(capsys, tmp_path, monkeypatch):
+    # every ```console block of docs/solve.md: each `$ thousand ...` is run, and the lines
+    # shown after it are its real output's, in order: consecutive lines consecutive, "..."
+    # skipping some
+    import re
+    import shlex
+    from pathlib import Path
+
+    monkeypatch.chdir(tmp_path)
+    doc = (Path(__file__).parent.parent / "docs" / "solve.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```console\n(.*?)```", doc, re.S)
+    checked = 0
+    for block in blocks:
+        for command in re.split(r"^\$ ", block, flags=re.M)[1:]:
+            first, *shown = command.splitlines()
+            words = shlex.split(first)
+            target = None
+            if ">" in words:
+                words, target = words[:words.index(">")], words[words.index(">") + 1]
+            assert words[0] == "thousand" and cli.main(words[1:]) == 0, first
+            out = capsys.readouterr().out
+            if target:
+                Path(target).write_text(out, encoding="utf-8")
+                continue
+            real = out.splitlines()
+            at = 0
+            for run in "\n".join(shown).split("\n...\n"):     # lines between two "..." follow each other
+                run = [x for x in run.splitlines() if x != "..."]
+                starts = [i for i in range(at, len(real) - len(run) + 1) if real[i:i + len(run)] == run]
+                assert starts, f"{first}: these lines are not the real output's (in order):\n" + "\n".join(run)
+                at = starts[0] + len(run)
+                checked += len(run)
+    assert checked > 20

@@ -124,3 +124,60 @@ def test_an_unreadable_file_is_named_in_the_same_words(tmp_path, monkeypatch):
     monkeypatch.setattr(files.os, "open", refuse)
     with pytest.raises(ThousandError, match=r"^dataset metadata '.*metadata.json' cannot be read: Permission denied$"):
         read_json(tmp_path / "metadata.json", "dataset metadata", 100)
+
+
+def _play_event(data):
+    return next(i for i, e in enumerate(data["events"]) if e[0] == "PLAY")
+
+
+def _with_event_field(data, j, value):
+    events = [list(e) for e in data["events"]]
+    events[_play_event(data)][j] = value
+    return dict(data, events=events)
+
+
+# a deal trace with one field of the wrong JSON type, and the words naming it
+WRONG_TYPES = [
+    (lambda d: dict(d, hands=None), "field hands must be a list of hands (cards as text), not null"),
+    (lambda d: dict(d, hands=[[0, 1]]), "field hands[0] must be cards as text"),
+    (lambda d: dict(d, talons=[None]), "field talons[0] must be cards as text"),
+    (lambda d: dict(d, events=None), "field events must be a list of events"),
+    (lambda d: dict(d, events=[7]), "field events[0] must be [kind, seat, a, b], not 7"),
+    (lambda d: dict(d, dealer="0"), 'field dealer must be a whole number, not "0"'),
+    (lambda d: dict(d, rules="bogus"), 'field rules must be an object of rule options'),
+    (lambda d: dict(d, rules=dict(d["rules"], players=[3])), "field rules.players must be a value"),
+    # a card that is not a whole number is refused, not rounded or parsed into one
+    (lambda d: _with_event_field(d, 2, 17.5), "(a) must be a whole number, not 17.5"),
+    (lambda d: _with_event_field(d, 2, "17"), '(a) must be a whole number, not "17"'),
+    (lambda d: _with_event_field(d, 2, True), "(a) must be a whole number, not true"),
+    (lambda d: _with_event_field(d, 1, 1.0), "(seat) must be a whole number, not 1.0"),
+]
+
+
+@pytest.mark.parametrize("command", [["solve", "--trace"], ["explain", "--replay"]])
+@pytest.mark.parametrize("spoil, needle", WRONG_TYPES)
+def test_a_trace_field_of_the_wrong_type_is_named(command, spoil, needle, tmp_path, capsys):
+    from thousand import cli
+
+    assert cli.main(["explain", "--seed", "7", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(spoil(data)), encoding="utf-8")
+    assert cli.main([*command, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and f"trace '{path}' is malformed: field " in err and needle in err, err
+
+
+def test_a_game_trace_field_of_the_wrong_type_is_named(tmp_path, capsys):
+    from thousand import cli
+
+    assert cli.main(["explain", "--seed", "7", "--game", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    path = tmp_path / "g.json"
+    for spoiled, needle in ((dict(data, first_dealer=0.5), "field first_dealer must be a whole number, not 0.5"),
+                            (dict(data, deals={}), "field deals must be a list of deal traces, not {}"),
+                            (dict(data, deals=[None]), "a deal trace must be a JSON object, not null")):
+        path.write_text(json.dumps(spoiled), encoding="utf-8")
+        assert cli.main(["explain", "--replay", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and needle in err, err

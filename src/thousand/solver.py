@@ -46,7 +46,7 @@ from thousand.reference.play import Position, n_tricks
 from thousand.rules import Rules
 
 __all__ = ["Workspace", "value", "reaches", "card_values", "hand_off_values", "solve_many", "SolveStats",
-           "position_row", "check_position", "play_start", "FLAG_NO_TABLE", "FLAG_NO_BOUNDS", "FLAG_MTD", "FLAG_NO_ORDER",
+           "position_row", "check_position", "check_history", "play_start", "FLAG_NO_TABLE", "FLAG_NO_BOUNDS", "FLAG_MTD", "FLAG_NO_ORDER",
            "FLAG_NO_DOMINANCE", "FLAG_NO_RELATIVE"]
 
 # Parts of the search that can be switched off or changed (the value must not change; tests check)
@@ -125,6 +125,115 @@ def check_position(p: Position, declarer: int) -> None:
             raise ValueError(f"card {c} of the trick in progress is not a legal play")
         q = q._evolve(trick=q.trick + ((q.turn, c),), turn=p.active[(p.active.index(q.turn) + 1) % n_active],
                       hands=tuple(h & ~(1 << c) for h in q.hands))
+
+
+def check_history(p: Position, declarer: int, points: bool = True) -> None:
+    """Raise ``ValueError`` naming the problem when no deal's play can have led to ``p``
+    (a position :func:`check_position` accepts): what the play so far must have left
+    behind (``docs/solve.md``, "Bad positions").
+
+    * The declarer leads the first trick: at trick index 0 the leader is the declarer.
+    * A trump was set by a declaration: a marriage is declared by leading its queen or
+      king while holding the other, on the lead of the second trick or later (the first
+      too with ``marriage_first_trick``); so a suit's marriage can have been declared only
+      if one of its queen and king was played in a completed trick that was not the
+      first (unless ``marriage_first_trick``), or is the lead of the trick in progress
+      with its partner still in the leader's hand.  With ``ace_marriage`` an ace led by
+      the seat holding all four declares too (setting its suit trump with
+      ``ace_marriage_sets_trump``); then the aces not in completed tricks are one seat's.
+    * With ``points``: what all seats have taken is the card points of the completed
+      tricks plus the marriages declared -- distinct suits that can have been declared,
+      the trump's among them (no trump: none that sets one), at most one per lead that
+      could declare.  The completed tricks' card points are the cards in no hand and not
+      in the trick in progress (2 players: less the talon set aside and the cards laid
+      away, which are not in the position: any ``24 - 2 * 10`` of those cards, so the
+      check takes the range).
+
+    A necessary condition, not a proof that a deal reaches ``p``: the order of the
+    declarations and who won which trick are not checked.
+
+    >>> from thousand.cards import parse_hand
+    >>> from thousand.rules import CLASSIC
+    >>> hands = (parse_hand("AH TH"), parse_hand("KH 9S"), parse_hand("QH JS"))
+    >>> p = Position.start(CLASSIC, hands, active=(0, 1, 2), leader=0)._evolve(trick_index=6)
+    >>> check_history(p, 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: the seats have taken 0 in all, but the completed tricks hold 90 card points and no marriage can have been declared (with no trump none was: a declaration sets one)
+    >>> check_history(p._evolve(points=(60, 30, 0)), 0)
+    """
+    from itertools import combinations
+
+    from thousand.cards import (ACE, KING, MARRIAGE_VALUES, QUEEN, RANK_PLANE, RANK_POINTS, card, card_points,
+                                rank_of, suit_of)
+
+    rules = p.rules
+    if p.trick_index == 0 and p.leader != declarer:
+        raise ValueError(f"seat {p.leader} leads the first trick, but the declarer (seat {declarer}) leads it")
+    held = 0
+    for h in p.hands:
+        held |= h
+    in_trick = sum(1 << c for _, c in p.trick)
+    completed = ((1 << 24) - 1) & ~held & ~in_trick     # 2 players: the set-aside and laid-away cards too
+    lead = p.trick[0][1] if p.trick else -1
+    first = 0 if rules.marriage_first_trick else 1      # the first trick whose lead may declare
+    done_leads = max(0, p.trick_index - first)          # completed tricks whose lead could declare
+    lead_may = bool(p.trick) and p.trick_index >= first
+    # the declarations that can have been made: (value, the suit it made trump or -1)
+    options = []
+    for s in range(4):
+        q, k = card(QUEEN, s), card(KING, s)
+        pair = (1 << q) | (1 << k)
+        led_now = lead_may and lead in (q, k) and p.hands[p.leader] >> (q + k - lead) & 1
+        if (done_leads and completed & pair) or led_now:
+            options.append((MARRIAGE_VALUES[s], s))
+    if rules.ace_marriage:
+        aces = RANK_PLANE[ACE]
+        holders = {s for s, h in enumerate(p.hands) if h & aces} | {s for s, c in p.trick if aces >> c & 1}
+        suits = set()
+        if done_leads and len(holders) <= 1:
+            suits |= {suit_of(c) for c in range(24) if (completed & aces) >> c & 1}
+        if lead_may and aces >> lead & 1 and p.hands[p.leader] & aces == aces & ~(1 << lead):
+            suits.add(suit_of(lead))
+        if suits:
+            sets = sorted(suits) if rules.ace_marriage_sets_trump else [-1]
+            options.append((rules.ace_marriage, sets))
+
+    def sets_trump(option, t):   # does this declaration make suit t trump
+        return t in option[1] if isinstance(option[1], list) else option[1] == t
+    names = "SCDH"
+    if p.trump >= 0 and not any(sets_trump(o, p.trump) for o in options):
+        ace = " (or its ace, for the ace marriage)" if rules.ace_marriage and rules.ace_marriage_sets_trump else ""
+        why = (f"no lead so far could declare one: marriages are declared from the "
+               f"{'first' if first == 0 else 'second'} trick's lead on" if not done_leads and not lead_may else
+               f"a declaration leads the suit's queen or king{ace} keeping the other, and none was led where it "
+               "could declare")
+        raise ValueError(f"trump {names[p.trump]}: no marriage of that suit can have been declared: {why}")
+    if not points:
+        return
+    taken = sum(p.deal_points(s) for s in p.active)
+    unseen = sorted((RANK_POINTS[rank_of(c)] for c in range(24) if completed >> c & 1), reverse=True)
+    out = len(unseen) - len(p.active) * p.trick_index    # cards set aside or laid away (2 players)
+    total = card_points(completed)
+    low, high = (total - sum(unseen[:out]), total - sum(unseen[len(unseen) - out:])) if out > 0 else (total, total)
+    leads = done_leads + lead_may
+    for r in range(0, min(leads, len(options)) + 1):
+        for chosen in combinations(options, r):
+            if p.trump >= 0 and not any(sets_trump(o, p.trump) for o in chosen):
+                continue
+            if p.trump < 0 and any(o[1] != [-1] for o in chosen):
+                continue
+            if low <= taken - sum(v for v, _ in chosen) <= high:
+                return
+    played = f"{total}" if low == high else f"{low}..{high}"
+    allowed = options if p.trump >= 0 else [o for o in options if o[1] == [-1]]   # no trump: none set one
+    values = ", ".join(str(v) for v, _ in allowed)
+    marriages = (f"and no set of the marriages that can have been declared ({values}) makes up the rest"
+                 if allowed else "and no marriage can have been declared" +
+                 (" (with no trump none was: a declaration sets one)" if options else ""))
+    trump = "" if p.trump < 0 else " (the trump's among them)"
+    raise ValueError(f"the seats have taken {taken} in all, but the completed tricks hold {played} card points "
+                     f"{marriages}{trump if allowed else ''}")
 
 
 def position_row(p: Position, declarer: int, laid_away_points: int = 0) -> np.ndarray:

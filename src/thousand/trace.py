@@ -95,10 +95,48 @@ def _hand_text(mask: int) -> str:
     return format_hand(mask, symbols=False)
 
 
-def _hand_from(value: Any) -> int:
-    if isinstance(value, int):
+def _json_text(value: Any) -> str:
+    """``value`` as the JSON file spells it (``null``, ``true``, ``17.5``...)."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _whole(value: Any, field: str) -> int:
+    """A whole number of a trace file; ``true``, ``17.5`` and ``"17"`` are not (no quiet
+    conversion: a card must not be read from a number that merely rounds to it)."""
+    if type(value) is not int:
+        raise ValueError(f"field {field} must be a whole number, not {_json_text(value)}")
+    return value
+
+
+def _list(value: Any, field: str, what: str) -> list:
+    if not isinstance(value, list):
+        raise ValueError(f"field {field} must be a list of {what}, not {_json_text(value)}")
+    return value
+
+
+def _hand_from(value: Any, field: str = "hand") -> int:
+    if type(value) is int:
         return value
+    if not isinstance(value, str):
+        raise ValueError(f"field {field} must be cards as text (\"AH 10H ...\") or a card mask, "
+                         f"not {_json_text(value)}")
     return parse_hand(value) if value.strip() else 0
+
+
+def _event_from(item: Any, field: str) -> "Event":
+    """An event of a trace file: ``[kind, seat, a, b]``, kind a name or code, the rest
+    whole numbers (checked here, as :meth:`Event.from_any` converts what it is given)."""
+    if not isinstance(item, list) or len(item) != 4:
+        raise ValueError(f"field {field} must be [kind, seat, a, b], not {_json_text(item)}")
+    kind = item[0]
+    if not isinstance(kind, str):
+        _whole(kind, f"{field}[0] (the kind)")
+    for j, name in ((1, "seat"), (2, "a"), (3, "b")):
+        _whole(item[j], f"{field}[{j}] ({name})")
+    return Event.from_any(item)
 
 
 @dataclass
@@ -131,9 +169,18 @@ class DealTrace:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "DealTrace":
+        """A deal trace from its JSON object; a ``ValueError`` names the first field of
+        the wrong type or a missing key."""
+        if not isinstance(d, dict):
+            raise ValueError(f"a deal trace must be a JSON object, not {_json_text(d)}")
         try:
-            return cls(dealer=int(d["dealer"]), hands=tuple(_hand_from(h) for h in d["hands"]),
-                       talons=tuple(_hand_from(t) for t in d["talons"]), events=list(d.get("events", [])))
+            hands = _list(d["hands"], "hands", "hands (cards as text)")
+            talons = _list(d["talons"], "talons", "talons (cards as text)")
+            events = _list(d.get("events", []), "events", "events [kind, seat, a, b]")
+            return cls(dealer=_whole(d["dealer"], "dealer"),
+                       hands=tuple(_hand_from(h, f"hands[{i}]") for i, h in enumerate(hands)),
+                       talons=tuple(_hand_from(t, f"talons[{i}]") for i, t in enumerate(talons)),
+                       events=[_event_from(e, f"events[{i}]") for i, e in enumerate(events)])
         except KeyError as e:
             raise ValueError(f"deal trace lacks the key {e.args[0]!r}") from None
         except CardError as e:
@@ -166,9 +213,18 @@ class GameTrace:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "GameTrace":
         from thousand.rules import CLASSIC
-        rules = CLASSIC.with_overrides({k: str(v) for k, v in d["rules"].items()})
-        return cls(rules=rules, first_dealer=int(d["first_dealer"]),
-                   deals=[DealTrace.from_dict(x) for x in d["deals"]])
+        if not isinstance(d, dict):
+            raise ValueError(f"a game trace must be a JSON object, not {_json_text(d)}")
+        options = d["rules"]
+        if not isinstance(options, dict):
+            raise ValueError(f"field rules must be an object of rule options ({{\"players\": \"3\", ...}}), "
+                             f"not {_json_text(options)}")
+        for k, v in options.items():
+            if isinstance(v, (list, dict)):      # a value is text, a number, true/false or null
+                raise ValueError(f"field rules.{k} must be a value as text or a number, not {_json_text(v)}")
+        rules = CLASSIC.with_overrides({k: str(v) for k, v in options.items()})
+        return cls(rules=rules, first_dealer=_whole(d["first_dealer"], "first_dealer"),
+                   deals=[DealTrace.from_dict(x) for x in _list(d["deals"], "deals", "deal traces")])
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)

@@ -74,8 +74,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--solve", action="store_true",
                    help="add the open-hand reference: P(make) and EV if the declarer chose the best hand-off and "
                         "everybody played with open hands (slow: --solve-samples completions, each solved exactly)")
-    p.add_argument("--solve-samples", type=int, default=DEFAULT_SOLVE_SAMPLES, metavar="N",
-                   help=f"completions of the open-hand reference (default {DEFAULT_SOLVE_SAMPLES}; "
+    p.add_argument("--solve-samples", type=int, default=None, metavar="N",
+                   help=f"with --solve: completions of the open-hand reference (default {DEFAULT_SOLVE_SAMPLES}; "
                         "about 0.2-1.5 s each on one core)")
     p.add_argument("--jobs", "-j", type=int, default=-1, metavar="J",
                    help="worker processes for --solve, -1 for all cores (default -1); never changes the result")
@@ -101,6 +101,11 @@ def run(args: argparse.Namespace) -> int:
         # Every sample is held in memory (~100 bytes); --exact is the complete answer anyway.
         raise ThousandError(f"--samples must be at most {MAX_SAMPLES:,} (use --exact for every completion), "
                             f"got {args.samples:,}")
+    if args.solve_samples is not None and not args.solve:   # it would be silently ignored
+        raise ThousandError("--solve-samples sizes the open-hand reference of --solve; add --solve "
+                            "(or drop --solve-samples)")
+    if args.solve_samples is None:
+        args.solve_samples = DEFAULT_SOLVE_SAMPLES
     if args.solve and not 2 <= args.solve_samples <= MAX_SOLVE_SAMPLES:
         raise ThousandError(f"--solve-samples must be 2..{MAX_SOLVE_SAMPLES:,}, got {args.solve_samples}")
     if args.jobs == 0 or args.jobs < -1:

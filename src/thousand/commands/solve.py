@@ -28,7 +28,11 @@ The position is either typed as hands or taken from a simulated deal:
   --declarer SEAT          the declarer (default 0); he leads unless --lead SEAT
   --trump SUIT             S C D H (or ♠ ♣ ♦ ♥, or spades ...), default none
   --trick "CARDS"          the trick in progress, in play order from the leader
-  --taken "P0,P1,P2"       deal points each seat has taken so far (default 0s)
+  --taken "P0,P1,P2"       deal points each seat has taken so far (card points and
+                           marriages); checked against the cards: together they are the
+                           completed tricks' card points plus marriages that can have been
+                           declared, the trump's among them.  Without it nothing counts as
+                           taken (the value is what the declarer makes from here on)
 
   --seed S                 the deal `thousand explain --seed S` plays (same rules,
                            same --strategy), at the first lead after the hand-off
@@ -36,17 +40,20 @@ The position is either typed as hands or taken from a simulated deal:
                            event number EVENT (0-based; a card of the play; default the
                            first lead)
 
+Positions no play can reach are refused: the first trick led by a defender, a trump no
+marriage can have set, points taken that the played cards and marriages do not add up to.
 With 2 players the set-aside talon and the laid-away cards are not typed: they count 0.
 
 examples:
   thousand solve --hands "AH TH | KH 9S | QH JS"
-  thousand solve --hands "AH TH KH | QS 9S KS | JH JS JC" --trump H --taken 140,22,18 --json
+  thousand solve --hands "AH TH KH | QS 9S KS | JH JS JC" --trump H --taken 142,22,18 --json
   thousand solve --hands "TH | KH 9S | QH JS" --trick "AH"        seat 1 to answer the A♥
   thousand solve --seed 7
   thousand solve --seed 3 --rules russian --strategy greedy
   thousand explain --seed 7 --json > deal.json && thousand solve --trace deal.json --at 26
 """
 
+MAX_TAKEN = 10000   # far above any deal's points (120 + marriages); keeps the kernel's int32 row safe
 SUIT_WORDS = {"S": 0, "♠": 0, "SPADES": 0, "C": 1, "♣": 1, "CLUBS": 1, "D": 2, "♦": 2, "DIAMONDS": 2,
               "H": 3, "♥": 3, "HEARTS": 3, "NONE": -1, "-": -1}
 
@@ -97,6 +104,9 @@ def run(args: argparse.Namespace) -> int:
         pos, declarer = _typed_position(rules, args)
     try:
         solver.check_position(pos, declarer)
+        # typed positions without --taken count nothing as taken: the value is then what
+        # the declarer makes from here on, and the points are not checked
+        solver.check_history(pos, declarer, points=args.hands is None or args.taken is not None)
     except ValueError as e:
         raise ThousandError(f"bad position: {e}") from None
     ws = solver.Workspace()
@@ -120,8 +130,7 @@ def parse_suit(text: str) -> int:
 
 
 def _typed_position(rules, args: argparse.Namespace):
-    from thousand.cards import (ACE, KING, QUEEN, card, card_name, cards_of, format_hand, parse_cards, parse_hand,
-                                popcount)
+    from thousand.cards import card_name, cards_of, format_hand, parse_cards, parse_hand, popcount
     from thousand.reference.play import Position, n_tricks
 
     n = 2 if rules.players == 2 else 3
@@ -157,14 +166,6 @@ def _typed_position(rules, args: argparse.Namespace):
             why = " (it has played to the trick)" if played else ""
             raise ThousandError(f"--hands: seat {s} holds {popcount(hands[s])} card(s), not {left - played}{why}: "
                                 f"seat {turn}, the seat to play, holds {left}")
-    if trump >= 0:
-        queen_king = (1 << card(QUEEN, trump)) | (1 << card(KING, trump))
-        in_hands = sum(hands)
-        ace_trump = (rules.ace_marriage is not None and rules.ace_marriage_sets_trump
-                     and not in_hands >> card(ACE, trump) & 1)
-        if in_hands & queen_king == queen_king and not ace_trump:
-            raise ThousandError(f"--trump {args.trump}: no marriage of that suit was declared "
-                                "(its queen and king are both still held)")
     taken = _taken(args.taken, n)
     # table seats: 4 players seat the three who play as 0, 1, 2 and the dealer (3) sits out
     seats = rules.players
@@ -192,8 +193,9 @@ def _taken(text: str | None, n: int) -> list[int]:
         taken = [int(t) for t in parts]
     except ValueError:
         raise ThousandError(f"--taken: give {n} whole numbers separated by commas, got {text!r}") from None
-    if len(taken) != n or any(t < 0 for t in taken):
-        raise ThousandError(f"--taken: give {n} whole numbers >= 0 (one per seat) separated by commas, got {text!r}")
+    if len(taken) != n or any(not 0 <= t <= MAX_TAKEN for t in taken):
+        raise ThousandError(f"--taken: give {n} whole numbers 0..{MAX_TAKEN} (one per seat) separated by commas, "
+                            f"got {text!r}")
     return taken
 
 
