@@ -328,37 +328,60 @@ cdef inline SolveEntry* solver_bucket(const Solver* s, const uint32_t* k) noexce
     return &s.table[1 + 2 * (x & s.mask)]
 
 
-cdef inline SolveEntry* solver_probe(const Solver* s, const uint32_t* k) noexcept nogil:
-    cdef SolveEntry* b = solver_bucket(s, k)
-    if b[0].k0 == k[0] and b[0].k1 == k[1] and (b[0].k2 & 0xFFFFFF) == k[2]:
-        return &b[0]
-    if b[1].k0 == k[0] and b[1].k1 == k[1] and (b[1].k2 & 0xFFFFFF) == k[2]:
-        return &b[1]
+cdef inline bint solver_entry_matches(const SolveEntry* e, const uint32_t* k, uint32_t cards,
+                                      bint relative) noexcept nogil:
+    """Does the entry serve the key: an exact entry the same position (the low 24 bits of
+    k2 hold the third hand), a relative one a position of the same relative ranks whose
+    cards ``cards`` count as its own in every suit (solver_rel_same_counts)."""
+    if e.k0 != k[0] or e.k1 != k[1]:
+        return False
+    if relative:
+        return solver_rel_same_counts(e.k2, cards)
+    return (e.k2 & 0xFFFFFF) == k[2]
+
+
+cdef inline SolveEntry* solver_find(SolveEntry* b, const uint32_t* k, uint32_t cards,
+                                    bint relative) noexcept nogil:
+    """The entry of the bucket ``b`` that serves the key, or NULL."""
+    cdef int32_t i
+    for i in range(2):
+        if solver_entry_matches(&b[i], k, cards, relative):
+            return &b[i]
     return NULL
+
+
+cdef inline SolveEntry* solver_new_slot(const Solver* s, SolveEntry* b, int32_t size) noexcept nogil:
+    """Where a new entry goes in the bucket ``b``: slot 0 keeps the position with the most
+    cards left (the costliest to search again; ``size`` is compared with slot 0's first
+    hand), the entry it displaces moving to slot 1; slot 1 takes the rest.  A stale slot 0
+    is always taken."""
+    if (b[0].k1 >> 24) != s.gen or size >= td_popcount(b[0].k0 & 0xFFFFFF):
+        b[1] = b[0]
+        return &b[0]
+    return &b[1]
+
+
+cdef inline void solver_tighten(const SolveEntry* e, int32_t* lo, int32_t* hi) noexcept nogil:
+    """Merge the entry's bounds of the same position into [lo, hi]."""
+    if e.lo > lo[0]:
+        lo[0] = e.lo
+    if e.hi < hi[0]:
+        hi[0] = e.hi
+
+
+cdef inline SolveEntry* solver_probe(const Solver* s, const uint32_t* k) noexcept nogil:
+    return solver_find(solver_bucket(s, k), k, 0, False)
 
 
 cdef inline void solver_store(Solver* s, const uint32_t* k, int32_t lo, int32_t hi,
                               int32_t move) noexcept nogil:
-    """Merge the bounds into the position's entry, or write a new one: slot 0 keeps the
-    position with the most cards left (the costliest to search again), slot 1 takes the
-    rest."""
+    """Merge the bounds into the position's entry, or write a new one (solver_new_slot)."""
     cdef SolveEntry* b = solver_bucket(s, k)
-    cdef SolveEntry* e = NULL
-    cdef int32_t i
-    for i in range(2):
-        if b[i].k0 == k[0] and b[i].k1 == k[1] and (b[i].k2 & 0xFFFFFF) == k[2]:
-            e = &b[i]
-            if e.lo > lo:
-                lo = e.lo
-            if e.hi < hi:
-                hi = e.hi
-            break
-    if e == NULL:
-        if (b[0].k1 >> 24) != s.gen or (td_popcount(k[0] & 0xFFFFFF) >= td_popcount(b[0].k0 & 0xFFFFFF)):
-            b[1] = b[0]
-            e = &b[0]
-        else:
-            e = &b[1]
+    cdef SolveEntry* e = solver_find(b, k, 0, False)
+    if e != NULL:
+        solver_tighten(e, &lo, &hi)
+    else:
+        e = solver_new_slot(s, b, td_popcount(k[0] & 0xFFFFFF))
     e.k0 = k[0]
     e.k1 = k[1]
     e.k2 = k[2] | (<uint32_t>move << 24)
@@ -426,13 +449,7 @@ cdef inline bint solver_rel_same_counts(uint32_t a, uint32_t b) noexcept nogil:
 cdef inline SolveEntry* solver_rel_probe(const Solver* s, const uint32_t* k, uint32_t cards) noexcept nogil:
     """The relative entry of ``k`` (a position with the same holders of the n-th card,
     the same cards per suit, the entry's own cards in k2), or NULL."""
-    cdef SolveEntry* b = solver_bucket(s, k)
-    cdef int32_t i
-    for i in range(2):
-        if (b[i].k0 == k[0] and b[i].k1 == k[1]
-                and solver_rel_same_counts(b[i].k2, cards)):
-            return &b[i]
-    return NULL
+    return solver_find(solver_bucket(s, k), k, cards, True)
 
 
 cdef inline void solver_rel_margins(uint32_t stored, uint32_t now, int32_t* neg,
@@ -478,26 +495,15 @@ cdef inline int32_t solver_rel_move(const Solver* s, uint32_t code) noexcept nog
 cdef inline void solver_rel_store(Solver* s, const uint32_t* k, uint32_t cards, int32_t lo,
                                   int32_t hi, int32_t move) noexcept nogil:
     """Write the bounds of the position (its cards in k2) under its relative key: merged
-    with an entry of the same cards, else in place of the key's entry, else as
-    solver_store places a new entry."""
+    with an entry of the same cards, else in place of the key's entry, else in a new slot
+    (solver_new_slot; a third of the cards left is one hand's worth)."""
     cdef SolveEntry* b = solver_bucket(s, k)
-    cdef SolveEntry* e = NULL
-    cdef int32_t i
-    for i in range(2):
-        if b[i].k0 == k[0] and b[i].k1 == k[1] and solver_rel_same_counts(b[i].k2, cards):
-            e = &b[i]
-            if (e.k2 & 0xFFFFFFF) == cards:
-                if e.lo > lo:
-                    lo = e.lo
-                if e.hi < hi:
-                    hi = e.hi
-            break
-    if e == NULL:
-        if (b[0].k1 >> 24) != s.gen or (td_popcount(cards & 0xFFFFFF) >= 3 * td_popcount(b[0].k0 & 0xFFFFFF)):
-            b[1] = b[0]
-            e = &b[0]
-        else:
-            e = &b[1]
+    cdef SolveEntry* e = solver_find(b, k, cards, True)
+    if e != NULL:
+        if (e.k2 & 0xFFFFFFF) == cards:
+            solver_tighten(e, &lo, &hi)
+    else:
+        e = solver_new_slot(s, b, td_popcount(cards & 0xFFFFFF) // 3)
     e.k0 = k[0]
     e.k1 = k[1]
     e.k2 = cards | solver_rel_move_code(s, move) << 28
