@@ -687,23 +687,63 @@ cdef inline int32_t solver_run_of(uint32_t hand, uint32_t blockers, uint32_t spe
     return td_lowbit(hand & ~special & below)
 
 
-cdef inline bint solver_run_has(uint32_t hand, uint32_t blockers, uint32_t special,
-                                int32_t c, int32_t step) noexcept nogil:
-    """Is there another card of ``c``'s run above it (step 1) or below it (step -1)?"""
-    cdef uint32_t side, nb
-    if special >> c & 1:
-        return False
-    if step > 0:
-        side = SUIT_MASK_C[SUIT_OF[c]] & ~((<uint32_t>2 << c) - 1)
-        nb = blockers & side
-        if nb:
-            side &= (<uint32_t>1 << td_lowbit(nb)) - 1
-    else:
-        side = SUIT_MASK_C[SUIT_OF[c]] & ((<uint32_t>1 << c) - 1)
-        nb = blockers & side
-        if nb:
-            side &= ~((<uint32_t>2 << td_highbit(nb)) - 1)
-    return (hand & ~special & side) != 0
+# RUN_ABOVE / RUN_BELOW[p << 6 | b]: for a suit's plain cards p of the seat to move and
+# the blockers b (6-bit patterns), the cards of p with another card of p above / below
+# them and no blocker between: all the runs of a hand a table look-up a suit
+cdef uint8_t RUN_ABOVE[64 * 64]
+cdef uint8_t RUN_BELOW[64 * 64]
+
+
+cdef void _init_runs():
+    cdef int32_t p, b, c, d
+    cdef uint8_t above, below
+    for p in range(64):
+        for b in range(64):
+            above = 0
+            below = 0
+            for c in range(6):
+                if not p >> c & 1:
+                    continue
+                for d in range(c + 1, 6):
+                    if b >> d & 1:
+                        break
+                    if p >> d & 1:
+                        above |= <uint8_t>(1 << c)
+                        break
+                for d in range(c - 1, -1, -1):
+                    if b >> d & 1:
+                        break
+                    if p >> d & 1:
+                        below |= <uint8_t>(1 << c)
+                        break
+            RUN_ABOVE[p << 6 | b] = above
+            RUN_BELOW[p << 6 | b] = below
+
+
+_init_runs()
+
+
+cdef inline uint32_t solver_run_redundant(const Solver* s, uint32_t hand, uint32_t blockers,
+                                          uint32_t special, bint maximising) noexcept nogil:
+    """The last card of a trick: the cards of the seat to move that another card of
+    their run stands for.  The trick's winner is the same whichever card of a run closes
+    it: keep the fattest when the declarer takes it and plays it, or neither; else the
+    leanest (docs/kernel.md, "Runs").  A card that takes the trick is taken by the mover,
+    so its run keeps the top card; a card that does not goes to the best card's holder."""
+    cdef const PlayState* ps = &s.ps
+    cdef int32_t sb = SUIT_OF[ps.best], suit
+    cdef uint32_t plain = hand & ~special, above = 0, below = 0, top
+    cdef uint32_t beat = SUIT_MASK_C[sb] & ~((<uint32_t>2 << ps.best) - 1)
+    cdef uint32_t x
+    if ps.trump >= 0 and ps.trump != sb:
+        beat |= SUIT_MASK_C[ps.trump]
+    for suit in range(4):
+        x = (plain >> 6 * suit & 63) << 6 | (blockers >> 6 * suit & 63)
+        above |= <uint32_t>RUN_ABOVE[x] << 6 * suit
+        below |= <uint32_t>RUN_BELOW[x] << 6 * suit
+    # the cards whose run keeps its top card
+    top = FULL_DECK if (ps.best_seat == s.declarer) == maximising else beat
+    return (above & top) | (below & ~top)
 
 
 cdef int32_t solver_endgame(Solver* s, int32_t alpha, int32_t beta) noexcept nogil:
@@ -865,6 +905,15 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
         hand = ps.hands[ps.turn]
         blockers = solver_run_blockers(s, &special)
         last = ps.trick_n + 1 == pr.n_active
+        if last:
+            # the last card of the trick: one card of each run is enough
+            legal &= ~(solver_run_redundant(s, hand, blockers, special, maximising)
+                       & ~declarable)
+    while legal and not declarable:
+        # no declaration possible (most nodes): every legal card once
+        cards[n] = td_lowbit(legal)
+        n += 1
+        legal &= legal - 1
     while legal:
         c = td_lowbit(legal)
         legal &= legal - 1
@@ -882,14 +931,6 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
             else:
                 cards[n] = c
                 n += 1
-        elif runs and last and solver_run_has(
-                hand, blockers, special, c,
-                # the trick's winner is the same whichever card of the run closes it:
-                # keep the fattest when the declarer takes it and plays it, or neither;
-                # else the leanest (docs/kernel.md, "Runs")
-                1 if ((ps.turn if card_beats(c, ps.best, ps.trump) else ps.best_seat)
-                      == s.declarer) == maximising else -1):
-            continue
         else:
             cards[n] = c
             n += 1
