@@ -124,6 +124,8 @@ def test_seed_mode_is_deterministic_and_is_the_explained_deal(capsys):
     (["--hands", "AH TH | KH 9S | QH JS", "--taken", "99999999999999999999,0,0"], "--taken: give 3 whole numbers 0..10000"),
     (["--hands", "AH TH | KH 9S | QH JS", "--taken", "3000000000,0,0"], "--taken: give 3 whole numbers 0..10000"),
     (["--hands", "AH TH | KH 9S | QH JS", "--taken=-3,0,0"], "--taken: give 3 whole numbers 0..10000"),
+    (["--hands", "AH TH | KH 9S | QH JS", "--taken", "-3,0,0"], "--taken: give 3 whole numbers 0..10000"),
+    (["--hands", "♥10 9H | KH 9S | QH JS"], "bad card '♥10': write the rank first, then the suit, e.g. '10♥'"),
     (["--seed", "7", "--trump", "H"], "drop --trump"),
     (["--seed", "7", "--set", "players=2"], "2 players"),
 ])
