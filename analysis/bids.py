@@ -1169,6 +1169,9 @@ def _ev_text(row: dict[str, Any], col: str, exact: bool) -> str:
 def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
     """Three panels: the declarer's points; P(make) by bid with its 95% band; EV by bid.
 
+    With ``--solve`` (``est.solve_table``) the P(make) and EV panels also draw the open-hand
+    reference (best hand-off, every hand open) with its own 95% band, labelled as such.
+
     Writes ``path`` and returns the (closed) matplotlib figure, for inspection."""
     import matplotlib
     matplotlib.use("Agg")
@@ -1198,12 +1201,22 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
     if not est.exact:
         ax1.fill_between(b, t["ci_low"].to_numpy(), t["ci_high"].to_numpy(), color="C0", alpha=0.25,
                          label="95% Wilson interval")
+    ref = est.solve_table   # --solve: the open-hand reference (best hand-off, open hands), its own sample
+    ref_label = f"open-hand reference (best hand-off, every hand open; {est.solve_samples:,} completions)"
+    if ref is not None:
+        rb = ref["bid"].to_numpy()
+        ax1.plot(rb, ref["p_make"].to_numpy(), marker="s", ms=3, color="C5", ls="--", label=f"P(make), {ref_label}")
+        ax1.fill_between(rb, ref["ci_low"].to_numpy(), ref["ci_high"].to_numpy(), color="C5", alpha=0.15,
+                         label="open-hand reference: its 95% Wilson interval")
     ax1.axhline(est.confidence, color="grey", ls="--", lw=1, label=f"confidence {est.confidence:.0%}")
     if est.safe_bid is not None:
         ax1.axvline(est.safe_bid, color="C2", ls=":", lw=1.5, label=f"safe bid {est.safe_bid}")
     ax1.set_ylabel("probability of making the bid")
     ax1.set_ylim(-0.02, 1.02)
-    ax1.legend(loc="upper right", fontsize=8)
+    if ref is None:
+        ax1.legend(loc="upper right", fontsize=8)
+    else:   # two curves and two bands fill the panel: the legend goes below it, as the EV panel's
+        ax1.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=8)
     ax1.grid(alpha=0.3)
     mode = "exact enumeration" if est.exact else f"{est.samples:,} samples"
     fig.suptitle(f"{format_hand(est.hand)} as {est.role} declarer ({est.rules.describe()}, {mode})")
@@ -1223,6 +1236,12 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
         j = int(np.flatnonzero(np.isfinite(strat))[0])
         ax2.plot([b[j]], [strat[j]], color="C4", marker="x", ms=7, ls="none",
                  label=f"bid {b[j]}, then the strategy's raise/resign ({strat[j]:+.1f})")
+    ref_ev = np.array([], dtype=float)
+    if ref is not None:
+        ref_ev = ref["ev"].to_numpy().astype(float)
+        ax2.plot(rb, ref_ev, marker="s", ms=3, color="C5", ls="--", label=f"EV, {ref_label}")
+        ax2.fill_between(rb, ref["ev_ci_low"].to_numpy(), ref["ev_ci_high"].to_numpy(), color="C5", alpha=0.15,
+                         label="open-hand reference: its 95% interval")
     res = t["ev_resign"].to_numpy()
     if not np.all(np.isnan(res.astype(float))):
         ax2.plot(b, res, color="grey", lw=1, ls=":", label="resign")
@@ -1240,7 +1259,7 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
     ax1.xaxis.set_major_locator(MultipleLocator(step))
     # room above and below every curve and the pass line, so none hugs the frame
     values = np.concatenate([np.asarray(v, dtype=float).ravel()
-                             for v in (ev, t["ev_play"].to_numpy(), strat, res, [pv],
+                             for v in (ev, t["ev_play"].to_numpy(), strat, res, ref_ev, [pv],
                                        [0.0] if est.redeal_reasons else [])])
     values = values[np.isfinite(values)]
     lo, hi = float(values.min()), float(values.max())

@@ -332,6 +332,18 @@ def marriage_points_chart(points: pl.DataFrame, held: pl.DataFrame, path: str | 
     return save(fig, path)
 
 
+def _known_errorbars(ax: Any, x: np.ndarray, mid: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> None:
+    """Error bars where the interval is known; where it is not (NaN: too few deals, no
+    spread, no deal at all) a small "no CI" over the bar instead of a zero-width bar."""
+    known = np.isfinite(lo) & np.isfinite(hi)
+    if known.any():
+        ax.errorbar(x[known], mid[known], yerr=_err(lo[known], mid[known], hi[known]), fmt="none", ecolor="black",
+                    capsize=3)
+    for xi, yi in zip(x[~known], mid[~known]):
+        ax.annotate("no CI", (xi, yi), xytext=(0, 2), textcoords="offset points", ha="center", va="bottom",
+                    fontsize=6, color="dimgrey")
+
+
 def play_quality_chart(table: pl.DataFrame, path: str | os.PathLike) -> Path:
     """How well the bots play, by contract band: the points the declarer's and the
     defenders' cards gave away against open-hand play (mean per deal), and the shares of
@@ -349,7 +361,7 @@ def play_quality_chart(table: pl.DataFrame, path: str | os.PathLike) -> Path:
         lo = t[f"mean_{col}_ci_low"].fill_null(np.nan).to_numpy().astype(float)
         hi = t[f"mean_{col}_ci_high"].fill_null(np.nan).to_numpy().astype(float)
         ax1.bar(x + offset, m, width=0.4, color=colour, label=lab)
-        ax1.errorbar(x + offset, m, yerr=_err(lo, m, hi), fmt="none", ecolor="black", capsize=3)
+        _known_errorbars(ax1, x + offset, m, lo, hi)
     ax1.set_xticks(x, [f"{b}\n({n:,})" for b, n in zip(bands, t["deals"].to_list())], fontsize=8)
     ax1.set_xlabel("contract (deals)")
     ax1.set_ylabel("points given away per deal")
@@ -364,7 +376,7 @@ def play_quality_chart(table: pl.DataFrame, path: str | os.PathLike) -> Path:
         lo = t[f"{key}_ci_low"].fill_null(np.nan).to_numpy().astype(float) * 100
         hi = t[f"{key}_ci_high"].fill_null(np.nan).to_numpy().astype(float) * 100
         ax2.bar(x + offset, np.nan_to_num(p), width=0.4, color=colour, label=lab)
-        ax2.errorbar(x + offset, np.nan_to_num(p), yerr=_err(lo, p, hi), fmt="none", ecolor="black", capsize=3)
+        _known_errorbars(ax2, x + offset, np.nan_to_num(p), lo, hi)
     ax2.set_xticks(x, bands, fontsize=8)
     ax2.set_xlabel("contract")
     ax2.set_ylabel("share (%), at the first lead")

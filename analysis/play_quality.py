@@ -16,8 +16,9 @@ every hand open from there on, points already taken included.  Per deal:
   at some card of the play; ``beatable_start`` / ``beatable_any``: the defence could beat
   it at the first lead / at some card.
 
-:func:`quality_table` sums them up by contract band (means with Student t intervals,
-shares with Wilson intervals, :mod:`thousand.analysis.stats`).
+:func:`quality_table` sums them up by contract band (the losses' means with BCa bootstrap
+intervals, which stay within the losses' support, shares with Wilson intervals,
+:mod:`thousand.analysis.stats`).
 
 The sample: :func:`play_sample` plays the first ``n`` deals of a run's first chunk (the
 same deals as ``thousand simulate --seed S`` writes there: the same stream, traced) with
@@ -266,18 +267,22 @@ def defence_ratio(per_deal: pl.DataFrame, base: str, defended: str, confidence: 
     return ratio_estimate(pairs["defended"].to_numpy(), pairs["defence_loss"].to_numpy(), confidence=confidence)
 
 
-def quality_table(per_deal: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
+def quality_table(per_deal: pl.LazyFrame | pl.DataFrame, seed: int = 0) -> pl.DataFrame:
     """By strategy and contract band (and ``all``): deals, mean value at the first lead,
-    mean points taken, mean declarer's and defence's loss (95% Student t intervals), and
-    the shares of failed contracts makeable at the first lead / at some card and of made
+    mean points taken, mean declarer's and defence's loss (95% BCa bootstrap intervals,
+    :func:`~thousand.analysis.stats.bootstrap_mean_interval` from ``seed``: a loss is never
+    negative and its distribution is skewed, so a t interval's lower end could fall below
+    0; null where the band has fewer than 2 deals or all its losses are equal), and the
+    shares of failed contracts makeable at the first lead / at some card and of made
     contracts the defence could have beaten at the first lead / at some card (95% Wilson
     intervals)."""
-    from thousand.analysis.stats import mean_interval, wilson_exprs
+    from thousand.analysis.stats import bootstrap_mean_interval, wilson_exprs
 
     lf = per_deal.lazy() if isinstance(per_deal, pl.DataFrame) else per_deal
     # the band's index orders the rows (``all`` last)
     index = pl.sum_horizontal([(pl.col("contract") >= lo).cast(pl.Int32) for lo in CONTRACT_BANDS]) - 1
     lf = lf.with_columns(contract_band("contract"), index.alias("_order"))
+    losses = lf.select("strategy", "band", "declarer_loss", "defence_loss").collect()
     failed, made = ~pl.col("made"), pl.col("made")
     aggs = [
         pl.len().cast(pl.Int64).alias("deals"),
@@ -314,9 +319,14 @@ def quality_table(per_deal: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
     out = (table.with_columns(moments).with_columns(shares)
            .select(pl.exclude("^_.*$")).collect())
     for col in ("declarer_loss", "defence_loss"):
-        lo, hi = mean_interval(out[f"mean_{col}"].to_numpy(), out[f"sd_{col}"].fill_null(np.nan).to_numpy(),
-                               out["deals"].to_numpy())
-        out = out.with_columns(pl.Series(f"mean_{col}_ci_low", lo), pl.Series(f"mean_{col}_ci_high", hi))
+        bounds = []
+        for strategy, band in zip(out["strategy"], out["band"]):
+            rows = losses.filter(pl.col("strategy") == strategy)
+            if band != "all":
+                rows = rows.filter(pl.col("band") == band)
+            bounds.append(bootstrap_mean_interval(rows[col].to_numpy(), seed=seed))
+        lo, hi = (pl.Series([None if np.isnan(b[k]) else b[k] for b in bounds], dtype=pl.Float64) for k in (0, 1))
+        out = out.with_columns(lo.alias(f"mean_{col}_ci_low"), hi.alias(f"mean_{col}_ci_high"))
     first = ["strategy", "band", "deals", "mean_start_value", "mean_taken"]
     first += [f"{p}{c}{q}" for c in ("declarer_loss", "defence_loss")
               for p, q in (("mean_", ""), ("mean_", "_ci_low"), ("mean_", "_ci_high"), ("sd_", ""))]

@@ -219,6 +219,17 @@ def _ci(lo: float | None, hi: float | None, pct: bool = True, digits: int = 1, l
     return f"[{lo:,.{digits}f}, {hi:,.{digits}f}]"
 
 
+def _mean_loss_ci(r: dict, m: str) -> str:
+    """``mean [lo, hi]`` of a loss column ``m`` of a ``quality_table`` row ``r``; where the
+    interval is not known (fewer than 2 deals, or every deal lost the same) it says so
+    instead of a zero-width ``[x, x]``: ``"10.0 [no interval: 1 deal]"``."""
+    lo, hi = r[f"{m}_ci_low"], r[f"{m}_ci_high"]
+    if lo is None or hi is None or lo != lo or hi != hi:
+        why = "1 deal" if r["deals"] < 2 else f"all {r['deals']:,} deals alike"
+        return f"{_fmt_num(r[m])} [no interval: {why}]"
+    return f"{_fmt_num(r[m])} {_ci(lo, hi, pct=False, like=r[m])}"
+
+
 def _pct_ci(v: float | None, lo: float | None, hi: float | None) -> str:
     """``v [lo, hi]`` as percentages with the same decimals: ``"0.768% [0.760%, 0.777%]"``."""
     if v is None or v != v:
@@ -963,7 +974,7 @@ def _play_quality_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts
         data = cfg.out / "data" / PLAY_DATA
         with written_whole(data) as tmp:   # a full disk leaves no cut file behind
             per_deal.write_parquet(tmp)
-        table = pq.quality_table(per_deal)
+        table = pq.quality_table(per_deal, seed=cfg.seed)
         _write_table(table, tables_dir / "play_quality.csv")
         tables["play_quality"] = tables_dir / "play_quality.csv"
         figs["play_quality"] = charts.play_quality_chart(table, charts_dir / "play_quality.png")
@@ -1003,7 +1014,7 @@ def _defence_part(cfg: ReportConfig, log: _Log, tables_dir: Path, tables: dict[s
                                       progress=cfg.progress)
         with written_whole(cfg.out / "data" / DEFENCE_DATA) as tmp:
             per_deal.write_parquet(tmp)
-        table = pq.quality_table(per_deal)
+        table = pq.quality_table(per_deal, seed=cfg.seed)
         _write_table(table, tables_dir / "play_defence.csv")
         tables["play_defence"] = tables_dir / "play_defence.csv"
         label = f"{base} v {SEARCH_DEFENDER}"
@@ -1018,10 +1029,8 @@ def _defence_part(cfg: ReportConfig, log: _Log, tables_dir: Path, tables: dict[s
         pl.when(pl.col("strategy") == base).then(pl.lit(f"{base}")).otherwise(pl.lit(SEARCH_DEFENDER))
         .alias("defenders"), _counts("deals"),
         pl.col("mean_taken").map_elements(_fmt_num, return_dtype=pl.String).alias("declarer took"),
-        pl.struct("mean_defence_loss", "mean_defence_loss_ci_low", "mean_defence_loss_ci_high").map_elements(
-            lambda r: f"{_fmt_num(r['mean_defence_loss'])} "
-                      f"{_ci(r['mean_defence_loss_ci_low'], r['mean_defence_loss_ci_high'], pct=False, like=r['mean_defence_loss'])}",
-            return_dtype=pl.String).alias("defence's loss"),
+        pl.struct("mean_defence_loss", "mean_defence_loss_ci_low", "mean_defence_loss_ci_high", "deals").map_elements(
+            lambda r: _mean_loss_ci(r, "mean_defence_loss"), return_dtype=pl.String).alias("defence's loss"),
         pl.struct("made_beatable_start_share", "made_beatable_start_ci_low", "made_beatable_start_ci_high", "made").map_elements(
             lambda r: (f"{_pct_ci(r['made_beatable_start_share'], r['made_beatable_start_ci_low'], r['made_beatable_start_ci_high'])}"
                        f" of {r['made']:,}" if r["made"] else "-"), return_dtype=pl.String)
@@ -1046,9 +1055,8 @@ def _defence_part(cfg: ReportConfig, log: _Log, tables_dir: Path, tables: dict[s
 
 def _play_quality_blocks(table: pl.DataFrame, per_deal: pl.DataFrame, n: int, chart: Path) -> list[Block]:
     def mean_ci(m: str) -> pl.Expr:
-        return pl.struct(m, f"{m}_ci_low", f"{m}_ci_high").map_elements(
-            lambda r: f"{_fmt_num(r[m])} {_ci(r[f'{m}_ci_low'], r[f'{m}_ci_high'], pct=False, like=r[m])}",
-            return_dtype=pl.String)
+        return pl.struct(m, f"{m}_ci_low", f"{m}_ci_high", "deals").map_elements(
+            lambda r: _mean_loss_ci(r, m), return_dtype=pl.String)
 
     def share(k: str, n_col: str, title: str) -> pl.Expr:
         return pl.struct(f"{k}_share", f"{k}_ci_low", f"{k}_ci_high", k, n_col).map_elements(
@@ -1075,7 +1083,9 @@ def _play_quality_blocks(table: pl.DataFrame, per_deal: pl.DataFrame, n: int, ch
             "already taken included). The value at the first lead (after the hand-off as played) against "
             "what the declarer took, split along the actual line: the declarer's loss sums what his cards "
             "dropped the value, the defence's loss what theirs raised it, so taken = value - declarer's "
-            "loss + defence's loss, deal by deal. Means per deal with 95% t intervals; shares with 95% "
+            "loss + defence's loss, deal by deal. Means per deal with 95% BCa bootstrap intervals (a "
+            "loss is never negative and most deals lose nothing, so the interval keeps within the losses "
+            "seen; none where a band has 1 deal or all its deals lost the same); shares with 95% "
             "Wilson intervals. The open-hand value is a yardstick (nobody sees the other hands), so a loss "
             "is points given away against perfect play, not always an avoidable mistake. Per-deal data: "
             f"`data/{PLAY_DATA}`; full table: `tables/play_quality.csv` (docs/analysis.md).")),

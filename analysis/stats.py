@@ -13,7 +13,9 @@ millions of deals), and who uses them:
   two Wilson intervals, unpaired (:func:`proportion_diff_interval`, marriages) or paired
   with the phi correlation of the pairs (:func:`paired_proportion_diff`, compare), with
   McNemar's test (:func:`mcnemar_p`);
-* a mean: Student t with ``n - 1`` degrees of freedom (:func:`mean_interval`); a
+* a mean: Student t with ``n - 1`` degrees of freedom (:func:`mean_interval`); the mean
+  of a small, skewed sample that must respect its support (losses, never negative): the
+  BCa bootstrap, scipy's (:func:`bootstrap_mean_interval`, play quality); a
   difference of independent means: Welch (:func:`mean_diff_interval`, marriages); a
   normal interval from an estimate and its standard error (:func:`normal_interval`); the
   mean of scores of +-b with Agresti-Coull pseudo-counts (:func:`pseudo_count_bound`, bids);
@@ -32,7 +34,9 @@ Why the bootstrap is written here and not ``scipy.stats.bootstrap``: scipy resam
 observations themselves, so it needs the whole sample in memory and draws ``n`` indices a
 resample; a comparison keeps only the counts of each distinct pair of values (a few
 hundred, however many games) and a multinomial draw over them is the same resampling at
-a cost that does not grow with ``n`` (measured in ``docs/analysis.md``).  The quantiles,
+a cost that does not grow with ``n`` (measured in ``docs/analysis.md``).  Where the whole
+sample is small and in memory anyway (hundreds of solved deals) and its skew matters,
+:func:`bootstrap_mean_interval` is scipy's BCa bootstrap.  The quantiles,
 the incomplete beta of the t test and the inverse normal are scipy's.
 
 >>> lo, hi = wilson_interval(5, 10)
@@ -58,7 +62,7 @@ __all__ = [
     "json_number",
     "Z95", "z_for", "t_quantile", "t_for", "T_NORMAL_DF", "two_sided_p", "t_two_sided_p", "t_test_p", "welch_df",
     "mcnemar_p", "holm", "wilson_interval", "wilson_bounds", "wilson_exprs", "newcombe_interval",
-    "proportion_diff_interval", "mean_interval", "mean_diff_interval", "normal_interval", "pseudo_count_bound",
+    "proportion_diff_interval", "mean_interval", "bootstrap_mean_interval", "mean_diff_interval", "normal_interval", "pseudo_count_bound",
     "Diff", "Estimate", "Moments", "paired_mean_diff", "paired_proportion_diff", "ratio_estimate",
     "paired_ratio_diff", "mean_diff_from", "proportion_diff_from", "ratio_estimate_from", "ratio_diff_from",
     "quantile_interval", "median_interval", "quantile_from_counts", "weighted_quantiles",
@@ -273,6 +277,40 @@ def mean_interval(mean, sd, n, confidence: float = 0.95) -> tuple[np.ndarray, np
         half = q * sd / np.sqrt(n)
     half = np.where(n < 2, np.nan, half)
     return mean - half, mean + half
+
+
+#: Resamples of :func:`bootstrap_mean_interval` (scipy's default): its BCa bounds are the
+#: 2.5% and 97.5% points of the resampled means, which 1,000 resamples place roughly.
+BCA_RESAMPLES = 9_999
+
+
+def bootstrap_mean_interval(x, confidence: float = 0.95, seed: int = 0,
+                            resamples: int = BCA_RESAMPLES) -> tuple[float, float]:
+    """BCa bootstrap interval of the mean of the sample ``x`` (``scipy.stats.bootstrap``,
+    resampled from ``bootstrap_rng(seed)``).
+
+    Its bounds are means of resamples, so they lie within ``[min x, max x]``: the mean of
+    values that cannot be negative (points lost) never gets a negative lower end, as a
+    Student t interval does on a skewed sample (many zeros, a few large values); BCa's
+    bias and acceleration terms correct the percentile method for that skew.  NaN (not
+    known) when ``n < 2`` or every value is the same: such a sample shows no spread to
+    resample, and ``[x, x]`` would claim an exactness it does not have.  The values are
+    sorted first, so their order does not change the interval.
+
+    >>> lo, hi = bootstrap_mean_interval([0] * 18 + [30, 45])
+    >>> 0.0 <= lo < 3.75 < hi <= 45.0
+    True
+    >>> bootstrap_mean_interval([7]), bootstrap_mean_interval([0, 0, 0])
+    ((nan, nan), (nan, nan))
+    """
+    from scipy import stats as scipy_stats
+
+    x = np.sort(np.asarray(x, dtype=float))
+    if x.size < 2 or x[0] == x[-1]:
+        return math.nan, math.nan
+    res = scipy_stats.bootstrap((x,), np.mean, confidence_level=confidence, n_resamples=resamples,
+                                batch=1_000, method="BCa", random_state=bootstrap_rng(seed))
+    return float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
 def mean_diff_interval(m1, s1, n1, m2, s2, n2, z: float = Z95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -115,3 +115,33 @@ def test_bad_solve_options_are_one_line_errors(capsys, args, message):
 def test_the_command_default_is_the_pipelines():
     from thousand.commands import bid
     assert bid.DEFAULT_SOLVE_SAMPLES == bids.DEFAULT_SOLVE_SAMPLES
+
+
+def test_the_chart_draws_the_open_hand_reference_next_to_the_strategy(tmp_path):
+    est = bids.estimate_bid(HAND, CLASSIC, role="forehand", samples=2000, seed=4, solve_samples=3, jobs=1,
+                            progress=False)
+    fig = bids.plot_bid_chart(est, tmp_path / "bid.png")
+    _, p_axis, ev_axis = fig.axes[:3]
+
+    def curve(ax, label_start, whole=False):
+        """The one line of ``ax`` whose label starts with (or, ``whole``, is) ``label_start``."""
+        lines = [ln for ln in ax.get_lines()
+                 if (ln.get_label() == label_start if whole else ln.get_label().startswith(label_start))]
+        assert len(lines) == 1, [ln.get_label() for ln in ax.get_lines()]
+        return lines[0]
+
+    ref = est.solve_table
+    for ax, column, label in ((p_axis, "p_make", "P(make), open-hand reference"),
+                              (ev_axis, "ev", "EV, open-hand reference")):
+        line = curve(ax, label)
+        assert "best hand-off" in line.get_label() and "3 completions" in line.get_label()
+        assert np.array_equal(line.get_xdata(), ref["bid"].to_numpy())
+        assert np.allclose(line.get_ydata(), ref[column].to_numpy())
+        # its band is labelled as the reference's, next to the strategy's own
+        bands = [c.get_label() for c in ax.collections]
+        assert any(b.startswith("open-hand reference: its 95%") for b in bands), bands
+    # the strategy's own figures are still there, and without --solve the reference is not
+    assert np.allclose(curve(p_axis, "P(make)", whole=True).get_ydata(), est.table["p_make"].to_numpy())
+    plain = bids.plot_bid_chart(bids.estimate_bid(HAND, CLASSIC, samples=2000, seed=4, progress=False),
+                                tmp_path / "plain.png")
+    assert not [ln for ax in plain.axes for ln in ax.get_lines() if "open-hand" in ln.get_label()]

@@ -42,6 +42,13 @@ def test_hands_with_spaces_commas_and_symbols():
     ("A", "bad card 'A': a rank with no suit; a card is rank+suit without a space, e.g. AH"),
     ("10 H", "bad card '10': a rank with no suit; a card is rank+suit without a space, e.g. 10H or TH"),
     ("H", "bad card 'H': expected a rank"),
+    # suit first: the notation is named, not a suit "0" or "A"
+    ("♥10", "bad card '♥10': write the rank first, then the suit, e.g. '10♥'"),
+    ("♥A", "bad card '♥A': write the rank first, then the suit, e.g. 'A♥'"),
+    ("♡T", "bad card '♡T': write the rank first, then the suit, e.g. 'T♡'"),
+    ("h9", "bad card 'h9': write the rank first, then the suit, e.g. '9H'"),
+    ("S10", "bad card 'S10': write the rank first, then the suit, e.g. '10S'"),
+    ("♥1", "bad card '♥1': unknown suit '1'"),
     ("AH KH ah", "duplicate card 'ah' (already given as 'AH')"),
 ])
 def test_bad_cards_name_the_token(text, message):

@@ -131,3 +131,38 @@ def test_a_broken_pipe_is_success_only_when_nothing_was_interrupted(monkeypatch,
         assert rc == 128 + signal.SIGHUP and "interrupted" in err
     else:
         assert rc == 0 and err == ""
+
+
+def exit_code(argv: list[str]) -> int:
+    """The exit code of ``thousand ARGV`` run in this process (argparse's errors exit)."""
+    try:
+        return cli.main(argv)
+    except SystemExit as e:
+        return e.code
+
+
+@pytest.mark.parametrize("command, flag, value, needle", [
+    # a list of numbers beginning with a negative one: argparse took it for an option
+    (["solve", "--hands", "AH TH | KH 9S | QH JS"], "--taken", "-5,0,0", "--taken: give 3 whole numbers 0..10000"),
+    # negative numbers in exponent form, likewise
+    (["compare", "--rules", "classic", "--rules", "classic:bolts=off"], "--precision", "-1e-3",
+     "--precision must be a positive number"),
+    (["match", "--strategy", "greedy", "--strategy", "standard"], "--precision", "-2e1",
+     "--precision must be a positive number"),
+    (["bid", "AH TH KH QH AD 9S JC"], "--confidence", "-1e-1", "--confidence must be in (0, 1]"),
+    # plain negative numbers argparse already read as values: the same error either way
+    (["solve"], "--seed", "-3", "--seed: must be a whole number >= 0"),
+])
+def test_a_value_starting_like_a_negative_number_reaches_its_own_check(capsys, command, flag, value, needle):
+    # `--flag VALUE` and `--flag=VALUE` are the same request: the same one-line error, exit 2
+    errors = []
+    for spelling in ([flag, value], [f"{flag}={value}"]):
+        errors.append((exit_code([*command, *spelling]), capsys.readouterr().err))
+    assert errors[0] == errors[1], errors
+    code, err = errors[0]
+    assert code == 2 and len(err.strip().splitlines()) == 1 and needle in err, err
+
+
+def test_an_option_after_an_option_that_wants_a_value_is_still_an_option(capsys):
+    assert exit_code(["solve", "--hands", "AH TH | KH 9S | QH JS", "--taken", "--json"]) == 2
+    assert "argument --taken: expected one argument" in capsys.readouterr().err

@@ -108,6 +108,35 @@ def test_seed_mode_is_deterministic_and_is_the_explained_deal(capsys):
     assert solve_json(capsys, "--seed", "8")["hands"] != first["hands"]
 
 
+@pytest.mark.parametrize("spec", ["classic:players=4", "russian:players=4"])
+@pytest.mark.parametrize("deal", [7, 11])
+def test_a_four_player_deal_numbers_its_seats_as_hands_does(capsys, tmp_path, spec, deal):
+    # --seed (and --trace) show the three seats that play as 0, 1, 2 in play order, as
+    # --hands numbers them, and name the table seats: the deal typed back is the same position
+    out = solve_json(capsys, "--seed", str(deal), "--rules", spec)
+    assert sorted(out["hands"]) == ["0", "1", "2"] and sorted(out["taken"]) == ["0", "1", "2"]
+    assert cli.main(["explain", "--seed", str(deal), "--rules", spec, "--json"]) == 0
+    trace = json.loads(capsys.readouterr().out)
+    dealer = trace["dealer"]
+    assert out["sits_out"] == dealer
+    assert out["table_seats"] == {str(i): (dealer + 1 + i) % 4 for i in range(3)}   # from the forehand on
+    typed = solve_json(capsys, "--hands", " | ".join(out["hands"][str(i)] for i in range(3)),
+                       "--declarer", str(out["declarer"]), "--trump", out["trump"], "--rules", spec)
+    assert typed["value"] == out["value"] and typed["cards"] == out["cards"]
+    assert {k: typed[k] for k in ("hands", "declarer", "leader", "to_play")} == \
+        {k: out[k] for k in ("hands", "declarer", "leader", "to_play")}
+    assert typed["sits_out"] == 3 and typed["table_seats"] == {"0": 0, "1": 1, "2": 2}
+    # the text says which table seat sits out and which is which
+    assert cli.main(["solve", "--seed", str(deal), "--rules", spec]) == 0
+    text = capsys.readouterr().out
+    assert f"4 players: table seat {dealer}, the dealer, sits out" in text
+    assert f"0 = table seat {(dealer + 1) % 4}," in text and f"seat {out['declarer']} (declarer" in text
+    # a trace of the deal is numbered the same way
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(trace), encoding="utf-8")
+    assert solve_json(capsys, "--trace", str(path)) == out
+
+
 @pytest.mark.parametrize("args, message", [
     (["--hands", "AH TH | AH 9S | QH JS"], "card AH is given twice"),
     (["--hands", "AH TH | KH 9S | QH JS", "--trick", "TH"], "card 10H is given twice"),
@@ -124,6 +153,8 @@ def test_seed_mode_is_deterministic_and_is_the_explained_deal(capsys):
     (["--hands", "AH TH | KH 9S | QH JS", "--taken", "99999999999999999999,0,0"], "--taken: give 3 whole numbers 0..10000"),
     (["--hands", "AH TH | KH 9S | QH JS", "--taken", "3000000000,0,0"], "--taken: give 3 whole numbers 0..10000"),
     (["--hands", "AH TH | KH 9S | QH JS", "--taken=-3,0,0"], "--taken: give 3 whole numbers 0..10000"),
+    (["--hands", "AH TH | KH 9S | QH JS", "--taken", "-3,0,0"], "--taken: give 3 whole numbers 0..10000"),
+    (["--hands", "♥10 9H | KH 9S | QH JS"], "bad card '♥10': write the rank first, then the suit, e.g. '10♥'"),
     (["--seed", "7", "--trump", "H"], "drop --trump"),
     (["--seed", "7", "--set", "players=2"], "2 players"),
 ])

@@ -9,7 +9,7 @@ from polars.testing import assert_frame_equal
 
 from thousand import solver
 from thousand.analysis import play_quality as pq
-from thousand.analysis.stats import mean_interval, wilson_interval
+from thousand.analysis.stats import bootstrap_mean_interval, mean_interval, wilson_interval
 from thousand.reference import solver as ref
 from thousand.rules import CLASSIC, parse_rules_spec
 
@@ -115,12 +115,22 @@ def test_the_table_counts_shares_and_intervals_come_from_the_rows():
     assert (everything["failed_makeable_start_ci_low"], everything["failed_makeable_start_ci_high"]) == \
         pytest.approx((float(lo), float(hi)))
     losses = np.array([10, 10, 15, 0, 0, 20], dtype=float)
-    lo, hi = mean_interval(losses.mean(), losses.std(ddof=1), 6)
     assert everything["mean_declarer_loss"] == pytest.approx(losses.mean())
+    # the losses' means: the BCa bootstrap of the rows (in any order), within their support
     assert (everything["mean_declarer_loss_ci_low"], everything["mean_declarer_loss_ci_high"]) == \
-        pytest.approx((float(lo), float(hi)))
+        bootstrap_mean_interval(losses[::-1]) == pq.quality_table(rows.reverse())["mean_declarer_loss_ci_low",
+                                                                                   "mean_declarer_loss_ci_high"].row(4)
+    assert 0 <= everything["mean_declarer_loss_ci_low"] < losses.mean() < everything["mean_declarer_loss_ci_high"] <= 20
+    # two deals losing 0 and 20: Student t would reach far below 0; the bootstrap stays in [0, 20]
+    top = t.row(3, named=True)
+    assert mean_interval(10.0, np.std([0, 20], ddof=1), 2)[0] < 0
+    assert 0 <= top["mean_defence_loss_ci_low"] < 10 < top["mean_defence_loss_ci_high"] <= 20
+    # two deals with the same loss (10, 10): no interval is known, not a zero-width [10, 10]
+    low = t.row(0, named=True)
+    assert low["mean_declarer_loss"] == 10 and low["mean_declarer_loss_ci_low"] is None \
+        and low["mean_declarer_loss_ci_high"] is None and low["sd_declarer_loss"] == 0
     one = t.row(1, named=True)   # one deal: no interval for the mean, a failed contract makeable
-    assert np.isnan(one["mean_declarer_loss_ci_low"]) and one["failed_makeable_start_share"] == 1.0
+    assert one["mean_declarer_loss_ci_low"] is None and one["failed_makeable_start_share"] == 1.0
     # no made contract in the band: no share (0/0) and no interval
     assert np.isnan(one["made_beatable_start_share"]) and one["made_beatable_start_ci_low"] is None
 
@@ -240,3 +250,37 @@ def test_the_defence_comparison_says_why_it_is_left_out(tmp_path, settings, says
     r = build_report(ReportConfig(**{**cfg, **settings}))
     assert says in r.markdown.read_text()
     assert "play_defence" not in r.tables and not (tmp_path / "data" / "play_defence.parquet").exists()
+
+
+def test_the_chart_draws_no_zero_width_bar_for_an_unknown_interval():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from thousand.analysis.charts import _known_errorbars
+
+    fig, ax = plt.subplots()
+    try:
+        _known_errorbars(ax, np.arange(3.0), np.array([10.0, 2.0, 0.0]), np.array([np.nan, 1.0, np.nan]),
+                         np.array([np.nan, 3.5, np.nan]))
+        (bars,) = ax.containers            # one error bar: the known interval's
+        segments = bars.lines[2][0].get_segments()
+        assert len(segments) == 1 and np.allclose(segments[0], [[1.0, 1.0], [1.0, 3.5]])
+        assert [t.get_text() for t in ax.texts] == ["no CI", "no CI"]
+    finally:
+        plt.close(fig)
+
+
+def test_the_report_says_when_a_loss_interval_is_not_known():
+    from thousand.analysis.report import _mean_loss_ci
+
+    t = pq.quality_table(pl.DataFrame({
+        "strategy": ["s"] * 5, "contract": [100, 100, 110, 160, 170], "made": [True] * 5,
+        "start_value": [120] * 5, "taken": [120] * 5, "declarer_loss": [10, 10, 4, 0, 30],
+        "defence_loss": [0, 0, 0, 0, 0], "makeable_start": [True] * 5, "makeable_any": [True] * 5,
+        "beatable_start": [False] * 5, "beatable_any": [False] * 5}))
+    texts = [_mean_loss_ci(r, "mean_declarer_loss") for r in t.iter_rows(named=True)]
+    assert texts[:2] == ["10.0 [no interval: all 2 deals alike]", "4.0 [no interval: 1 deal]"]
+    assert texts[2].startswith("15.0 [0.0, ") and texts[2].endswith("30.0]")    # within the two losses
+    assert t["band"].to_list() == ["100", "105-120", "155+", "all"]
+    assert _mean_loss_ci(t.row(3, named=True), "mean_defence_loss") == "0.0 [no interval: all 5 deals alike]"

@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 
 from thousand.analysis.stats import (
-    T_NORMAL_DF, Z95, mean_diff_interval, mean_interval, proportion_diff_interval, t_quantile, wilson_exprs,
+    T_NORMAL_DF, Z95, bootstrap_mean_interval, mean_diff_interval, mean_interval, proportion_diff_interval, t_quantile, wilson_exprs,
     wilson_interval, z_for,
 )
 
@@ -66,6 +66,39 @@ def test_mean_interval_is_student_t_with_n_minus_1_degrees_of_freedom():
     assert math.isclose(float(hi), Z95 / math.sqrt(n), rel_tol=1e-12)
     lo, hi = mean_interval([3.0, 3.0], [1.0, 1.0], [1, 5])
     assert np.isnan(lo[0]) and np.isnan(hi[0]) and math.isclose(hi[1], 3 + 2.776445 / math.sqrt(5), rel_tol=1e-6)
+
+
+def losses(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Points lost per deal, as the solver measures them: 0 on 60% of deals, else a long
+    tail (geometric, mean 12.5): the mean is 0.4 * 12.5 = 5."""
+    return np.where(rng.random(n) < 0.6, 0, rng.geometric(0.08, n)).astype(float)
+
+
+def test_bootstrap_mean_interval_keeps_to_the_support_and_knows_when_it_knows_nothing():
+    x = np.array([0.0] * 20 + [40.0])
+    lo, hi = mean_interval(x.mean(), x.std(ddof=1), x.size)
+    assert lo < 0                                   # Student t: a negative mean loss
+    lo, hi = bootstrap_mean_interval(x)
+    assert 0 <= lo < x.mean() < hi <= 40
+    # the order of the values and a second call change nothing; the seed picks the resamples
+    assert bootstrap_mean_interval(x[::-1]) == (lo, hi) == bootstrap_mean_interval(x, seed=0)
+    y = losses(np.random.default_rng(3), 50)
+    assert bootstrap_mean_interval(y, seed=1) != bootstrap_mean_interval(y, seed=2)
+    # fewer than 2 values, or no spread: unknown (NaN), never a zero-width [x, x]
+    for sample in ([], [5.0], [10.0, 10.0], [0.0] * 40):
+        assert all(math.isnan(v) for v in bootstrap_mean_interval(sample)), sample
+
+
+def test_bootstrap_mean_interval_coverage_is_close_to_95_percent():
+    # 1000 samples of 100 skewed losses (true mean 5): coverage 0.95 +- 4 standard errors
+    # (999 resamples each, for time; BCa is approximate, its coverage at n = 100 is near 0.95)
+    rng = np.random.default_rng(13)
+    reps = 1000
+    hits = 0
+    for r in range(reps):
+        lo, hi = bootstrap_mean_interval(losses(rng, 100), seed=r, resamples=999)
+        hits += lo <= 5.0 <= hi
+    assert abs(hits / reps - 0.95) < 4 * math.sqrt(0.95 * 0.05 / reps)
 
 
 def test_one_normal_and_one_t_quantile():

@@ -84,7 +84,15 @@ def card_name(c: int, symbols: bool = True) -> str:
 
 
 def parse_card(token: str) -> int:
-    """Read one card: rank ``9 J Q K 10 T A`` then suit ``S C D H`` or ``♠♣♦♥``, any case."""
+    """Read one card: rank ``9 J Q K 10 T A`` then suit ``S C D H`` or ``♠♣♦♥``, any case.
+
+    The rank comes first; a card written suit first is refused with the right spelling:
+
+    >>> parse_card("♥10")
+    Traceback (most recent call last):
+    ...
+    thousand.cards.CardError: bad card '♥10': write the rank first, then the suit, e.g. '10♥'
+    """
     # Phones and web pages send suit symbols with an invisible emoji/text presentation
     # selector after them ("♥\ufe0f"); it carries no meaning here.
     tok = _undo_escapes(token).strip().replace("\ufe0f", "").replace("\ufe0e", "")
@@ -96,6 +104,11 @@ def parse_card(token: str) -> int:
         raise CardError(f"bad card {token!r}: expected a rank (9 J Q K 10 A) and a suit (S C D H)")
     suit_ch = tok[-1]
     rank_tok = tok[:-1].upper()
+    first, rest = tok[0], tok[1:].upper()
+    if (first in _SYMBOL_TO_SUIT or first.upper() in _LETTER_TO_SUIT) and rest in _RANK_TOKENS:
+        # "♥10", "HA": the suit written first (no rank is a suit letter, so this is not a
+        # misread card); name the notation rather than a suit "0" or "A"
+        raise CardError(f"bad card {token!r}: write the rank first, then the suit, e.g. {rest + first.upper()!r}")
     if suit_ch in _SYMBOL_TO_SUIT:
         suit = _SYMBOL_TO_SUIT[suit_ch]
     elif suit_ch.upper() in _LETTER_TO_SUIT:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from typing import NoReturn
 
@@ -37,7 +38,25 @@ Rule sets are named as a preset (classic, russian, polish), a preset with overri
 
 
 class OneLineErrorParser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line like every other error of the tool."""
+    """argparse, but a usage error is one line like every other error of the tool, and a
+    value that starts like a negative number is a value.
+
+    argparse takes a word after ``--taken`` that begins with ``-`` for an option unless it
+    is a plain negative number (``-5``, ``-0.5``): ``--taken -5,0,0`` or ``--precision
+    -1e-3`` then failed as "expected one argument" instead of reaching the option's own
+    check.  No option of the tool starts with a digit, so a word ``-<digit>...`` or
+    ``-.<digit>...`` is never an option: argparse's own matcher for negative numbers
+    (the rule its documentation states, "Arguments containing -") is widened to it.
+
+    >>> p = OneLineErrorParser(prog="x")
+    >>> _ = p.add_argument("--taken")
+    >>> p.parse_args(["--taken", "-5,0,0"]).taken
+    '-5,0,0'
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = re.compile(r"^-\.?\d")
 
     def error(self, message: str) -> "NoReturn":  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")

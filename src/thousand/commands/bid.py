@@ -83,7 +83,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="probability of making it that the safe bid needs (default 0.8)")
     add_seed_argument(p)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    p.add_argument("--plot", metavar="FILE", help="write a chart: the points distribution, P(make) with its band and EV by bid (PNG, SVG, PDF)")
+    p.add_argument("--plot", metavar="FILE",
+                   help="write a chart: the points distribution, P(make) with its band and EV by bid, with --solve "
+                        "the open-hand reference beside them (PNG, SVG, PDF)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -35,7 +35,9 @@ The position is either typed as hands or taken from a simulated deal:
                            taken (the value is what the declarer makes from here on)
 
   --seed S                 the deal `thousand explain --seed S` plays (same rules,
-                           same --strategy), at the first lead after the hand-off
+                           same --strategy), at the first lead after the hand-off;
+                           4 players: its seats numbered as --hands numbers them (the
+                           forehand 0; the output names the table seats)
   --trace FILE --at EVENT  a deal trace written by `thousand explain --json`, before its
                            event number EVENT (0-based; a card of the play; default the
                            first lead)
@@ -274,6 +276,23 @@ def _trace_position(args: argparse.Namespace, rules):
     return pos, declarer
 
 
+def play_seats(pos) -> dict[int, int]:
+    """The seat numbers the command shows, by table seat: the seats that play, numbered in
+    play order as ``--hands`` numbers them.  With 4 players the dealer sits out and
+    ``--hands`` puts him at seat 3, so a deal's table seats are turned until its dealer is
+    at 3 (its forehand 0); with 2 and 3 players every seat plays and keeps its number.
+
+    >>> from thousand.reference.play import Position
+    >>> from thousand.rules import CLASSIC
+    >>> four = CLASSIC.with_overrides({"players": 4})
+    >>> play_seats(Position.start(four, [1, 2, 0, 4], (3, 0, 1), 0))   # table seat 2 deals
+    {3: 0, 0: 1, 1: 2}
+    """
+    if pos.rules.players != 4:
+        return {s: s for s in pos.active}
+    return {s: i for i, s in enumerate(pos.active)}
+
+
 def _result(rules, pos, declarer: int, value: int, moves: dict) -> dict:
     from thousand.cards import card_name, format_hand
     from thousand.rules import highest_contract
@@ -286,14 +305,21 @@ def _result(rules, pos, declarer: int, value: int, moves: dict) -> dict:
     best = order[0][1] if order else None
     cards = [{"card": card_name(k if isinstance(k, int) else k[0], symbols=False),
               "declare": not isinstance(k, int), "value": v, "best": v == best} for k, v in order]
+    seat = play_seats(pos)
+    # 4 players: which table seat each shown seat is (thousand explain's numbering), and the
+    # dealer's, who sits out
+    table = {} if rules.players != 4 else {
+        "table_seats": {str(seat[s]): s for s in pos.active},
+        "sits_out": next(s for s in range(4) if s not in pos.active)}
     return {
         "rules": rules.describe(),
-        "hands": {str(s): format_hand(pos.hands[s], symbols=False) for s in pos.active},
-        "declarer": declarer, "leader": pos.leader, "to_play": pos.turn,
+        "hands": {str(seat[s]): format_hand(pos.hands[s], symbols=False) for s in pos.active},
+        **table,
+        "declarer": seat[declarer], "leader": seat[pos.leader], "to_play": seat[pos.turn],
         "trump": "none" if pos.trump < 0 else "SCDH"[pos.trump],
         "trick": [card_name(c, symbols=False) for _, c in pos.trick],
         "tricks_left": _tricks_left(pos),
-        "taken": {str(s): pos.deal_points(s) for s in pos.active},
+        "taken": {str(seat[s]): pos.deal_points(s) for s in pos.active},
         "value": value,
         "reachable": {str(t): value >= t for t in levels},
         "cards": cards,
@@ -309,13 +335,18 @@ def _format(rules, pos, declarer: int, result: dict) -> str:
     from thousand.cards import SUIT_SYMBOLS, card_name, format_hand, parse_card
 
     trump = "none" if pos.trump < 0 else SUIT_SYMBOLS[pos.trump]
+    seat = play_seats(pos)
     lines = [f"position ({rules.describe()}): trump {trump}, {result['tricks_left']} trick(s) left"]
+    if "sits_out" in result and result["sits_out"] != 3:   # a deal's table, not the typed one
+        which = ", ".join(f"{seat[s]} = table seat {s}" for s in pos.active)
+        lines.append(f"  4 players: table seat {result['sits_out']}, the dealer, sits out; the seats that play "
+                     f"are numbered in play order as --hands numbers them ({which})")
     for s in pos.active:
         role = "declarer" if s == declarer else "defender"
         extra = f", taken {pos.deal_points(s)}" if pos.deal_points(s) else ""
-        lines.append(f"  seat {s} ({role}{extra}): {format_hand(pos.hands[s]) or '-'}")
+        lines.append(f"  seat {seat[s]} ({role}{extra}): {format_hand(pos.hands[s]) or '-'}")
     if pos.trick:
-        lines.append("  trick so far: " + " ".join(f"{card_name(c)} (seat {s})" for s, c in pos.trick))
+        lines.append("  trick so far: " + " ".join(f"{card_name(c)} (seat {seat[s]})" for s, c in pos.trick))
     value = result["value"]
     lines.append(f"value: {value} -- the declarer's deal points with open-hand play from here "
                  "(points taken so far included)")
@@ -328,7 +359,7 @@ def _format(rules, pos, declarer: int, result: dict) -> str:
         parts.append(f"not {miss[0]}..{miss[-1]}")
     lines.append(f"contracts: {', '.join(parts)} (a contract is reachable exactly when it is at most the value)")
     side = "the declarer: highest" if pos.turn == declarer else "a defender: lowest"
-    lines.append(f"seat {pos.turn} to play ({side} is best, marked *):")
+    lines.append(f"seat {seat[pos.turn]} to play ({side} is best, marked *):")
     for c in result["cards"]:
         name = card_name(parse_card(c["card"])) + (" declaring" if c["declare"] else "")
         lines.append(f"  {'*' if c['best'] else ' '} {name:<14} {c['value']:>4}")
