@@ -997,9 +997,11 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
                 elif e.hi + gain <= alpha:
                     v = e.hi + gain
                     settled = True
-            for j in range(4):
-                ch[j] = ps.hands[j]
-            ch[ps.turn] &= ~(<uint32_t>1 << cards[i])
+            if not settled:
+                # the child's hands, for its sure tricks and its relative key
+                for j in range(4):
+                    ch[j] = ps.hands[j]
+                ch[ps.turn] &= ~(<uint32_t>1 << cards[i])
             if bounds and not settled:
                 # the sure tricks of the child's leader (the trick's winner)
                 ua = solver_upper_after(s, up, cards[i])
