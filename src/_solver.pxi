@@ -28,9 +28,9 @@
 #   sure tricks of the trick's winner (handed to the child when it is searched) or by a
 #   relative-rank entry (a child with neither entry is told so, and does not look
 #   again): the child's key and the trick's points follow from the card alone;
-# - move ordering: the table's best lead, the declarer's declarations, then cards that
-#   take the trick for the side to move (cheapest winner, or the fattest when last),
-#   low discards;
+# - move ordering: the table's best lead, the declarations, a leader's top cards that
+#   no one can trump, a defender's lead to his partner's winner; second to play, what
+#   the last seat can still do to the trick; cards that take the trick, low discards;
 # - from the second card of the second last trick on, a plain alpha-beta without the
 #   runs, ordering and bounds (solver_endgame);
 # - a trick that no card still to come can take from its best card: its points so far
@@ -596,13 +596,61 @@ cdef inline void solver_rel_store(Solver* s, const uint32_t* k, uint32_t cards, 
     e.hi = <int16_t>hi
 
 
+cdef inline bint solver_seat_can_beat(const PlayState* ps, int32_t seat, int32_t best) noexcept nogil:
+    """Can ``seat`` take the trick in progress from ``best`` (following suit when he
+    can)?  For the move ordering only."""
+    cdef uint32_t h = ps.hands[seat]
+    cdef int32_t suit = SUIT_OF[best]
+    if h & SUIT_MASK_C[ps.led]:
+        return suit == ps.led and (h & SUIT_MASK_C[suit] & ~((<uint32_t>2 << best) - 1)) != 0
+    if ps.trump < 0 or not (h & SUIT_MASK_C[ps.trump]):
+        return False
+    if suit != ps.trump:
+        return True
+    return (h & SUIT_MASK_C[suit] & ~((<uint32_t>2 << best) - 1)) != 0
+
+
+cdef inline bint solver_defence_takes(const Solver* s, int32_t suit) noexcept nogil:
+    """A defender to lead a card of ``suit`` that he cannot win with himself: does the
+    defence take the trick, the declarer void in it and without a trump, or following
+    it below a card of the partner's?  For the move ordering only."""
+    cdef const PlayState* ps = &s.ps
+    cdef int32_t i, seat
+    cdef uint32_t d = ps.hands[s.declarer] & SUIT_MASK_C[suit], p
+    if d == 0:
+        return ps.trump < 0 or not (ps.hands[s.declarer] & SUIT_MASK_C[ps.trump])
+    for i in range(s.pr.n_active):
+        seat = ps.active[i]
+        if seat != s.declarer and seat != ps.turn:
+            p = ps.hands[seat] & SUIT_MASK_C[suit]
+            return p != 0 and td_highbit(p) > td_highbit(d)
+    return False
+
+
+cdef inline bint solver_opponent_trumps(const Solver* s, int32_t suit) noexcept nogil:
+    """Is a seat of the other side than the one to move void in ``suit`` and holding a
+    trump (so that a top card led in it may be trumped)?  For the move ordering only."""
+    cdef const PlayState* ps = &s.ps
+    cdef int32_t i, seat
+    cdef bint decl = ps.turn == s.declarer
+    if ps.trump < 0:
+        return False
+    for i in range(s.pr.n_active):
+        seat = ps.active[i]
+        if (seat == s.declarer) != decl and not (ps.hands[seat] & SUIT_MASK_C[suit]) \
+                and ps.hands[seat] & SUIT_MASK_C[ps.trump]:
+            return True
+    return False
+
+
 cdef inline int32_t solver_order_score(const Solver* s, int32_t card, int32_t declare,
                                        bint maximising) noexcept nogil:
     """Higher first: see the header."""
     cdef const PlayState* ps = &s.ps
     cdef int32_t pts = CARD_POINTS_C[card]
     cdef int32_t rank = card - 6 * SUIT_OF[card]
-    cdef bint mine_winning, wins, last
+    cdef bint mine_winning, wins, last, partner_next
+    cdef int32_t nxt
     cdef uint32_t others, above
     if ps.trick_n == 0:
         if declare:
@@ -611,11 +659,36 @@ cdef inline int32_t solver_order_score(const Solver* s, int32_t card, int32_t de
         others = (ps.hands[0] | ps.hands[1] | ps.hands[2] | ps.hands[3]) & ~ps.hands[ps.turn]
         above = others & SUIT_MASK_C[SUIT_OF[card]] & ~((<uint32_t>2 << card) - 1)
         if above == 0:
-            return 500 + pts + (100 if SUIT_OF[card] == ps.trump else 0)
+            if SUIT_OF[card] != ps.trump and solver_opponent_trumps(s, SUIT_OF[card]):
+                return 50 + pts
+            return 500 + pts
+        if ps.turn != s.declarer and solver_defence_takes(s, SUIT_OF[card]):
+            if not (ps.hands[s.declarer] & SUIT_MASK_C[SUIT_OF[card]]):
+                return 450 + pts
+            return 400 - pts - rank
         return 100 - pts - rank
     last = ps.trick_n + 1 == s.pr.n_active
     mine_winning = (ps.best_seat == s.declarer) == (ps.turn == s.declarer)
     wins = card_beats(card, ps.best, ps.trump)
+    if ps.trick_n + 2 == s.pr.n_active:
+        # second to play, one seat after him: whether that seat can take the trick
+        nxt = ps.next_seat[ps.turn]
+        partner_next = (nxt == s.declarer) == (ps.turn == s.declarer)
+        if mine_winning:
+            if not solver_seat_can_beat(ps, nxt, ps.best):
+                return 500 + pts
+            if wins and not solver_seat_can_beat(ps, nxt, card):
+                return 600 + pts
+            return 100 - pts - rank
+        if wins:
+            if not partner_next:
+                if not solver_seat_can_beat(ps, nxt, card):
+                    return 1200 + pts
+                return 100 - pts - rank
+            return 1000 + rank + pts - (50 if SUIT_OF[card] == ps.trump else 0)
+        if partner_next and solver_seat_can_beat(ps, nxt, ps.best):
+            return 500 + pts
+        return 100 - pts - rank
     if mine_winning:
         if last:
             return 500 + pts
