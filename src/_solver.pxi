@@ -81,6 +81,16 @@ cdef struct SolveEntry:
     int16_t hi
 
 
+cdef struct OrderContext:
+    # what the move ordering asks of the other seats, once a node
+    uint32_t others                 # a lead: the cards of the other seats
+    int32_t ruffed                  # a lead: suits (bit by suit) the other side can trump
+    int32_t defence_takes           # a defender's lead: suits his side takes the trick in
+    int32_t next_seat               # second to play: the seat after him,
+    bint partner_next               #   whether on his side,
+    bint next_beats_best            #   whether it can take the trick from its best card
+
+
 cdef struct Solver:
     PlayState ps
     PlayRules pr
@@ -610,93 +620,96 @@ cdef inline bint solver_seat_can_beat(const PlayState* ps, int32_t seat, int32_t
     return (h & SUIT_MASK_C[suit] & ~((<uint32_t>2 << best) - 1)) != 0
 
 
-cdef inline bint solver_defence_takes(const Solver* s, int32_t suit) noexcept nogil:
-    """A defender to lead a card of ``suit`` that he cannot win with himself: does the
-    defence take the trick, the declarer void in it and without a trump, or following
-    it below a card of the partner's?  For the move ordering only."""
-    cdef const PlayState* ps = &s.ps
-    cdef int32_t i, seat
-    cdef uint32_t d = ps.hands[s.declarer] & SUIT_MASK_C[suit], p
-    if d == 0:
-        return ps.trump < 0 or not (ps.hands[s.declarer] & SUIT_MASK_C[ps.trump])
-    for i in range(s.pr.n_active):
-        seat = ps.active[i]
-        if seat != s.declarer and seat != ps.turn:
-            p = ps.hands[seat] & SUIT_MASK_C[suit]
-            return p != 0 and td_highbit(p) > td_highbit(d)
-    return False
+cdef inline int32_t _suits_held(uint32_t h) noexcept nogil:
+    """Bit s for every suit s with a card in ``h``."""
+    return ((h & 0x3F) != 0) | ((h & 0xFC0) != 0) << 1 | ((h & 0x3F000) != 0) << 2 | ((h & 0xFC0000) != 0) << 3
 
 
-cdef inline bint solver_opponent_trumps(const Solver* s, int32_t suit) noexcept nogil:
-    """Is a seat of the other side than the one to move void in ``suit`` and holding a
-    trump (so that a top card led in it may be trumped)?  For the move ordering only."""
+cdef inline void solver_order_context(const Solver* s, OrderContext* o) noexcept nogil:
+    """What the ordering asks of the other seats, once a node (solver_order_score)."""
     cdef const PlayState* ps = &s.ps
-    cdef int32_t i, seat
+    cdef int32_t i, seat, suit
     cdef bint decl = ps.turn == s.declarer
-    if ps.trump < 0:
-        return False
-    for i in range(s.pr.n_active):
-        seat = ps.active[i]
-        if (seat == s.declarer) != decl and not (ps.hands[seat] & SUIT_MASK_C[suit]) \
-                and ps.hands[seat] & SUIT_MASK_C[ps.trump]:
-            return True
-    return False
+    cdef uint32_t h, d, p
+    o.ruffed = 0
+    o.defence_takes = 0
+    if ps.trick_n == 0:
+        o.others = (ps.hands[0] | ps.hands[1] | ps.hands[2] | ps.hands[3]) & ~ps.hands[ps.turn]
+        # plain suits where a seat of the other side is void and holds a trump: a top
+        # card led in them may be trumped
+        if ps.trump >= 0:
+            for i in range(s.pr.n_active):
+                seat = ps.active[i]
+                h = ps.hands[seat]
+                if (seat == s.declarer) != decl and h & SUIT_MASK_C[ps.trump]:
+                    o.ruffed |= ~_suits_held(h) & 15 & ~(1 << ps.trump)
+        # a defender to lead: suits where his side takes the trick, the declarer void
+        # in it without a trump, or following it below a card of the partner's
+        if not decl:
+            d = ps.hands[s.declarer]
+            p = 0
+            for i in range(s.pr.n_active):
+                seat = ps.active[i]
+                if seat != s.declarer and seat != ps.turn:
+                    p = ps.hands[seat]
+            for suit in range(4):
+                if not d & SUIT_MASK_C[suit]:
+                    if ps.trump < 0 or not d & SUIT_MASK_C[ps.trump]:
+                        o.defence_takes |= 1 << suit
+                elif p & SUIT_MASK_C[suit] and (td_highbit(p & SUIT_MASK_C[suit])
+                                                 > td_highbit(d & SUIT_MASK_C[suit])):
+                    o.defence_takes |= 1 << suit
+    elif ps.trick_n + 2 == s.pr.n_active:
+        # second to play, one seat after him: whether that seat can take the trick
+        o.next_seat = ps.next_seat[ps.turn]
+        o.partner_next = (o.next_seat == s.declarer) == decl
+        o.next_beats_best = solver_seat_can_beat(ps, o.next_seat, ps.best)
 
 
-cdef inline int32_t solver_order_score(const Solver* s, int32_t card, int32_t declare,
-                                       bint maximising) noexcept nogil:
+cdef inline int32_t solver_order_score(const Solver* s, const OrderContext* o, int32_t card,
+                                       int32_t declare, bint maximising) noexcept nogil:
     """Higher first: see the header."""
     cdef const PlayState* ps = &s.ps
     cdef int32_t pts = CARD_POINTS_C[card]
-    cdef int32_t rank = card - 6 * SUIT_OF[card]
-    cdef bint mine_winning, wins, last, partner_next
-    cdef int32_t nxt
-    cdef uint32_t others, above
+    cdef int32_t suit = SUIT_OF[card]
+    cdef int32_t rank = card - 6 * suit
+    cdef bint mine_winning, wins
     if ps.trick_n == 0:
         if declare:
-            return 2000 + (MARRIAGE_VALUE[SUIT_OF[card]] if maximising else 0)
-        # lead a card no one else can beat in its suit (fattest first), else low
-        others = (ps.hands[0] | ps.hands[1] | ps.hands[2] | ps.hands[3]) & ~ps.hands[ps.turn]
-        above = others & SUIT_MASK_C[SUIT_OF[card]] & ~((<uint32_t>2 << card) - 1)
-        if above == 0:
-            if SUIT_OF[card] != ps.trump and solver_opponent_trumps(s, SUIT_OF[card]):
-                return 50 + pts
-            return 500 + pts
-        if ps.turn != s.declarer and solver_defence_takes(s, SUIT_OF[card]):
-            if not (ps.hands[s.declarer] & SUIT_MASK_C[SUIT_OF[card]]):
+            return 2000 + (MARRIAGE_VALUE[suit] if maximising else 0)
+        # a card no one else can beat in its suit (fattest first; last when the other
+        # side can trump it)
+        if o.others & SUIT_MASK_C[suit] & ~((<uint32_t>2 << card) - 1) == 0:
+            return 50 + pts if o.ruffed >> suit & 1 else 500 + pts
+        if o.defence_takes >> suit & 1:
+            if not ps.hands[s.declarer] & SUIT_MASK_C[suit]:
                 return 450 + pts
             return 400 - pts - rank
         return 100 - pts - rank
-    last = ps.trick_n + 1 == s.pr.n_active
     mine_winning = (ps.best_seat == s.declarer) == (ps.turn == s.declarer)
     wins = card_beats(card, ps.best, ps.trump)
     if ps.trick_n + 2 == s.pr.n_active:
-        # second to play, one seat after him: whether that seat can take the trick
-        nxt = ps.next_seat[ps.turn]
-        partner_next = (nxt == s.declarer) == (ps.turn == s.declarer)
+        # second to play
         if mine_winning:
-            if not solver_seat_can_beat(ps, nxt, ps.best):
+            if not o.next_beats_best:
                 return 500 + pts
-            if wins and not solver_seat_can_beat(ps, nxt, card):
+            if wins and not solver_seat_can_beat(ps, o.next_seat, card):
                 return 600 + pts
             return 100 - pts - rank
         if wins:
-            if not partner_next:
-                if not solver_seat_can_beat(ps, nxt, card):
+            if not o.partner_next:
+                if not solver_seat_can_beat(ps, o.next_seat, card):
                     return 1200 + pts
                 return 100 - pts - rank
-            return 1000 + rank + pts - (50 if SUIT_OF[card] == ps.trump else 0)
-        if partner_next and solver_seat_can_beat(ps, nxt, ps.best):
+            return 1000 + rank + pts - (50 if suit == ps.trump else 0)
+        if o.partner_next and o.next_beats_best:
             return 500 + pts
         return 100 - pts - rank
+    # last to play
     if mine_winning:
-        if last:
-            return 500 + pts
-        return 100 - pts - rank
+        return 500 + pts
     if wins:
-        if last:
-            return 1000 + pts
-        return 1000 + rank + pts - (50 if SUIT_OF[card] == ps.trump else 0)
+        return 1000 + pts
     return 100 - pts - rank
 
 
@@ -891,6 +904,7 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
     cdef uint32_t rkc[3]
     cdef int32_t rneg, rpos
     cdef SolveEntry* e
+    cdef OrderContext octx
     if ps.trick_index >= pr.n_tricks - 1 or (ps.trick_index == pr.n_tricks - 2 and ps.trick_n > 0):
         # the last trick, and the second last after its lead: see solver_endgame
         return solver_endgame(s, alpha, beta)
@@ -1008,9 +1022,10 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
             cards[n] = c
             n += 1
     if not (s.flags & SOLVE_NO_ORDER) and ps.trick_index + 2 < pr.n_tricks:
+        solver_order_context(s, &octx)
         for i in range(n):
             scores[i] = (10000 if cards[i] == hint
-                         else solver_order_score(s, cards[i] & 31, cards[i] >> 5, maximising))
+                         else solver_order_score(s, &octx, cards[i] & 31, cards[i] >> 5, maximising))
         # insertion sort, highest score first
         for i in range(1, n):
             tmp = cards[i]
