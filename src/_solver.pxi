@@ -678,8 +678,11 @@ cdef inline int32_t solver_order_score(const Solver* s, const OrderContext* o, i
         if declare:
             return 2000 + (MARRIAGE_VALUE[suit] if maximising else 0)
         # a card no one else can beat in its suit (fattest first; last when the other
-        # side can trump it)
+        # side can trump it; the declarer's top trumps after his low cards: they take
+        # their tricks whenever he leads them)
         if o.others & SUIT_MASK_C[suit] & ~((<uint32_t>2 << card) - 1) == 0:
+            if maximising and suit == ps.trump:
+                return 65 + pts
             return 50 + pts if o.ruffed >> suit & 1 else 500 + pts
         if o.defence_takes >> suit & 1:
             if not ps.hands[s.declarer] & SUIT_MASK_C[suit]:
