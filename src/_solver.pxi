@@ -688,6 +688,9 @@ cdef inline int32_t solver_order_score(const Solver* s, const OrderContext* o, i
             if not ps.hands[s.declarer] & SUIT_MASK_C[suit]:
                 return 450 + pts
             return 400 - pts - rank
+        # low cards, leanest first; the declarer's trumps last (he keeps them to trump)
+        if maximising and suit == ps.trump:
+            return 30 - rank
         return 100 - pts - rank
     mine_winning = (ps.best_seat == s.declarer) == (ps.turn == s.declarer)
     wins = card_beats(card, ps.best, ps.trump)
@@ -708,11 +711,12 @@ cdef inline int32_t solver_order_score(const Solver* s, const OrderContext* o, i
         if o.partner_next and o.next_beats_best:
             return 500 + pts
         return 100 - pts - rank
-    # last to play
+    # last to play: the fattest card to his side's trick, the cheapest card that takes
+    # the trick, else the leanest
     if mine_winning:
         return 500 + pts
     if wins:
-        return 1000 + pts
+        return 1000 - rank
     return 100 - pts - rank
 
 
