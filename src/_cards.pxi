@@ -101,9 +101,26 @@ cdef inline uint32_t marriage_bits(uint32_t m) noexcept nogil:
     return (m >> 2) & (m >> 3) & SUIT_BITS
 
 
-cdef inline int32_t marriage_index(uint32_t m) noexcept nogil:
-    cdef uint32_t b = marriage_bits(m)
+cdef inline int32_t bits_to_suits(uint32_t b) noexcept nogil:
+    """A mask with bits only at 6*s (one per suit) as a 4-bit suit pattern."""
     return <int32_t>((b & 1) | ((b >> 5) & 2) | ((b >> 10) & 4) | ((b >> 15) & 8))
+
+
+cdef inline uint32_t below_mask(uint32_t u) noexcept nogil:
+    """Every card at or below some card of ``u`` in the same suit."""
+    u |= (u >> 1) & 0x7DF7DF
+    u |= (u >> 2) & 0x3CF3CF
+    u |= (u >> 4) & 0x0C30C3
+    return u
+
+
+cdef inline uint32_t above_in_suit(int32_t c) noexcept nogil:
+    """The cards of c's suit that beat c."""
+    return SUIT_MASK_C[SUIT_OF[c]] & ~((<uint32_t>2 << c) - 1)
+
+
+cdef inline int32_t marriage_index(uint32_t m) noexcept nogil:
+    return bits_to_suits(marriage_bits(m))
 
 
 cdef inline int32_t marriage_sum(uint32_t m) noexcept nogil:

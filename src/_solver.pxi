@@ -612,17 +612,10 @@ cdef inline bint solver_seat_can_beat(const PlayState* ps, int32_t seat, int32_t
     cdef uint32_t h = ps.hands[seat]
     cdef int32_t suit = SUIT_OF[best]
     if h & SUIT_MASK_C[ps.led]:
-        return suit == ps.led and (h & SUIT_MASK_C[suit] & ~((<uint32_t>2 << best) - 1)) != 0
+        return suit == ps.led and (h & above_in_suit(best)) != 0
     if ps.trump < 0 or not (h & SUIT_MASK_C[ps.trump]):
         return False
-    if suit != ps.trump:
-        return True
-    return (h & SUIT_MASK_C[suit] & ~((<uint32_t>2 << best) - 1)) != 0
-
-
-cdef inline int32_t _suits_held(uint32_t h) noexcept nogil:
-    """Bit s for every suit s with a card in ``h``."""
-    return ((h & 0x3F) != 0) | ((h & 0xFC0) != 0) << 1 | ((h & 0x3F000) != 0) << 2 | ((h & 0xFC0000) != 0) << 3
+    return suit != ps.trump or (h & above_in_suit(best)) != 0
 
 
 cdef inline void solver_order_context(const Solver* s, OrderContext* o) noexcept nogil:
@@ -642,7 +635,7 @@ cdef inline void solver_order_context(const Solver* s, OrderContext* o) noexcept
                 seat = ps.active[i]
                 h = ps.hands[seat]
                 if (seat == s.declarer) != decl and h & SUIT_MASK_C[ps.trump]:
-                    o.ruffed |= ~_suits_held(h) & 15 & ~(1 << ps.trump)
+                    o.ruffed |= ~bits_to_suits(below_mask(h) & SUIT_BITS) & 15 & ~(1 << ps.trump)
         # a defender to lead: suits where his side takes the trick, the declarer void
         # in it without a trump, or following it below a card of the partner's
         if not decl:
@@ -680,7 +673,7 @@ cdef inline int32_t solver_order_score(const Solver* s, const OrderContext* o, i
         # a card no one else can beat in its suit (fattest first; last when the other
         # side can trump it; the declarer's top trumps after his low cards: they take
         # their tricks whenever he leads them)
-        if o.others & SUIT_MASK_C[suit] & ~((<uint32_t>2 << card) - 1) == 0:
+        if o.others & above_in_suit(card) == 0:
             if maximising and suit == ps.trump:
                 return 65 + pts
             return 50 + pts if o.ruffed >> suit & 1 else 500 + pts

@@ -245,19 +245,6 @@ _init_estimates(&ESTIMATES_2, BASE_BID_2, BASE_PLAY_2, SUIT_VALUE_BID_2, SUIT_VA
                 MARRIAGE_PLAY_2, 2.0 / 14.0, True, 1.0)
 
 
-cdef inline uint32_t below_mask(uint32_t u) noexcept nogil:
-    """Every card at or below some card of ``u`` in the same suit."""
-    u |= (u >> 1) & 0x7DF7DF
-    u |= (u >> 2) & 0x3CF3CF
-    u |= (u >> 4) & 0x0C30C3
-    return u
-
-
-cdef inline uint32_t above_in_suit(int32_t c) noexcept nogil:
-    """The cards of c's suit that beat c."""
-    return SUIT_MASK_C[SUIT_OF[c]] & ~((<uint32_t>2 << c) - 1)
-
-
 cdef inline uint32_t beating_cards(int32_t c, uint32_t trm) noexcept nogil:
     """The cards that beat c in a trick: higher ones of its suit, and the trumps
     (``trm``, 0 without trumps) unless c is a trump."""
@@ -267,11 +254,6 @@ cdef inline uint32_t beating_cards(int32_t c, uint32_t trm) noexcept nogil:
 cdef inline uint32_t marriage_cards(uint32_t h) noexcept nogil:
     cdef uint32_t b = marriage_bits(h)
     return (b << 2) | (b << 3)
-
-
-cdef inline int32_t bits_to_suits(uint32_t b) noexcept nogil:
-    """A mask with bits only at 6*s (one per suit) as a 4-bit suit pattern."""
-    return <int32_t>((b & 1) | ((b >> 5) & 2) | ((b >> 10) & 4) | ((b >> 15) & 8))
 
 
 cdef inline double play_estimate(const Estimates* t, uint32_t h) noexcept nogil:
