@@ -1395,67 +1395,100 @@ def _solve_cards(const int32_t[::1] rules, const int32_t[::1] position, uint8_t[
     return v
 
 
+cdef int32_t solver_hand_offs(Solver* s, const int32_t* rules, const int32_t* position, SolveEntry* t,
+                              uint32_t mask, int32_t flags, bint best_only, int32_t* out,
+                              int32_t* best_pair, int64_t* nodes) noexcept nogil:
+    """The hand-offs from ``position``, the play's start with the declarer's hand before
+    the hand-off, in one table (one generation: an entry holds for any hand-off with its
+    key).  Every hand-off solved exactly into ``out`` (576 entries, -1 where there is no
+    such hand-off), or with ``best_only`` only the best: the first solved exactly, every
+    later one a zero-window test of "does it beat the best so far?", searched exactly only
+    when it does (most fail low at a fraction of a solve: docs/kernel.md, "Hand-offs").
+    Returns the best value, its hand-off in ``best_pair`` (24 * a + b, the first of
+    equal ones in card order); -2 for a bad row."""
+    cdef int32_t row[POS_FIELDS]
+    cdef int32_t i, a, b, d, nxt, oth, v, best = -1, guess = 0, extra, g
+    cdef uint32_t hand
+    cdef bint two = rules[R_PLAYERS] == 2
+    for i in range(POS_FIELDS):
+        row[i] = position[i]
+    for i in range(576):
+        out[i] = -1
+    best_pair[0] = -1
+    nodes[0] = 0
+    d = row[POS_DECLARER]
+    hand = <uint32_t>row[POS_HANDS + d]
+    nxt = -1
+    oth = -1
+    for i in range(3 if not two else 2):
+        if row[POS_ACTIVE + i] == d:
+            nxt = row[POS_ACTIVE + (i + 1) % (2 if two else 3)]
+            oth = row[POS_ACTIVE + (i + 2) % 3] if not two else -1
+    if not solver_setup(s, rules, row, t, mask, flags):
+        return -2
+    solver_new_generation(s)
+    for a in range(24):
+        if not hand >> a & 1:
+            continue
+        for b in range(24):
+            if b == a or not hand >> b & 1 or (two and b < a):
+                continue
+            row[POS_HANDS + d] = <int32_t>(hand & ~((<uint32_t>1 << a) | (<uint32_t>1 << b)))
+            extra = row[POS_MADE]
+            if two:
+                extra += CARD_POINTS_C[a] + CARD_POINTS_C[b]
+            else:
+                row[POS_HANDS + nxt] = position[POS_HANDS + nxt] | (1 << a)
+                row[POS_HANDS + oth] = position[POS_HANDS + oth] | (1 << b)
+            # the same table for every hand-off: its generation stays
+            solver_setup(s, rules, row, t, mask, flags)
+            s.gen = t[0].k0
+            if best_only and best >= 0:
+                # only whether it beats the best so far, and by how much when it does
+                g = best - extra
+                v = solver_search(s, g, g + 1)
+                if v > g:
+                    v = solver_search(s, v - 1, SOLVE_INF)
+                v += extra
+            else:
+                v = extra + solver_exact(s, guess)
+                guess = v - extra
+            nodes[0] += s.nodes
+            if v > best:
+                best = v
+                best_pair[0] = 24 * a + b
+                if best_only:
+                    out[24 * a + b] = v
+            if not best_only:
+                out[24 * a + b] = v
+    return best
+
+
 def _solve_hand_offs(const int32_t[::1] rules, const int32_t[::1] position, uint8_t[::1] table,
-                     int32_t[::1] out, int32_t flags=0):
+                     int32_t[::1] out, int32_t flags=0, bint best_only=False):
     """The value of every hand-off from ``position``, the play's start with the
     declarer's hand before the hand-off (3 or 4 players: 10 cards, ``out[24 * a + b]``
     when ``a`` goes to the defender after him in play order and ``b`` to the other;
     2 players: 12 cards, ``out[24 * a + b]`` for ``a < b`` laid away, their points
-    included).  Every hand-off is solved exactly, sharing one table.  -1 where there is
-    no such hand-off; returns the best value (-1: a bad row)."""
+    included).  Every hand-off is solved exactly, sharing one table; with ``best_only``
+    only the best one (``out`` then holds the values of the hand-offs that were the best
+    so far when solved, -1 for the others).  -1 where there is no such hand-off; returns
+    ``(best value, 24 * a + b of the best hand-off)``, ``(-1, -1)`` for a bad row."""
     cdef uint32_t mask
     cdef SolveEntry* t = _solver_table(table, &mask)
     cdef Solver s
-    cdef int32_t row[POS_FIELDS]
-    cdef int32_t i, a, b, d, nxt, oth, v, best = -1, guess = 0, extra
-    cdef uint32_t hand
-    cdef bint two
-    cdef int64_t nodes = 0
+    cdef int32_t best, pair
+    cdef int64_t nodes
     global _LAST_NODES
     if rules.shape[0] != N_RULE_FIELDS or position.shape[0] != POS_FIELDS or out.shape[0] != 576:
         raise ValueError("rules, position or out have the wrong shape")
-    two = rules[R_PLAYERS] == 2
     with nogil:
-        for i in range(POS_FIELDS):
-            row[i] = position[i]
-        for i in range(576):
-            out[i] = -1
-        d = row[POS_DECLARER]
-        hand = <uint32_t>row[POS_HANDS + d]
-        nxt = -1
-        oth = -1
-        for i in range(3 if not two else 2):
-            if row[POS_ACTIVE + i] == d:
-                nxt = row[POS_ACTIVE + (i + 1) % (2 if two else 3)]
-                oth = row[POS_ACTIVE + (i + 2) % 3] if not two else -1
-        if not solver_setup(&s, &rules[0], &row[0], t, mask, flags):
-            best = -2
-        else:
-            solver_new_generation(&s)
-            for a in range(24):
-                if not hand >> a & 1:
-                    continue
-                for b in range(24):
-                    if b == a or not hand >> b & 1 or (two and b < a):
-                        continue
-                    row[POS_HANDS + d] = <int32_t>(hand & ~((<uint32_t>1 << a) | (<uint32_t>1 << b)))
-                    extra = 0
-                    if two:
-                        extra = CARD_POINTS_C[a] + CARD_POINTS_C[b]
-                    else:
-                        row[POS_HANDS + nxt] = position[POS_HANDS + nxt] | (1 << a)
-                        row[POS_HANDS + oth] = position[POS_HANDS + oth] | (1 << b)
-                    # the same table for every hand-off: its generation stays
-                    solver_setup(&s, &rules[0], &row[0], t, mask, flags)
-                    s.gen = t[0].k0
-                    v = row[POS_MADE] + extra + solver_exact(&s, guess)
-                    nodes += s.nodes
-                    guess = v - row[POS_MADE] - extra
-                    out[24 * a + b] = v
-                    if v > best:
-                        best = v
+        best = solver_hand_offs(&s, &rules[0], &position[0], t, mask, flags, best_only, &out[0],
+                                &pair, &nodes)
     _LAST_NODES = nodes
-    return -1 if best == -2 else best
+    if best == -2:
+        return -1, -1
+    return best, pair
 
 
 # ------------------------------------------------------------------ shared tables (pimc)

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from helpers import hypothesis_budget
 from helpers.artifacts import failure
 from helpers.play_positions import endgame, option_rules, played_deals, random_deal
-from thousand import solver
+from thousand import _fastdeal, solver
 from thousand.cards import card_points, parse_hand
 from thousand.reference import solver as reference
 from thousand.reference.play import Position
@@ -278,6 +278,37 @@ def test_hand_off_values(players):
             h[[s for s in others if s != nxt][0]] |= 1 << b
         p = Position.start(rules, h, active, declarer, set_aside)
         assert got[(a, b)] == solver.value(p, declarer, laid, workspace=WS)
+
+
+@pytest.mark.parametrize("players", [3, 4, 2])
+def test_best_hand_off_is_the_best_of_every_hand_off(players):
+    """best_hand_off (zero-window tests against the best so far) finds the best value of
+    hand_off_values (every hand-off solved exactly) and the first hand-off that has it,
+    over the options that change the play, with fewer nodes in all."""
+    rng = random.Random(70 + players)
+    rules_list = list(option_rules(players))
+    nodes_best = nodes_all = 0
+    for _ in range(8):
+        rules = rng.choice(rules_list)
+        hands, active, declarer, set_aside = random_deal(rules, rng)
+        hands = hands[:players]
+        if players == 2:
+            extra = [c for c in range(24) if not any(h >> c & 1 for h in hands)][:2]
+            hands[declarer] |= (1 << extra[0]) | (1 << extra[1])
+        else:
+            for s in active:
+                if s != declarer:       # one card of each defender back to the declarer
+                    c = hands[s].bit_length() - 1
+                    hands[s] &= ~(1 << c)
+                    hands[declarer] |= 1 << c
+        every = solver.hand_off_values(rules, hands, active, declarer, set_aside, workspace=WS)
+        nodes_all += _fastdeal._solver_last_nodes()
+        pair, value = solver.best_hand_off(rules, hands, active, declarer, set_aside, workspace=WS)
+        nodes_best += _fastdeal._solver_last_nodes()
+        best = max(every.values())
+        assert value == best, (rules, hands, active, declarer)
+        assert pair == next(k for k, v in every.items() if v == best)
+    assert nodes_best < nodes_all / 2
 
 
 def test_relative_rank_entries_are_used_and_keep_the_values():

@@ -12,7 +12,7 @@ from thousand.errors import ThousandError, check_name
 MAX_SAMPLES = 20_000_000
 # spelt out here so that building the CLI does not import the analysis stack (a test
 # checks it equals thousand.analysis.bids.DEFAULT_SOLVE_SAMPLES)
-DEFAULT_SOLVE_SAMPLES = 50
+DEFAULT_SOLVE_SAMPLES = 1000
 MAX_SOLVE_SAMPLES = 100_000
 
 NAME = "bid"
@@ -73,10 +73,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "contract; also the strategy's own raise/resign EV per bid)")
     p.add_argument("--solve", action="store_true",
                    help="add the open-hand reference: P(make) and EV if the declarer chose the best hand-off and "
-                        "everybody played with open hands (slow: --solve-samples completions, each solved exactly)")
+                        "everybody played with open hands (--solve-samples completions, each solved exactly; a few seconds)")
     p.add_argument("--solve-samples", type=int, default=None, metavar="N",
                    help=f"with --solve: completions of the open-hand reference (default {DEFAULT_SOLVE_SAMPLES}; "
-                        "about 0.2-1.5 s each on one core)")
+                        "about 2-8 ms each on one core)")
     p.add_argument("--jobs", "-j", type=int, default=-1, metavar="J",
                    help="worker processes for --solve, -1 for all cores (default -1); never changes the result")
     p.add_argument("--confidence", type=float, default=0.8, metavar="P",
