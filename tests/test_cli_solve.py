@@ -310,3 +310,76 @@ def test_the_docs_console_examples_are_the_real_output(capsys, tmp_path, monkeyp
                 at = starts[0] + len(run)
                 checked += len(run)
     assert checked > 20
+
+
+HAND_OFF_3 = "AH TH KH QH AD 9S JC KS 9D JH | AS TS QS JS AC KC 9H | TC QC 9C TD KD QD JD"   # 10, 7, 7
+
+
+def test_typed_hands_before_the_hand_off_solve_every_hand_off(capsys):
+    """10 cards for the declarer and 7 for each defender: every hand-off, best first, each
+    worth the value of the play start it gives; the value is the best one's."""
+    from thousand import solver
+
+    out = solve_json(capsys, "--hands", HAND_OFF_3, "--declarer", "0")
+    hands = [parse_hand(h) for h in HAND_OFF_3.split("|")]
+    entries = out["hand_offs"]
+    assert out["before_hand_off"] and len(entries) == 90
+    assert out["value"] == entries[0]["value"] == max(e["value"] for e in entries)
+    assert [e["value"] for e in entries] == sorted((e["value"] for e in entries), reverse=True)
+    assert all(e["best"] == (e["value"] == out["value"]) for e in entries)
+    assert out["reachable"]["100"] and out["reachable"][str(out["value"] // 5 * 5)]
+    assert not out["reachable"].get(str(out["value"] // 5 * 5 + 5), False)
+    for e in entries[:3] + entries[-3:]:
+        a, b = parse_card(e["give"]["1"]), parse_card(e["give"]["2"])
+        h = list(hands)
+        h[0] &= ~((1 << a) | (1 << b))
+        h[1] |= 1 << a
+        h[2] |= 1 << b
+        assert e["value"] == solver.value(Position.start(CLASSIC, h, (0, 1, 2), 0), 0)
+    assert solver.best_hand_off(CLASSIC, hands, (0, 1, 2), 0)[1] == out["value"]
+    text = cli.main(["solve", "--hands", HAND_OFF_3]) == 0 and capsys.readouterr().out
+    assert f"value: {out['value']} -- the declarer's deal points with the best hand-off" in text
+    assert "10 of 90" in text and "80 more" in text
+
+
+def test_two_players_lay_away_with_the_cards_points_counted(capsys):
+    from thousand import solver
+    from thousand.cards import card_points
+
+    rules = CLASSIC.with_overrides({"players": 2})
+    typed = "AH TH KH QH AD 9S JC KS 9D JH AC KC | AS TS QS JS TC QC 9H 9C TD KD"
+    out = solve_json(capsys, "--hands", typed, "--set", "players=2")
+    hands = [parse_hand(h) for h in typed.split("|")]
+    assert len(out["hand_offs"]) == 66
+    for e in out["hand_offs"][:2] + out["hand_offs"][-2:]:
+        laid = sum(1 << parse_card(c) for c in e["lay_away"])
+        p = Position.start(rules, [hands[0] & ~laid, hands[1]], (0, 1), 0)
+        assert e["value"] == solver.value(p, 0, card_points(laid))
+
+
+def test_a_seed_deals_hand_off_marks_the_one_made_and_it_is_the_played_start(capsys):
+    """--seed S --hand-off: the hand-off the deal's declarer made is worth what
+    `solve --seed S` (the play's start after it) says."""
+    before = solve_json(capsys, "--seed", "7", "--hand-off")
+    after = solve_json(capsys, "--seed", "7")
+    made = before["made"]
+    assert made["value"] == after["value"] <= before["value"]
+    assert made in before["hand_offs"]
+    d = str(before["declarer"])
+    given = {parse_card(c) for c in made["give"].values()}
+    assert parse_hand(before["hands"][d]) & ~sum(1 << c for c in given) == parse_hand(after["hands"][d])
+    for s, c in made["give"].items():
+        assert parse_hand(after["hands"][s]) == parse_hand(before["hands"][s]) | 1 << parse_card(c)
+    assert cli.main(["solve", "--seed", "7", "--hand-off"]) == 0
+    assert "the declarer's own hand-off:" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--hands", HAND_OFF_3, "--trump", "H"], "before the hand-off (he leads, no trump, nothing taken); drop --trump"),
+    (["--hands", HAND_OFF_3, "--lead", "1"], "drop --lead"),
+    (["--hands", HAND_OFF_3, "--hand-off"], "--hand-off solves a --seed deal's hand-off"),
+])
+def test_bad_hand_off_requests_are_one_line_errors(capsys, args, message):
+    assert cli.main(["solve", *args]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and message in err, err

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import dataclass
+from typing import Any
 
 from thousand.commands.common import add_rules_arguments, rules_from_args, seat_strategies, seed_value
 from thousand.errors import ThousandError
@@ -42,6 +44,12 @@ The position is either typed as hands or taken from a simulated deal:
                            event number EVENT (0-based; a card of the play; default the
                            first lead)
 
+The hand-off: when the declarer holds 10 cards and each defender 7 (2 players: 12 and
+10), the position is the play's start before the hand-off, and every hand-off is solved
+-- a card to each defender (2 players: two cards laid away, their points his) -- with
+the best first; the value is then the best hand-off's.  --seed S --hand-off does the
+same for a simulated deal and marks the hand-off its declarer made.
+
 Positions no play can reach are refused: the first trick led by a defender, a trump no
 marriage can have set, points taken that the played cards and marriages do not add up to.
 With 2 players the set-aside talon and the laid-away cards are not typed: they count 0.
@@ -50,7 +58,10 @@ examples:
   thousand solve --hands "AH TH | KH 9S | QH JS"
   thousand solve --hands "AH TH KH | QS 9S KS | JH JS JC" --trump H --taken 142,22,18 --json
   thousand solve --hands "TH | KH 9S | QH JS" --trick "AH"        seat 1 to answer the A♥
+  thousand solve --hands "AH TH KH QH AD 9S JC KS 9D JH | AS TS QS JS AC KC 9H | TC QC 9C TD KD QD JD"
+                                                                which two cards to give away
   thousand solve --seed 7
+  thousand solve --seed 7 --hand-off                            the deal's hand-off, the made one marked
   thousand solve --seed 3 --rules russian --strategy greedy
   thousand explain --seed 7 --json > deal.json && thousand solve --trace deal.json --at 26
 """
@@ -78,6 +89,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_rules_arguments(p)
     p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
                    help="with --seed: the players of the deal, as in thousand explain (default standard)")
+    p.add_argument("--hand-off", action="store_true",
+                   help="with --seed: solve the deal's hand-off (the declarer's 10 cards before it), the one its "
+                        "declarer made marked; with --hands the hand sizes say so (10 and 7)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the text")
 
 
@@ -87,6 +101,9 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     if args.at is not None and args.trace is None:
         raise ThousandError("--at picks an event of a --trace; give --trace FILE.json")
+    if args.hand_off and args.seed is None:
+        raise ThousandError("--hand-off solves a --seed deal's hand-off; with --hands give the declarer 10 cards "
+                            "(12 with 2 players) and the defenders 7 (10) instead")
     if args.hands is None:
         mode = "--seed" if args.trace is None else "--trace"
         typed = [flag for flag, v in (("--declarer", args.declarer), ("--lead", args.lead), ("--trump", args.trump),
@@ -99,11 +116,15 @@ def run(args: argparse.Namespace) -> int:
             pos, declarer = _trace_position(args, rules)
             rules = pos.rules
         else:
-            pos, declarer = _seed_position(rules, args.seed, args.strategy)
+            pos, declarer = _seed_position(rules, args.seed, args.strategy, args.hand_off)
     else:
         if args.strategy:
             raise ThousandError("--strategy chooses the players of a --seed deal; --hands needs none")
         pos, declarer = _typed_position(rules, args)
+    if isinstance(pos, HandOffStart):
+        result = _hand_off_result(pos)
+        print(json.dumps(result, ensure_ascii=False) if args.json else _format_hand_off(pos, result))
+        return 0
     try:
         solver.check_position(pos, declarer)
         # typed positions without --taken count nothing as taken: the value is then what
@@ -153,6 +174,16 @@ def _typed_position(rules, args: argparse.Namespace):
     for flag, seat in (("--declarer", declarer), ("--lead", leader)):
         if not 0 <= seat < n:
             raise ThousandError(f"{flag}: must be a seat 0..{n - 1}, got {seat}")
+    before, others = HAND_OFF_SIZES[n]
+    if popcount(hands[declarer]) == before and all(popcount(h) == others for s, h in enumerate(hands) if s != declarer):
+        # the play's start before the hand-off: the declarer leads, no trump, nothing taken
+        extra = [flag for flag, v in (("--trick", args.trick), ("--trump", args.trump), ("--taken", args.taken))
+                 if v is not None] + (["--lead"] if leader != declarer else [])
+        if extra:
+            raise ThousandError(f"--hands: the declarer holds {before} cards and the defenders {others}: that is the "
+                                f"play's start before the hand-off (he leads, no trump, nothing taken); drop "
+                                f"{', '.join(extra)}")
+        return HandOffStart(rules, tuple(hands + [0] * (rules.players - n)), tuple(range(n)), declarer), declarer
     if len(trick) >= n:
         raise ThousandError(f"--trick: a trick in progress holds at most {n - 1} cards, got {len(trick)}")
     trump = parse_suit(args.trump) if args.trump is not None else -1
@@ -201,9 +232,10 @@ def _taken(text: str | None, n: int) -> list[int]:
     return taken
 
 
-def _seed_position(rules, seed: int, strategies: list[str] | None):
-    """The play's start (after the hand-off) of the deal ``thousand explain --seed`` plays:
-    the same stream, players and dealer draw (redeals dealt again, as explain does)."""
+def _seed_position(rules, seed: int, strategies: list[str] | None, hand_off: bool = False):
+    """The play's start (after the hand-off; with ``hand_off`` before it, as a
+    :class:`HandOffStart`) of the deal ``thousand explain --seed`` plays: the same stream,
+    players and dealer draw (redeals dealt again, as explain does)."""
     from thousand.players import make_player
     from thousand.reference import Stream, play_deal
 
@@ -220,7 +252,10 @@ def _seed_position(rules, seed: int, strategies: list[str] | None):
             break
     else:
         raise ThousandError(f"seed {seed}: no deal was played in 1000 attempts (every one redealt)")
-    return _play_start(res, f"seed {seed}", "try another seed")
+    start = _play_start(res, f"seed {seed}", "try another seed")
+    if not hand_off:
+        return start
+    return _hand_off_start(res), start[1]
 
 
 def _play_start(res, what: str, advice: str):
@@ -235,6 +270,114 @@ def _play_start(res, what: str, advice: str):
         why = "the declarer resigned" if res.resigned else ("it was redealt" if res.is_redeal else "nobody declared")
         raise ThousandError(f"{what}: the deal has no play to solve ({why}); {advice}")
     return start
+
+
+HAND_OFF_SIZES = {2: (12, 10), 3: (10, 7)}    # by the seats that play: the declarer's cards, a defender's
+
+
+@dataclass(frozen=True)
+class HandOffStart:
+    """The play's start before the hand-off: ``hands`` by table seat (the declarer's with
+    the talon), the seats that play, and for a simulated deal the hand-off its declarer
+    made (``(a, b)`` as :func:`thousand.solver.hand_off_values` keys them)."""
+    rules: Any
+    hands: tuple[int, ...]
+    active: tuple[int, ...]
+    declarer: int
+    made: tuple[int, int] | None = None
+
+
+def _hand_off_start(res) -> HandOffStart:
+    """A played reference deal's start before its hand-off, with the hand-off made."""
+    import numpy as np
+
+    from thousand import solver
+
+    cols = {k: np.array([v]) for k, v in res.to_row().items()}
+    pos, declarer = solver.play_start(res.rules, cols, 0, hand_off=False)
+    made = (int(cols["handoff_next"][0]), int(cols["handoff_other"][0]))
+    return HandOffStart(res.rules, tuple(pos.hands), tuple(pos.active), declarer, made)
+
+
+def _hand_off_result(start: HandOffStart) -> dict:
+    """Every hand-off solved (``solver.hand_off_values``), best first, as the JSON gives it."""
+    from thousand import solver
+    from thousand.cards import card_name, format_hand
+    from thousand.rules import highest_contract
+
+    values = solver.hand_off_values(start.rules, start.hands, start.active, start.declarer)
+    order = sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))
+    best = order[0][1]
+    seat = seat_numbers(start.rules.players, start.active)
+    two = start.rules.players == 2
+    d = start.active.index(start.declarer)
+    nxt, other = start.active[(d + 1) % len(start.active)], start.active[(d + 2) % len(start.active)]
+
+    def entry(pair: tuple[int, int], v: int) -> dict:
+        a, b = pair
+        given = ({"lay_away": [card_name(a, symbols=False), card_name(b, symbols=False)]} if two else
+                 {"give": {str(seat[nxt]): card_name(a, symbols=False), str(seat[other]): card_name(b, symbols=False)}})
+        return {**given, "value": v, "best": v == best}
+
+    table = {} if start.rules.players != 4 else {
+        "table_seats": {str(seat[s]): s for s in start.active},
+        "sits_out": next(s for s in range(4) if s not in start.active)}
+    levels = range(100, highest_contract(start.rules) + 1, start.rules.bid_step)
+    return {
+        "rules": start.rules.describe(),
+        "before_hand_off": True,
+        "hands": {str(seat[s]): format_hand(start.hands[s], symbols=False) for s in start.active},
+        **table,
+        "declarer": seat[start.declarer],
+        "value": best,
+        "reachable": {str(t): best >= t for t in levels},
+        "hand_offs": [entry(k, v) for k, v in order],
+        **({"made": entry(start.made, values[start.made])} if start.made is not None else {}),
+    }
+
+
+def _format_hand_off(start: HandOffStart, result: dict, shown: int = 10) -> str:
+    from thousand.cards import card_name, format_hand, parse_card, popcount
+
+    seat = seat_numbers(start.rules.players, start.active)
+    two = start.rules.players == 2
+    what = "lay-aways" if two else "hand-offs"
+    lines = [f"before the hand-off ({result['rules']}): the declarer holds {popcount(start.hands[start.declarer])} "
+             "cards and leads the first trick"]
+    if "sits_out" in result and result["sits_out"] != 3:
+        which = ", ".join(f"{seat[s]} = table seat {s}" for s in start.active)
+        lines.append(f"  4 players: table seat {result['sits_out']}, the dealer, sits out; the seats that play "
+                     f"are numbered in play order as --hands numbers them ({which})")
+    for s in start.active:
+        role = "declarer" if s == start.declarer else "defender"
+        lines.append(f"  seat {seat[s]} ({role}): {format_hand(start.hands[s])}")
+
+    def shown_as(e: dict) -> str:
+        if two:
+            return "lay away " + " ".join(card_name(parse_card(c)) for c in e["lay_away"])
+        return ", ".join(f"{card_name(parse_card(c))} to seat {s}" for s, c in e["give"].items())
+
+    value = result["value"]
+    lines.append(f"value: {value} -- the declarer's deal points with the best {what[:-1]} and open-hand play"
+                 + (" (the laid-away cards' points included)" if two else ""))
+    reach = [int(t) for t, ok in result["reachable"].items() if ok]
+    miss = [int(t) for t, ok in result["reachable"].items() if not ok]
+    parts = ([f"reachable {reach[0]}..{reach[-1]}"] if reach else []) + ([f"not {miss[0]}..{miss[-1]}"] if miss else [])
+    lines.append(f"contracts: {', '.join(parts)} (a contract is reachable exactly when it is at most the value)")
+    entries = result["hand_offs"]
+    lines.append(f"{what}, best first (the value of the play after each; the best marked *), "
+                 f"{min(shown, len(entries))} of {len(entries)}:")
+    width = max(len(shown_as(e)) for e in entries[:shown])
+    for e in entries[:shown]:
+        lines.append(f"  {'*' if e['best'] else ' '} {shown_as(e):<{width}}  {e['value']:>4}")
+    if len(entries) > shown:
+        lines.append(f"  ... {len(entries) - shown} more, down to {entries[-1]['value']} (--json lists every one)")
+    if "made" in result:
+        m = result["made"]
+        gap = value - m["value"]
+        lines.append(f"the declarer's own {what[:-1]}: {shown_as(m)}: {m['value']}"
+                     + (" (a best one)" if gap == 0 else f" ({gap} below the best)"))
+    return "\n".join(lines)
 
 
 def _trace_position(args: argparse.Namespace, rules):
@@ -288,9 +431,14 @@ def play_seats(pos) -> dict[int, int]:
     >>> play_seats(Position.start(four, [1, 2, 0, 4], (3, 0, 1), 0))   # table seat 2 deals
     {3: 0, 0: 1, 1: 2}
     """
-    if pos.rules.players != 4:
-        return {s: s for s in pos.active}
-    return {s: i for i, s in enumerate(pos.active)}
+    return seat_numbers(pos.rules.players, pos.active)
+
+
+def seat_numbers(players: int, active) -> dict[int, int]:
+    """:func:`play_seats` from the table size and the seats that play."""
+    if players != 4:
+        return {s: s for s in active}
+    return {s: i for i, s in enumerate(active)}
 
 
 def _result(rules, pos, declarer: int, value: int, moves: dict) -> dict:
