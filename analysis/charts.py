@@ -345,8 +345,8 @@ def _known_errorbars(ax: Any, x: np.ndarray, mid: np.ndarray, lo: np.ndarray, hi
 
 
 def play_quality_chart(table: pl.DataFrame, path: str | os.PathLike) -> Path:
-    """How well the bots play, by contract band: the points the declarer's and the
-    defenders' cards gave away against open-hand play (mean per deal), and the shares of
+    """How well the bots play, by contract band: the points the declarer's hand-off, his
+    cards and the defenders' cards gave away against open-hand play (mean per deal), and the shares of
     failed contracts that were makeable and of made ones the defence could have beaten
     (at the first lead; 95% intervals).  One strategy (the table's first) per chart."""
     strategy = table["strategy"][0] if table.height else ""
@@ -355,12 +355,17 @@ def play_quality_chart(table: pl.DataFrame, path: str | os.PathLike) -> Path:
     fig = _figure(figsize=(12, 4.2))
     ax1, ax2 = fig.subplots(1, 2)
     x = np.arange(len(bands))
-    for col, colour, offset, lab in (("declarer_loss", ROLE_COLOURS["declarer"], -0.2, "declarer's cards"),
-                                     ("defence_loss", ROLE_COLOURS["defender"], 0.2, "defenders' cards")):
+    for col, colour, offset, lab, hatch in (
+            ("hand_off_loss", ROLE_COLOURS["declarer"], -0.27, "declarer's hand-off", "//"),
+            ("declarer_loss", ROLE_COLOURS["declarer"], 0.0, "declarer's cards", None),
+            ("defence_loss", ROLE_COLOURS["defender"], 0.27, "defenders' cards", None)):
         m = t[f"mean_{col}"].to_numpy().astype(float)
         lo = t[f"mean_{col}_ci_low"].fill_null(np.nan).to_numpy().astype(float)
         hi = t[f"mean_{col}_ci_high"].fill_null(np.nan).to_numpy().astype(float)
-        ax1.bar(x + offset, m, width=0.4, color=colour, label=lab)
+        if hatch:
+            ax1.bar(x + offset, m, width=0.27, color="white", edgecolor=colour, hatch=hatch, label=lab)
+        else:
+            ax1.bar(x + offset, m, width=0.27, color=colour, label=lab)
         _known_errorbars(ax1, x + offset, m, lo, hi)
     ax1.set_xticks(x, [f"{b}\n({n:,})" for b, n in zip(bands, t["deals"].to_list())], fontsize=8)
     ax1.set_xlabel("contract (deals)")

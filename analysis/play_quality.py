@@ -4,7 +4,10 @@ For each played deal of a sample (every card of it traced), the open-hand solver
 the value before every card (:mod:`thousand.lines`): the declarer's deal points with
 every hand open from there on, points already taken included.  Per deal:
 
-* ``start_value``: the value at the first lead (after the hand-off as played);
+* ``hand_off_value``: the value of the declarer's best hand-off (2 players: lay-away)
+  before it, every one of them tried (:func:`thousand.solver.best_hand_off`);
+* ``start_value``: the value at the first lead (after the hand-off as played), and
+  ``hand_off_loss = hand_off_value - start_value``, what the hand-off made gave away;
 * ``taken``: the declarer's deal points at the end (the value after the last card);
 * ``declarer_loss``: the sum over the declarer's cards of the value's drops, and
   ``defence_loss``: the sum over the defenders' cards of its rises, so that
@@ -44,6 +47,9 @@ DEFAULT_PLAY_DEALS = 500
 #: Deals the report plays again with a search player's defence (each costs three plays
 #: with two ``pimc`` seats; docs/analysis.md has the measured time).
 DEFAULT_DEFENCE_DEALS = 300
+#: The per-deal losses :func:`quality_table` sums up: the hand-off's, the declarer's cards',
+#: the defenders' cards'.
+LOSSES = ("hand_off_loss", "declarer_loss", "defence_loss")
 #: Lower edges of the contract bands (the last band is open above).
 CONTRACT_BANDS = (100, 105, 125, 155)
 #: Deals per worker task: small enough for a smooth progress bar, large enough that the
@@ -129,13 +135,32 @@ def pooled(fn: Any, tasks: list[Any], total: int, desc: str, jobs: int = 1, back
     return out
 
 
-def _solve_task(task: tuple[Rules, list[np.ndarray]]) -> list[np.ndarray]:
-    """A worker's share: the values of every position of each deal's line (one table)."""
+def _solve_task(task: tuple[Rules, list[np.ndarray], list[tuple]]) -> list[tuple[np.ndarray, int]]:
+    """A worker's share: the values of every position of each deal's line, and the value of
+    its best hand-off (one table)."""
     from thousand import solver
 
-    rules, rows = task
+    rules, rows, before = task
     ws = solver.Workspace()
-    return [solver.solve_many(rules, r, 0, workspace=ws) for r in rows]
+    return [(solver.solve_many(rules, r, 0, workspace=ws), solver.best_hand_off(rules, *b, workspace=ws)[1])
+            for r, b in zip(rows, before)]
+
+
+def _before_hand_off(sample: PlaySample, k: int) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+    """The arguments of :func:`thousand.solver.best_hand_off` for deal ``k`` of the sample:
+    the hands by seat before the hand-off (2 players: before the lay-away), the seats that
+    play, the declarer and the set-aside talon's points."""
+    from thousand import solver
+
+    line, i = sample.lines[k], int(sample.rows[k])
+    if sample.rules.players == 2:
+        laid = (1 << int(sample.columns["handoff_next"][i])) | (1 << int(sample.columns["handoff_other"][i]))
+        hands = list(line.start.hands)
+        hands[line.declarer] |= laid
+        return tuple(hands), tuple(line.start.active), line.declarer, line.start.set_aside_points
+    found = solver.play_start(sample.rules, sample.columns, i, hand_off=False)
+    assert found is not None
+    return tuple(found[0].hands), tuple(found[0].active), found[1], 0
 
 
 def line_quality(sample: PlaySample, jobs: int = 1, backend: str = "loky", progress: bool | None = None
@@ -148,16 +173,20 @@ def line_quality(sample: PlaySample, jobs: int = 1, backend: str = "loky", progr
     from thousand.lines import LineValues, solve_line_rows
 
     prepared = [solve_line_rows(line) for line in sample.lines]
-    tasks = [(sample.rules, [rows for rows, _ in prepared[k:k + TASK_DEALS]])
+    before = [_before_hand_off(sample, k) for k in range(len(sample.lines))]
+    tasks = [(sample.rules, [rows for rows, _ in prepared[k:k + TASK_DEALS]], before[k:k + TASK_DEALS])
              for k in range(0, len(prepared), TASK_DEALS)]
     solved = pooled(_solve_task, tasks, len(prepared), "solving played deals", jobs=jobs, backend=backend,
                     progress=progress)
     values = [v for part in solved for v in part]
     out: dict[str, list[Any]] = {k: [] for k in (
-        "row", "declarer", "contract", "taken", "start_value", "declarer_loss", "defence_loss",
-        "makeable_start", "makeable_any", "beatable_start", "beatable_any", "declarer_errors", "defence_errors")}
-    for i, (line, (_, taken), v) in enumerate(zip(sample.lines, prepared, values)):
+        "row", "declarer", "contract", "taken", "hand_off_value", "start_value", "hand_off_loss", "declarer_loss",
+        "defence_loss", "makeable_start", "makeable_any", "beatable_start", "beatable_any", "declarer_errors",
+        "defence_errors")}
+    for i, (line, (_, taken), (v, best)) in enumerate(zip(sample.lines, prepared, values)):
         lv = LineValues(line, np.append(v, np.int32(taken)).astype(np.int32))
+        if best < lv.start_value:       # the hand-off made is one of those tried (a check, not a repair)
+            raise AssertionError("a deal's best hand-off is worth less than the hand-off made")
         before = lv.values[:-1]
         costs = lv.costs()
         mine = np.array([s == line.declarer for s, _, _ in line.moves], dtype=bool)
@@ -165,7 +194,9 @@ def line_quality(sample: PlaySample, jobs: int = 1, backend: str = "loky", progr
         out["declarer"].append(line.declarer)
         out["contract"].append(line.contract)
         out["taken"].append(lv.taken)
+        out["hand_off_value"].append(best)
         out["start_value"].append(lv.start_value)
+        out["hand_off_loss"].append(best - lv.start_value)
         out["declarer_loss"].append(lv.declarer_loss)
         out["defence_loss"].append(lv.defence_loss)
         out["makeable_start"].append(bool(before[0] >= line.contract))
@@ -175,8 +206,8 @@ def line_quality(sample: PlaySample, jobs: int = 1, backend: str = "loky", progr
         out["declarer_errors"].append(int((costs[mine] > 0).sum()))
         out["defence_errors"].append(int((costs[~mine] > 0).sum()))
     frame = pl.DataFrame(out, schema={
-        "row": pl.Int64, "declarer": pl.Int8, "contract": pl.Int16, "taken": pl.Int16, "start_value": pl.Int16,
-        "declarer_loss": pl.Int16, "defence_loss": pl.Int16, "makeable_start": pl.Boolean,
+        "row": pl.Int64, "declarer": pl.Int8, "contract": pl.Int16, "taken": pl.Int16, "hand_off_value": pl.Int16,
+        "start_value": pl.Int16, "hand_off_loss": pl.Int16, "declarer_loss": pl.Int16, "defence_loss": pl.Int16, "makeable_start": pl.Boolean,
         "makeable_any": pl.Boolean, "beatable_start": pl.Boolean, "beatable_any": pl.Boolean,
         "declarer_errors": pl.Int8, "defence_errors": pl.Int8})
     # what the deal counted must be what the line's end is worth (a check, not a repair)
@@ -268,8 +299,9 @@ def defence_ratio(per_deal: pl.DataFrame, base: str, defended: str, confidence: 
 
 
 def quality_table(per_deal: pl.LazyFrame | pl.DataFrame, seed: int = 0) -> pl.DataFrame:
-    """By strategy and contract band (and ``all``): deals, mean value at the first lead,
-    mean points taken, mean declarer's and defence's loss (95% BCa bootstrap intervals,
+    """By strategy and contract band (and ``all``): deals, mean value of the best hand-off
+    and at the first lead, mean points taken, mean hand-off's, declarer's and defence's
+    loss (95% BCa bootstrap intervals,
     :func:`~thousand.analysis.stats.bootstrap_mean_interval` from ``seed``: a loss is never
     negative and its distribution is skewed, so a t interval's lower end could fall below
     0; null where the band has fewer than 2 deals or all its losses are equal), and the
@@ -282,14 +314,13 @@ def quality_table(per_deal: pl.LazyFrame | pl.DataFrame, seed: int = 0) -> pl.Da
     # the band's index orders the rows (``all`` last)
     index = pl.sum_horizontal([(pl.col("contract") >= lo).cast(pl.Int32) for lo in CONTRACT_BANDS]) - 1
     lf = lf.with_columns(contract_band("contract"), index.alias("_order"))
-    losses = lf.select("strategy", "band", "declarer_loss", "defence_loss").collect()
+    losses = lf.select("strategy", "band", *LOSSES).collect()
     failed, made = ~pl.col("made"), pl.col("made")
     aggs = [
         pl.len().cast(pl.Int64).alias("deals"),
-        pl.col("start_value").cast(pl.Int64).sum().alias("_sum_start_value"),
-        pl.col("taken").cast(pl.Int64).sum().alias("_sum_taken"),
+        *[pl.col(c).cast(pl.Int64).sum().alias(f"_sum_{c}") for c in ("hand_off_value", "start_value", "taken")],
         # exact integer sums (a float sum's order, hence its last digits, depends on threads)
-        *[e for col in ("declarer_loss", "defence_loss")
+        *[e for col in LOSSES
           for e in (pl.col(col).cast(pl.Int64).sum().alias(f"_sum_{col}"),
                     (pl.col(col).cast(pl.Int64) ** 2).sum().alias(f"_sq_{col}"))],
         failed.cast(pl.Int64).sum().alias("failed"),
@@ -310,15 +341,15 @@ def quality_table(per_deal: pl.LazyFrame | pl.DataFrame, seed: int = 0) -> pl.Da
         lo, hi = wilson_exprs(k, n)
         shares += [(pl.col(k) / pl.col(n)).alias(f"{k}_share"), lo.alias(f"{k}_ci_low"), hi.alias(f"{k}_ci_high")]
     n = pl.col("deals").cast(pl.Float64)
-    moments = [(pl.col(f"_sum_{c}") / n).alias(f"mean_{c}") for c in ("start_value", "taken")]
-    for c in ("declarer_loss", "defence_loss"):
+    moments = [(pl.col(f"_sum_{c}") / n).alias(f"mean_{c}") for c in ("hand_off_value", "start_value", "taken")]
+    for c in LOSSES:
         moments.append((pl.col(f"_sum_{c}") / n).alias(f"mean_{c}"))
         var = ((pl.col("deals") * pl.col(f"_sq_{c}") - pl.col(f"_sum_{c}") ** 2).cast(pl.Float64)
                / (n * (n - 1)))
         moments.append(pl.when(pl.col("deals") >= 2).then(var.sqrt()).otherwise(None).alias(f"sd_{c}"))
     out = (table.with_columns(moments).with_columns(shares)
            .select(pl.exclude("^_.*$")).collect())
-    for col in ("declarer_loss", "defence_loss"):
+    for col in LOSSES:
         bounds = []
         for strategy, band in zip(out["strategy"], out["band"]):
             rows = losses.filter(pl.col("strategy") == strategy)
@@ -327,7 +358,7 @@ def quality_table(per_deal: pl.LazyFrame | pl.DataFrame, seed: int = 0) -> pl.Da
             bounds.append(bootstrap_mean_interval(rows[col].to_numpy(), seed=seed))
         lo, hi = (pl.Series([None if np.isnan(b[k]) else b[k] for b in bounds], dtype=pl.Float64) for k in (0, 1))
         out = out.with_columns(lo.alias(f"mean_{col}_ci_low"), hi.alias(f"mean_{col}_ci_high"))
-    first = ["strategy", "band", "deals", "mean_start_value", "mean_taken"]
-    first += [f"{p}{c}{q}" for c in ("declarer_loss", "defence_loss")
+    first = ["strategy", "band", "deals", "mean_hand_off_value", "mean_start_value", "mean_taken"]
+    first += [f"{p}{c}{q}" for c in LOSSES
               for p, q in (("mean_", ""), ("mean_", "_ci_low"), ("mean_", "_ci_high"), ("sd_", ""))]
     return out.select(*first, pl.exclude(first))

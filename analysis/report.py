@@ -1067,6 +1067,7 @@ def _play_quality_blocks(table: pl.DataFrame, per_deal: pl.DataFrame, n: int, ch
         pl.col("band").alias("contract"), _counts("deals"),
         pl.col("mean_start_value").map_elements(_fmt_num, return_dtype=pl.String).alias("open-hand value"),
         pl.col("mean_taken").map_elements(_fmt_num, return_dtype=pl.String).alias("taken"),
+        mean_ci("mean_hand_off_loss").alias("hand-off's loss"),
         mean_ci("mean_declarer_loss").alias("declarer's loss"),
         mean_ci("mean_defence_loss").alias("defence's loss"),
         share("failed_makeable_start", "failed", "failed, makeable at the first lead"),
@@ -1083,7 +1084,8 @@ def _play_quality_blocks(table: pl.DataFrame, per_deal: pl.DataFrame, n: int, ch
             "already taken included). The value at the first lead (after the hand-off as played) against "
             "what the declarer took, split along the actual line: the declarer's loss sums what his cards "
             "dropped the value, the defence's loss what theirs raised it, so taken = value - declarer's "
-            "loss + defence's loss, deal by deal. Means per deal with 95% BCa bootstrap intervals (a "
+            "loss + defence's loss, deal by deal. Before that, the hand-off's loss: the value of the best "
+            "hand-off (every one tried, open-handed) less the value after the one made. Means per deal with 95% BCa bootstrap intervals (a "
             "loss is never negative and most deals lose nothing, so the interval keeps within the losses "
             "seen; none where a band has 1 deal or all its deals lost the same); shares with 95% "
             "Wilson intervals. The open-hand value is a yardstick (nobody sees the other hands), so a loss "

@@ -61,6 +61,22 @@ def test_losses_are_the_sums_of_per_card_changes_solved_one_position_at_a_time(s
         assert row["contract"] == sample.columns["contract"][sample.rows[k]]
 
 
+def test_the_hand_off_loss_is_the_best_hand_off_against_the_one_made(sample, per_deal):
+    # independently of play_quality: the hands before the hand-off from the kernel's
+    # columns, every hand-off solved, the best against the value after the one made
+    assert (per_deal["hand_off_loss"] >= 0).all()
+    assert (per_deal["hand_off_loss"] == per_deal["hand_off_value"] - per_deal["start_value"]).all()
+    assert (per_deal["hand_off_loss"] > 0).any()
+    for k in (0, 7):
+        i = int(sample.rows[k])
+        pos, d = solver.play_start(CLASSIC, sample.columns, i, hand_off=False)
+        every = solver.hand_off_values(CLASSIC, pos.hands, pos.active, d)
+        row = per_deal.row(k, named=True)
+        assert row["hand_off_value"] == max(every.values())
+        made = (int(sample.columns["handoff_next"][i]), int(sample.columns["handoff_other"][i]))
+        assert row["start_value"] == every[made]
+
+
 def test_the_last_tricks_agree_with_the_reference_solver(sample):
     line = sample.lines[4]
     positions = line.positions()
@@ -97,6 +113,8 @@ def test_the_table_counts_shares_and_intervals_come_from_the_rows():
         "made": [True, False, False, True, True, False],
         "start_value": [120, 90, 115, 130, 150, 210],
         "taken": [110, 80, 100, 140, 170, 190],
+        "hand_off_value": [125, 90, 115, 134, 150, 215],
+        "hand_off_loss": [5, 0, 0, 4, 0, 5],
         "declarer_loss": [10, 10, 15, 0, 0, 20],
         "defence_loss": [0, 0, 0, 10, 20, 0],
         "makeable_start": [True, False, True, True, False, True],
@@ -116,6 +134,10 @@ def test_the_table_counts_shares_and_intervals_come_from_the_rows():
         pytest.approx((float(lo), float(hi)))
     losses = np.array([10, 10, 15, 0, 0, 20], dtype=float)
     assert everything["mean_declarer_loss"] == pytest.approx(losses.mean())
+    assert everything["mean_hand_off_loss"] == pytest.approx(14 / 6) and everything["mean_hand_off_value"] == \
+        pytest.approx(829 / 6)
+    assert (everything["mean_hand_off_loss_ci_low"], everything["mean_hand_off_loss_ci_high"]) == \
+        bootstrap_mean_interval(np.array([5, 0, 0, 4, 0, 5], dtype=float))
     # the losses' means: the BCa bootstrap of the rows (in any order), within their support
     assert (everything["mean_declarer_loss_ci_low"], everything["mean_declarer_loss_ci_high"]) == \
         bootstrap_mean_interval(losses[::-1]) == pq.quality_table(rows.reverse())["mean_declarer_loss_ci_low",
@@ -276,7 +298,8 @@ def test_the_report_says_when_a_loss_interval_is_not_known():
 
     t = pq.quality_table(pl.DataFrame({
         "strategy": ["s"] * 5, "contract": [100, 100, 110, 160, 170], "made": [True] * 5,
-        "start_value": [120] * 5, "taken": [120] * 5, "declarer_loss": [10, 10, 4, 0, 30],
+        "start_value": [120] * 5, "hand_off_value": [120] * 5, "hand_off_loss": [0] * 5, "taken": [120] * 5,
+        "declarer_loss": [10, 10, 4, 0, 30],
         "defence_loss": [0, 0, 0, 0, 0], "makeable_start": [True] * 5, "makeable_any": [True] * 5,
         "beatable_start": [False] * 5, "beatable_any": [False] * 5}))
     texts = [_mean_loss_ci(r, "mean_declarer_loss") for r in t.iter_rows(named=True)]
