@@ -624,8 +624,13 @@ cdef inline void solver_order_context(const Solver* s, OrderContext* o) noexcept
     cdef int32_t i, seat, suit
     cdef bint decl = ps.turn == s.declarer
     cdef uint32_t h, d, p
+    # every field set, whichever kind of node (the compiler cannot see which are read)
+    o.others = 0
     o.ruffed = 0
     o.defence_takes = 0
+    o.next_seat = -1
+    o.partner_next = False
+    o.next_beats_best = False
     if ps.trick_n == 0:
         o.others = (ps.hands[0] | ps.hands[1] | ps.hands[2] | ps.hands[3]) & ~ps.hands[ps.turn]
         # plain suits where a seat of the other side is void and holds a trump: a top
@@ -887,7 +892,7 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
     cdef uint32_t k[3]
     cdef int32_t cards[24]
     cdef int32_t scores[24]
-    cdef int32_t n = 0, i, j, c, tmp, ts, up, base, gain, v, best, best_move = SOLVE_NO_MOVE
+    cdef int32_t n = 0, i, j, c, tmp, ts, up = 0, base, gain, v, best, best_move = SOLVE_NO_MOVE
     cdef int32_t hint = SOLVE_NO_MOVE, alpha0 = alpha, beta0 = beta
     cdef bint maximising, at_boundary, changes_trump, runs, last = False
     cdef uint32_t hand = 0, blockers = 0, special = 0, run_seen = 0
@@ -900,7 +905,7 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
     cdef bint probe_children, settled, bounds = not (s.flags & SOLVE_NO_BOUNDS)
     cdef bint rel = False, crel = False
     cdef uint32_t rk[3]
-    cdef uint32_t rcards, rcc
+    cdef uint32_t rcards = 0, rcc = 0
     cdef uint32_t rkc[3]
     cdef int32_t rneg, rpos
     cdef SolveEntry* e
