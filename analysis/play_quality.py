@@ -146,23 +146,6 @@ def _solve_task(task: tuple[Rules, list[np.ndarray], list[tuple]]) -> list[tuple
             for r, b in zip(rows, before)]
 
 
-def _before_hand_off(sample: PlaySample, k: int) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
-    """The arguments of :func:`thousand.solver.best_hand_off` for deal ``k`` of the sample:
-    the hands by seat before the hand-off (2 players: before the lay-away), the seats that
-    play, the declarer and the set-aside talon's points."""
-    from thousand import solver
-
-    line, i = sample.lines[k], int(sample.rows[k])
-    if sample.rules.players == 2:
-        laid = (1 << int(sample.columns["handoff_next"][i])) | (1 << int(sample.columns["handoff_other"][i]))
-        hands = list(line.start.hands)
-        hands[line.declarer] |= laid
-        return tuple(hands), tuple(line.start.active), line.declarer, line.start.set_aside_points
-    found = solver.play_start(sample.rules, sample.columns, i, hand_off=False)
-    assert found is not None
-    return tuple(found[0].hands), tuple(found[0].active), found[1], 0
-
-
 def line_quality(sample: PlaySample, jobs: int = 1, backend: str = "loky", progress: bool | None = None
                  ) -> pl.DataFrame:
     """One row per deal of ``sample`` played out: its contract, what was taken, the
@@ -170,10 +153,10 @@ def line_quality(sample: PlaySample, jobs: int = 1, backend: str = "loky", progr
     line, and whether the contract was makeable / beatable at the first lead and at any
     card.  The lines are solved on ``jobs`` workers of the common pool (with a progress
     bar on a terminal)."""
-    from thousand.lines import LineValues, solve_line_rows
+    from thousand.lines import LineValues, hand_off_of, solve_line_rows
 
     prepared = [solve_line_rows(line) for line in sample.lines]
-    before = [_before_hand_off(sample, k) for k in range(len(sample.lines))]
+    before = [hand_off_of(line, sample.columns, int(i)).args() for line, i in zip(sample.lines, sample.rows)]
     tasks = [(sample.rules, [rows for rows, _ in prepared[k:k + TASK_DEALS]], before[k:k + TASK_DEALS])
              for k in range(0, len(prepared), TASK_DEALS)]
     solved = pooled(_solve_task, tasks, len(prepared), "solving played deals", jobs=jobs, backend=backend,

@@ -148,3 +148,40 @@ def test_a_game_trace_is_refused_with_solve(capsys, tmp_path):
     assert cli.main(["explain", "--replay", str(path), "--solve"]) == 2
     err = capsys.readouterr().err.strip()
     assert "is a game trace" in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("spec, deal_seed", [("classic", 2), ("classic:players=4", 5), ("classic:players=2", 5)])
+def test_the_hand_off_made_is_set_against_the_best_one(capsys, spec, deal_seed):
+    """The hand-off (2 players: the lay-away) the declarer made: worth the value at the
+    first lead; every best one is worth best_value, which no hand-off beats (each solved
+    here from the hands before it, independently of thousand.lines)."""
+    from thousand.cards import card_points
+    from thousand.reference.play import Position
+
+    rules = parse_rules_spec(spec)
+    out = explain_json(capsys, "--seed", str(deal_seed), "--rules", spec)
+    s = out["solve"]
+    h = s["hand_off"]
+    assert h["value"] == s["start_value"] and h["cost"] == h["best_value"] - h["value"] >= 0
+    line = line_of_deal(played_deal(rules, deal_seed))
+    d = line.declarer
+    hands = list(line.start.hands)
+    for seat, card in (h["give"].items() if "give" in h else []):
+        hands[int(seat)] &= ~(1 << parse_card(card))
+    gone = sum(1 << parse_card(c) for c in (h["give"].values() if "give" in h else h["lay_away"]))
+    hands[d] |= gone
+
+    def value_of(entry: dict) -> int:
+        cards = list(entry["give"].items()) if "give" in entry else []
+        given = sum(1 << parse_card(c) for c in (entry["give"].values() if "give" in entry else entry["lay_away"]))
+        hs = list(hands)
+        hs[d] &= ~given
+        for seat, c in cards:
+            hs[int(seat)] |= 1 << parse_card(c)
+        p = Position.start(rules, hs, line.start.active, d, line.start.set_aside_points)
+        return solver.value(p, d, card_points(given) if "lay_away" in entry else 0)
+
+    assert value_of(h) == h["value"]
+    assert all(value_of(b) == h["best_value"] for b in h["best"])
+    assert h["best_value"] == solver.best_hand_off(rules, hands, line.start.active, d,
+                                                   line.start.set_aside_points)[1]

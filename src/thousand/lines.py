@@ -50,7 +50,8 @@ from thousand.reference.play import Position
 from thousand.rules import Rules
 from thousand.trace import EventKind
 
-__all__ = ["Line", "LineValues", "line_from_columns", "line_of_deal", "solve_line", "solve_line_rows"]
+__all__ = ["Line", "LineValues", "HandOff", "hand_off_of", "line_from_columns", "line_of_deal", "solve_line",
+           "solve_line_rows"]
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,40 @@ def line_from_columns(rules: Rules, cols: dict[str, np.ndarray], i: int, events:
     moves = tuple((int(e[1]), int(e[2]), bool(e[3])) for e in (tuple(ev) for ev in events)
                   if int(e[0]) == EventKind.PLAY)
     return Line(start, d, int(cols["contract"][i]), moves, laid_away)
+
+
+@dataclass(frozen=True)
+class HandOff:
+    """The play's start before the hand-off (2 players: the lay-away), what
+    :func:`thousand.solver.hand_off_values` and :func:`~thousand.solver.best_hand_off`
+    take: the hands by seat (the declarer's with the talon), the seats that play, the
+    declarer and the set-aside talon's points; and the hand-off made, ``(a, b)`` as those
+    key it."""
+
+    hands: tuple[int, ...]
+    active: tuple[int, ...]
+    declarer: int
+    set_aside_points: int
+    made: tuple[int, int]
+
+    def args(self) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+        return self.hands, self.active, self.declarer, self.set_aside_points
+
+
+def hand_off_of(line: Line, cols: dict[str, np.ndarray], i: int) -> HandOff:
+    """The hand-off of row ``i`` of the columns ``line`` was read from
+    (:func:`line_from_columns`): the line's start with the cards given or laid away back
+    in the declarer's hand."""
+    a, b = int(cols["handoff_next"][i]), int(cols["handoff_other"][i])
+    hands = list(line.start.hands)
+    hands[line.declarer] |= (1 << a) | (1 << b)
+    if len(line.start.active) > 2:
+        d = line.start.active.index(line.declarer)
+        hands[line.start.active[(d + 1) % 3]] &= ~(1 << a)
+        hands[line.start.active[(d + 2) % 3]] &= ~(1 << b)
+    elif a > b:
+        a, b = b, a                     # a lay-away is keyed low card first
+    return HandOff(tuple(hands), tuple(line.start.active), line.declarer, line.start.set_aside_points, (a, b))
 
 
 def line_of_deal(res: Any) -> Line | None:

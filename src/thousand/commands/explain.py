@@ -175,7 +175,9 @@ def solve_deal(res) -> dict:
     it?").  Raises ``ThousandError`` for a deal without a play."""
     from thousand import solver
     from thousand.cards import card_name
-    from thousand.lines import line_of_deal, solve_line
+    import numpy as np
+
+    from thousand.lines import hand_off_of, line_of_deal, solve_line
 
     line = line_of_deal(res)
     if line is None:
@@ -206,8 +208,24 @@ def solve_deal(res) -> dict:
                              + ("" if isinstance(m, int) else "+declare") for m, v in moves.items() if v == best]
             entry["best_value"] = best
         cards.append(entry)
-    return {"declarer": line.declarer, "contract": line.contract, "start_value": lv.start_value,
-            "taken": lv.taken, "made": lv.taken >= line.contract,
+    # the hand-off (2 players: the lay-away) against every other one, solved the same way
+    h = hand_off_of(line, {k: np.array([v]) for k, v in res.to_row().items()}, 0)
+    values = solver.hand_off_values(res.rules, *h.args(), workspace=ws)
+    if values[h.made] != lv.start_value:    # the hand-off made gives the line's start
+        raise ThousandError(f"--solve: the hand-off made is worth {values[h.made]}, the first lead {lv.start_value}")
+    top = max(values.values())
+
+    def given(pair: tuple[int, int]) -> dict:
+        if len(h.active) == 2:
+            return {"lay_away": [card_name(c, symbols=False) for c in pair]}
+        d = h.active.index(h.declarer)
+        return {"give": {str(h.active[(d + 1) % 3]): card_name(pair[0], symbols=False),
+                         str(h.active[(d + 2) % 3]): card_name(pair[1], symbols=False)}}
+
+    hand_off = {**given(h.made), "value": lv.start_value, "cost": top - lv.start_value,
+                "best": [given(k) for k, v in values.items() if v == top], "best_value": top}
+    return {"declarer": line.declarer, "contract": line.contract, "hand_off": hand_off,
+            "start_value": lv.start_value, "taken": lv.taken, "made": lv.taken >= line.contract,
             "declarer_loss": lv.declarer_loss, "defence_loss": lv.defence_loss,
             "laid_away_points": line.laid_away_points, "cards": cards, "tricks": tricks}
 
@@ -224,6 +242,20 @@ def format_solve(s: dict) -> str:
     out = [f"open-hand values for seat {s['declarer']}'s contract of {c} (the value: his deal points at the end "
            "with every hand open,",
            "  he playing for the most and the defenders for the least; points taken so far included):"]
+    def gift(g: dict) -> str:
+        if "lay_away" in g:
+            return " ".join(name(c) for c in g["lay_away"])
+        return ", ".join(f"{name(c)} to seat {seat}" for seat, c in g["give"].items())
+
+    h = s["hand_off"]
+    what = "lay-away" if "lay_away" in h else "hand-off"
+    text = f"{what}: {gift(h)}, value {h['value']}"
+    if h["cost"]:
+        best = "; ".join(gift(b) for b in h["best"][:3]) + (f"; {len(h['best']) - 3} more" if len(h["best"]) > 3 else "")
+        text += f"  costs the declarer {h['cost']} (best: {best}, {h['best_value']})"
+    else:
+        text += " (a best one)"
+    out.append(text)
     tricks = {t["trick"]: t for t in s["tricks"]}
     shown = 0
     for e in s["cards"]:
@@ -242,5 +274,6 @@ def format_solve(s: dict) -> str:
         out.append(line.rstrip())
     out.append(f"taken {s['taken']} for {c} ({'made' if s['made'] else 'failed'}); open-hand value at the first "
                f"lead {s['start_value']}: the declarer's cards cost {s['declarer_loss']}, the defenders' "
-               f"{s['defence_loss']} ({s['start_value']} - {s['declarer_loss']} + {s['defence_loss']} = {s['taken']})")
+               f"{s['defence_loss']} ({s['start_value']} - {s['declarer_loss']} + {s['defence_loss']} = {s['taken']}); "
+               f"before it the {what} cost {h['cost']}")
     return "\n".join(out)
