@@ -291,12 +291,12 @@ def _hand_off_start(res) -> HandOffStart:
     """A played reference deal's start before its hand-off, with the hand-off made."""
     import numpy as np
 
-    from thousand import solver
+    from thousand.lines import hand_off_of, line_of_deal
 
-    cols = {k: np.array([v]) for k, v in res.to_row().items()}
-    pos, declarer = solver.play_start(res.rules, cols, 0, hand_off=False)
-    made = (int(cols["handoff_next"][0]), int(cols["handoff_other"][0]))
-    return HandOffStart(res.rules, tuple(pos.hands), tuple(pos.active), declarer, made)
+    line = line_of_deal(res)
+    assert line is not None                 # _play_start has said why a deal has no play
+    h = hand_off_of(line, {k: np.array([v]) for k, v in res.to_row().items()}, 0)
+    return HandOffStart(res.rules, h.hands, h.active, h.declarer, h.made)
 
 
 def _hand_off_result(start: HandOffStart) -> dict:
