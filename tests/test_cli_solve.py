@@ -378,6 +378,8 @@ def test_a_seed_deals_hand_off_marks_the_one_made_and_it_is_the_played_start(cap
     (["--hands", HAND_OFF_3, "--trump", "H"], "before the hand-off (he leads, no trump, nothing taken); drop --trump"),
     (["--hands", HAND_OFF_3, "--lead", "1"], "drop --lead"),
     (["--hands", HAND_OFF_3, "--hand-off"], "--hand-off solves a --seed deal's hand-off"),
+    (["--hands", HAND_OFF_3[:-3]], "the declarer holds 10 cards, as before the hand-off, when each defender holds 7; "
+                                   "seat 2 holds 6"),
 ])
 def test_bad_hand_off_requests_are_one_line_errors(capsys, args, message):
     assert cli.main(["solve", *args]) == 2

@@ -184,6 +184,10 @@ def _typed_position(rules, args: argparse.Namespace):
                                 f"play's start before the hand-off (he leads, no trump, nothing taken); drop "
                                 f"{', '.join(extra)}")
         return HandOffStart(rules, tuple(hands + [0] * (rules.players - n)), tuple(range(n)), declarer), declarer
+    if popcount(hands[declarer]) == before:
+        wrong = next(s for s, h in enumerate(hands) if s != declarer and popcount(h) != others)
+        raise ThousandError(f"--hands: the declarer holds {before} cards, as before the hand-off, when each defender "
+                            f"holds {others}; seat {wrong} holds {popcount(hands[wrong])}")
     if len(trick) >= n:
         raise ThousandError(f"--trick: a trick in progress holds at most {n - 1} cards, got {len(trick)}")
     trump = parse_suit(args.trump) if args.trump is not None else -1
