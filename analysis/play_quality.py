@@ -15,8 +15,8 @@ every hand open from there on, points already taken included.  Per deal:
   yardstick of perfect play with the cards in view: a loss is a card that gave points
   away against a perfect answer, not necessarily a mistake a player who cannot see the
   hands could avoid);
-* ``makeable_start`` / ``makeable_any``: the contract was makeable at the first lead /
-  at some card of the play; ``beatable_start`` / ``beatable_any``: the defence could beat
+* ``makeable_hand_off`` / ``makeable_start`` / ``makeable_any``: the contract was
+  makeable with the best hand-off / at the first lead / at some card of the play; ``beatable_start`` / ``beatable_any``: the defence could beat
   it at the first lead / at some card.
 
 :func:`quality_table` sums them up by contract band (the losses' means with BCa bootstrap
@@ -164,8 +164,8 @@ def line_quality(sample: PlaySample, jobs: int = 1, backend: str = "loky", progr
     values = [v for part in solved for v in part]
     out: dict[str, list[Any]] = {k: [] for k in (
         "row", "declarer", "contract", "taken", "hand_off_value", "start_value", "hand_off_loss", "declarer_loss",
-        "defence_loss", "makeable_start", "makeable_any", "beatable_start", "beatable_any", "declarer_errors",
-        "defence_errors")}
+        "defence_loss", "makeable_hand_off", "makeable_start", "makeable_any", "beatable_start", "beatable_any",
+        "declarer_errors", "defence_errors")}
     for i, (line, (_, taken), (v, best)) in enumerate(zip(sample.lines, prepared, values)):
         lv = LineValues(line, np.append(v, np.int32(taken)).astype(np.int32))
         if best < lv.start_value:       # the hand-off made is one of those tried (a check, not a repair)
@@ -182,6 +182,7 @@ def line_quality(sample: PlaySample, jobs: int = 1, backend: str = "loky", progr
         out["hand_off_loss"].append(best - lv.start_value)
         out["declarer_loss"].append(lv.declarer_loss)
         out["defence_loss"].append(lv.defence_loss)
+        out["makeable_hand_off"].append(bool(best >= line.contract))
         out["makeable_start"].append(bool(before[0] >= line.contract))
         out["makeable_any"].append(bool((before >= line.contract).any()))
         out["beatable_start"].append(bool(before[0] < line.contract))
@@ -190,8 +191,9 @@ def line_quality(sample: PlaySample, jobs: int = 1, backend: str = "loky", progr
         out["defence_errors"].append(int((costs[~mine] > 0).sum()))
     frame = pl.DataFrame(out, schema={
         "row": pl.Int64, "declarer": pl.Int8, "contract": pl.Int16, "taken": pl.Int16, "hand_off_value": pl.Int16,
-        "start_value": pl.Int16, "hand_off_loss": pl.Int16, "declarer_loss": pl.Int16, "defence_loss": pl.Int16, "makeable_start": pl.Boolean,
-        "makeable_any": pl.Boolean, "beatable_start": pl.Boolean, "beatable_any": pl.Boolean,
+        "start_value": pl.Int16, "hand_off_loss": pl.Int16, "declarer_loss": pl.Int16, "defence_loss": pl.Int16,
+        "makeable_hand_off": pl.Boolean, "makeable_start": pl.Boolean, "makeable_any": pl.Boolean,
+        "beatable_start": pl.Boolean, "beatable_any": pl.Boolean,
         "declarer_errors": pl.Int8, "defence_errors": pl.Int8})
     # what the deal counted must be what the line's end is worth (a check, not a repair)
     counted = sample.columns["declarer_points"][sample.rows]
@@ -288,9 +290,9 @@ def quality_table(per_deal: pl.LazyFrame | pl.DataFrame, seed: int = 0) -> pl.Da
     :func:`~thousand.analysis.stats.bootstrap_mean_interval` from ``seed``: a loss is never
     negative and its distribution is skewed, so a t interval's lower end could fall below
     0; null where the band has fewer than 2 deals or all its losses are equal), and the
-    shares of failed contracts makeable at the first lead / at some card and of made
-    contracts the defence could have beaten at the first lead / at some card (95% Wilson
-    intervals)."""
+    shares of failed contracts makeable with the best hand-off / at the first lead / at
+    some card and of made contracts the defence could have beaten at the first lead / at
+    some card (95% Wilson intervals)."""
     from thousand.analysis.stats import bootstrap_mean_interval, wilson_exprs
 
     lf = per_deal.lazy() if isinstance(per_deal, pl.DataFrame) else per_deal
@@ -307,6 +309,7 @@ def quality_table(per_deal: pl.LazyFrame | pl.DataFrame, seed: int = 0) -> pl.Da
           for e in (pl.col(col).cast(pl.Int64).sum().alias(f"_sum_{col}"),
                     (pl.col(col).cast(pl.Int64) ** 2).sum().alias(f"_sq_{col}"))],
         failed.cast(pl.Int64).sum().alias("failed"),
+        (failed & pl.col("makeable_hand_off")).cast(pl.Int64).sum().alias("failed_makeable_hand_off"),
         (failed & pl.col("makeable_start")).cast(pl.Int64).sum().alias("failed_makeable_start"),
         (failed & pl.col("makeable_any")).cast(pl.Int64).sum().alias("failed_makeable_any"),
         made.cast(pl.Int64).sum().alias("made"),
@@ -319,7 +322,8 @@ def quality_table(per_deal: pl.LazyFrame | pl.DataFrame, seed: int = 0) -> pl.Da
     table = (pl.concat([by_band, overall.select(by_band.collect_schema().names())])
              .sort("strategy", "_order").drop("_order"))
     shares = []
-    for k, n in (("failed_makeable_start", "failed"), ("failed_makeable_any", "failed"),
+    for k, n in (("failed_makeable_hand_off", "failed"), ("failed_makeable_start", "failed"),
+                 ("failed_makeable_any", "failed"),
                  ("made_beatable_start", "made"), ("made_beatable_any", "made")):
         lo, hi = wilson_exprs(k, n)
         shares += [(pl.col(k) / pl.col(n)).alias(f"{k}_share"), lo.alias(f"{k}_ci_low"), hi.alias(f"{k}_ci_high")]

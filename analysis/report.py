@@ -1070,6 +1070,7 @@ def _play_quality_blocks(table: pl.DataFrame, per_deal: pl.DataFrame, n: int, ch
         mean_ci("mean_hand_off_loss").alias("hand-off's loss"),
         mean_ci("mean_declarer_loss").alias("declarer's loss"),
         mean_ci("mean_defence_loss").alias("defence's loss"),
+        share("failed_makeable_hand_off", "failed", "failed, makeable with the best hand-off"),
         share("failed_makeable_start", "failed", "failed, makeable at the first lead"),
         share("failed_makeable_any", "failed", "failed, makeable at some card"),
         share("made_beatable_start", "made", "made, beatable at the first lead"),

@@ -67,6 +67,9 @@ def test_the_hand_off_loss_is_the_best_hand_off_against_the_one_made(sample, per
     assert (per_deal["hand_off_loss"] >= 0).all()
     assert (per_deal["hand_off_loss"] == per_deal["hand_off_value"] - per_deal["start_value"]).all()
     assert (per_deal["hand_off_loss"] > 0).any()
+    assert (per_deal["makeable_hand_off"] == (per_deal["hand_off_value"] >= per_deal["contract"])).all()
+    # the hand-off made is one of the hand-offs: makeable after it is makeable with the best
+    assert (per_deal["makeable_hand_off"] | ~per_deal["makeable_start"]).all()
     for k in (0, 7):
         i = int(sample.rows[k])
         pos, d = solver.play_start(CLASSIC, sample.columns, i, hand_off=False)
@@ -117,6 +120,7 @@ def test_the_table_counts_shares_and_intervals_come_from_the_rows():
         "hand_off_loss": [5, 0, 0, 4, 0, 5],
         "declarer_loss": [10, 10, 15, 0, 0, 20],
         "defence_loss": [0, 0, 0, 10, 20, 0],
+        "makeable_hand_off": [True, True, True, True, True, True],
         "makeable_start": [True, False, True, True, False, True],
         "makeable_any": [True, False, True, True, True, True],
         "beatable_start": [False, True, False, False, True, False],
@@ -127,6 +131,7 @@ def test_the_table_counts_shares_and_intervals_come_from_the_rows():
     assert t["deals"].to_list() == [2, 1, 1, 2, 6]
     everything = t.row(4, named=True)
     assert everything["failed"] == 3 and everything["failed_makeable_start"] == 2
+    assert everything["failed_makeable_hand_off"] == 3 and everything["failed_makeable_hand_off_share"] == 1.0
     assert everything["made"] == 3 and everything["made_beatable_start"] == 1 and everything["made_beatable_any"] == 1
     lo, hi = wilson_interval(2, 3)
     assert everything["failed_makeable_start_share"] == pytest.approx(2 / 3)
@@ -299,6 +304,7 @@ def test_the_report_says_when_a_loss_interval_is_not_known():
     t = pq.quality_table(pl.DataFrame({
         "strategy": ["s"] * 5, "contract": [100, 100, 110, 160, 170], "made": [True] * 5,
         "start_value": [120] * 5, "hand_off_value": [120] * 5, "hand_off_loss": [0] * 5, "taken": [120] * 5,
+        "makeable_hand_off": [True] * 5,
         "declarer_loss": [10, 10, 4, 0, 30],
         "defence_loss": [0, 0, 0, 0, 0], "makeable_start": [True] * 5, "makeable_any": [True] * 5,
         "beatable_start": [False] * 5, "beatable_any": [False] * 5}))
