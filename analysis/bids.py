@@ -966,7 +966,9 @@ def bid_estimate_json(est: BidEstimate) -> dict[str, Any]:
         "safe_bid": est.safe_bid,
         "best_ev_bid": est.best_ev_bid,
         # only with --solve: without it the object is what it always was
-        **({"solve_samples": est.solve_samples} if est.solve_table is not None else {}),
+        **({"solve_samples": est.solve_samples,
+            "solve_safe_bid": safe_bid(est.solve_table, est.confidence),
+            "solve_best_ev_bid": best_ev_bid(est.solve_table)} if est.solve_table is not None else {}),
     }
 
 
@@ -1106,6 +1108,11 @@ def format_bid_table(est: BidEstimate) -> str:
                      f"{est.safe_bid if est.safe_bid is not None else f'none (even {first} is below)'}")
     else:
         lines.append(f"safe bid (made with >= {conf}): none (no bid this seat can win)")
+    if solved:
+        ref_safe, ref_best = safe_bid(est.solve_table, est.confidence), best_ev_bid(est.solve_table)
+        lines.append(f"open-hand reference: safe bid {ref_safe if ref_safe is not None else 'none'}, "
+                     f"best EV holding the contract {ref_best if ref_best is not None else 'none'} "
+                     "(the same rules on its columns)")
     if est.pass_ev is not None:
         lo, hi = est.pass_ev_ci
         how = ", sampled even with --exact" if est.exact else ""

@@ -77,6 +77,11 @@ def test_the_solve_columns_are_the_bid_table_of_those_values(capsys):
         assert s["ev"] == pytest.approx(row["ev"]) and s["ev_ci_low"] <= s["ev"] <= s["ev_ci_high"]
         assert s["ev"] <= entry["bid"]      # no bid is worth more than making it
     assert len(out["bids"]) == table.height
+    # the reference's own safe and best-EV bids, by the same rules as the strategy's
+    assert out["solve_safe_bid"] == bids.safe_bid(table, out["confidence"])
+    assert out["solve_best_ev_bid"] == bids.best_ev_bid(table)
+    assert out["solve_safe_bid"] is None or out["solve_safe_bid"] == max(
+        e["bid"] for e in out["bids"] if e["solve"]["p_make"] >= out["confidence"])
 
 
 def test_text_output_shows_the_reference_and_says_what_it_is(capsys):
@@ -85,6 +90,7 @@ def test_text_output_shows_the_reference_and_says_what_it_is(capsys):
     text = capsys.readouterr().out
     assert "open-hand P(make)" in text and "open-hand EV" in text
     assert "open-hand = a reference, not advice: on 2 completions of their own" in text
+    assert "open-hand reference: safe bid " in text
 
 
 def test_exact_still_names_the_seed_its_open_hand_sample_uses(capsys):
