@@ -374,10 +374,20 @@ def test_a_seed_deals_hand_off_marks_the_one_made_and_it_is_the_played_start(cap
     assert "the declarer's own hand-off:" in capsys.readouterr().out
 
 
+def test_a_traces_hand_off_is_the_seeds(capsys, tmp_path):
+    assert cli.main(["explain", "--seed", "7", "--json"]) == 0
+    path = tmp_path / "deal.json"
+    path.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert solve_json(capsys, "--trace", str(path), "--hand-off") == solve_json(capsys, "--seed", "7", "--hand-off")
+    assert cli.main(["solve", "--trace", str(path), "--hand-off", "--at", "30"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "--hand-off solves the position before the hand-off" in err
+
+
 @pytest.mark.parametrize("args, message", [
     (["--hands", HAND_OFF_3, "--trump", "H"], "before the hand-off (he leads, no trump, nothing taken); drop --trump"),
     (["--hands", HAND_OFF_3, "--lead", "1"], "drop --lead"),
-    (["--hands", HAND_OFF_3, "--hand-off"], "--hand-off solves a --seed deal's hand-off"),
+    (["--hands", HAND_OFF_3, "--hand-off"], "--hand-off solves a --seed or --trace deal's hand-off"),
     (["--hands", HAND_OFF_3[:-3]], "the declarer holds 10 cards, as before the hand-off, when each defender holds 7; "
                                    "seat 2 holds 6"),
 ])

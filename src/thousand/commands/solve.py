@@ -43,12 +43,13 @@ The position is either typed as hands or taken from a simulated deal:
   --trace FILE --at EVENT  a deal trace written by `thousand explain --json`, before its
                            event number EVENT (0-based; a card of the play; default the
                            first lead)
+  --hand-off               with --seed or --trace: the deal before the hand-off (below)
 
 The hand-off: when the declarer holds 10 cards and each defender 7 (2 players: 12 and
 10), the position is the play's start before the hand-off, and every hand-off is solved
 -- a card to each defender (2 players: two cards laid away, their points his) -- with
-the best first; the value is then the best hand-off's.  --seed S --hand-off does the
-same for a simulated deal and marks the hand-off its declarer made.
+the best first; the value is then the best hand-off's.  --seed S --hand-off (or --trace
+FILE --hand-off) does the same for a deal and marks the hand-off its declarer made.
 
 Positions no play can reach are refused: the first trick led by a defender, a trump no
 marriage can have set, points taken that the played cards and marriages do not add up to.
@@ -90,8 +91,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
                    help="with --seed: the players of the deal, as in thousand explain (default standard)")
     p.add_argument("--hand-off", action="store_true",
-                   help="with --seed: solve the deal's hand-off (the declarer's 10 cards before it), the one its "
-                        "declarer made marked; with --hands the hand sizes say so (10 and 7)")
+                   help="with --seed or --trace: solve the deal's hand-off (the declarer's 10 cards before it), "
+                        "the one its declarer made marked; with --hands the hand sizes say so (10 and 7)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the text")
 
 
@@ -101,9 +102,12 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     if args.at is not None and args.trace is None:
         raise ThousandError("--at picks an event of a --trace; give --trace FILE.json")
-    if args.hand_off and args.seed is None:
-        raise ThousandError("--hand-off solves a --seed deal's hand-off; with --hands give the declarer 10 cards "
-                            "(12 with 2 players) and the defenders 7 (10) instead")
+    if args.hand_off and args.hands is not None:
+        raise ThousandError("--hand-off solves a --seed or --trace deal's hand-off; with --hands give the declarer "
+                            "10 cards (12 with 2 players) and the defenders 7 (10) instead")
+    if args.hand_off and args.at is not None:
+        raise ThousandError("--at picks a card of the play; --hand-off solves the position before the hand-off: "
+                            "drop one of them")
     if args.hands is None:
         mode = "--seed" if args.trace is None else "--trace"
         typed = [flag for flag, v in (("--declarer", args.declarer), ("--lead", args.lead), ("--trump", args.trump),
@@ -113,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
         if typed:
             raise ThousandError(f"{mode} takes the position from the deal; drop {', '.join(typed)}")
         if args.trace is not None:
-            pos, declarer = _trace_position(args, rules)
+            pos, declarer = _trace_position(args, rules, args.hand_off)
             rules = pos.rules
         else:
             pos, declarer = _seed_position(rules, args.seed, args.strategy, args.hand_off)
@@ -384,9 +388,10 @@ def _format_hand_off(start: HandOffStart, result: dict, shown: int = 10) -> str:
     return "\n".join(lines)
 
 
-def _trace_position(args: argparse.Namespace, rules):
+def _trace_position(args: argparse.Namespace, rules, hand_off: bool = False):
     """The position before event ``--at`` of a deal trace (replayed, so every decision in
-    it is checked), and its declarer."""
+    it is checked), and its declarer; with ``hand_off`` the deal's start before the
+    hand-off (a :class:`HandOffStart`)."""
     from thousand.commands.explain import MAX_TRACE_BYTES, _check_trace_rules
     from thousand.errors import check_name
     from thousand.files import read_json
@@ -410,6 +415,8 @@ def _trace_position(args: argparse.Namespace, rules):
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise ThousandError(f"trace {args.trace!r} is malformed: {e}") from None
     pos, declarer = _play_start(deal, f"trace {args.trace!r}", "nothing was played")
+    if hand_off:
+        return _hand_off_start(deal), declarer
     events = deal.trace.events
     plays = [i for i, e in enumerate(events) if e.kind == EventKind.PLAY]
     at = plays[0] if args.at is None else args.at
