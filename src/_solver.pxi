@@ -21,8 +21,9 @@
 #   the same game tree, so their bounds hold within the point differences of the cards;
 # - quick bounds: the future is >= 0 and <= the points still in play plus the declarer's
 #   own marriages still in hand plus the last-trick bonus (and set-aside talon); at trick
-#   boundaries the top trumps of one side, and the leader's sure tricks (his top cards
-#   cashed, trumps first, where no one can trump them), are that side's points;
+#   boundaries the top trumps of one side (with the other side's leanest cards, one a
+#   trick), and the leader's sure tricks (his top cards cashed, trumps first, where no
+#   one can trump them), are that side's points;
 # - the last card of a trick (before the last two) settles without being played when
 #   its child, a trick boundary, is decided by those bounds, by its table entry, by the
 #   sure tricks of the trick's winner (handed to the child when it is searched) or by a
@@ -144,17 +145,32 @@ cdef inline int32_t solver_upper_after(const Solver* s, int32_t up, int32_t card
     return up
 
 
+cdef inline int32_t solver_lowest_points(uint32_t h, int32_t k) noexcept nogil:
+    """The card points of the ``k`` leanest cards of ``h``, rank by rank."""
+    cdef int32_t j, kk, f = 0
+    for j in range(6):
+        if k <= 0:
+            break
+        kk = td_popcount(h & RANK_PLANE_C[j])
+        if kk > k:
+            kk = k
+        f += kk * RANK_POINTS_C[j]
+        k -= kk
+    return f
+
+
 cdef inline int32_t solver_sure_trumps(const Solver* s) noexcept nogil:
     """Between tricks, when the trump can no longer change (it is set and nobody holds a
     marriage of another suit, nor all four aces where they set the trump): the top
     trumps still in play that one side holds without a card of the other side between
     them take every trick they are played to (a trump is led, follows trumps or trumps
-    in, and only a higher trump beats it), so their points are that side's.  Returns
-    those points, positive for the declarer's, negative for the defenders'; 0 when the
-    trump may still change."""
+    in, and only a higher trump beats it), so their points are that side's, and so are
+    the cards the other side gives to those tricks (below).  Returns those points,
+    positive for the declarer's, negative for the defenders'; 0 when the trump may still
+    change."""
     cdef const PlayState* ps = &s.ps
     cdef uint32_t all_ = 0, trumps, h, other
-    cdef int32_t i, t = ps.trump, c, pts = 0
+    cdef int32_t i, t = ps.trump, c, pts = 0, k, kk, seat
     cdef bint decl
     if t < 0:
         return 0
@@ -175,6 +191,22 @@ cdef inline int32_t solver_sure_trumps(const Solver* s) noexcept nogil:
     if other:
         trumps &= ~((<uint32_t>2 << td_highbit(other)) - 1)
     pts = card_points_c(trumps)
+    # each of them wins a trick of its own (one card a seat a trick): at least as many
+    # tricks as one seat of the side holds, each with a card of every seat of the other
+    # side, so those seats' lowest cards go with them
+    k = 0
+    for i in range(s.pr.n_active):
+        seat = ps.active[i]
+        if (seat == s.declarer) == decl:
+            kk = td_popcount(ps.hands[seat] & trumps)
+            if kk > k:
+                k = kk
+    for i in range(s.pr.n_active):
+        seat = ps.active[i]
+        if (seat == s.declarer) != decl:
+            pts += solver_lowest_points(ps.hands[seat], k)
+    if k == s.pr.n_tricks - ps.trick_index:
+        pts += s.pr.last_trick_bonus + ps.set_aside_points
     return pts if decl else -pts
 
 
@@ -296,17 +328,8 @@ cdef inline int32_t solver_quick_tricks_of(const Solver* s, const uint32_t* hand
                 break
             f += SUIT_LOW_POINTS[hs * 8 + ks[suit]]
         if short:
-            # any ``total`` of its cards: the leanest ones, rank by rank
-            f = 0
-            k = total
-            for j in range(6):
-                kk = td_popcount(h & RANK_PLANE_C[j])
-                if kk > k:
-                    kk = k
-                f += kk * RANK_POINTS_C[j]
-                k -= kk
-                if k == 0:
-                    break
+            # any ``total`` of its cards: the leanest ones
+            f = solver_lowest_points(h, total)
         pts += f
     return pts if decl_leads else -pts
 
