@@ -327,9 +327,7 @@ def _hand_off_result(start: HandOffStart) -> dict:
                  {"give": {str(seat[nxt]): card_name(a, symbols=False), str(seat[other]): card_name(b, symbols=False)}})
         return {**given, "value": v, "best": v == best}
 
-    table = {} if start.rules.players != 4 else {
-        "table_seats": {str(seat[s]): s for s in start.active},
-        "sits_out": next(s for s in range(4) if s not in start.active)}
+    table = _table_fields(start.rules.players, seat, start.active)
     levels = range(100, highest_contract(start.rules) + 1, start.rules.bid_step)
     return {
         "rules": start.rules.describe(),
@@ -352,10 +350,7 @@ def _format_hand_off(start: HandOffStart, result: dict, shown: int = 10) -> str:
     what = "lay-aways" if two else "hand-offs"
     lines = [f"before the hand-off ({result['rules']}): the declarer holds {popcount(start.hands[start.declarer])} "
              "cards and leads the first trick"]
-    if "sits_out" in result and result["sits_out"] != 3:
-        which = ", ".join(f"{seat[s]} = table seat {s}" for s in start.active)
-        lines.append(f"  4 players: table seat {result['sits_out']}, the dealer, sits out; the seats that play "
-                     f"are numbered in play order as --hands numbers them ({which})")
+    lines += _sits_out_lines(result, seat, start.active)
     for s in start.active:
         role = "declarer" if s == start.declarer else "defender"
         lines.append(f"  seat {seat[s]} ({role}): {format_hand(start.hands[s])}")
@@ -368,10 +363,7 @@ def _format_hand_off(start: HandOffStart, result: dict, shown: int = 10) -> str:
     value = result["value"]
     lines.append(f"value: {value} -- the declarer's deal points with the best {what[:-1]} and open-hand play"
                  + (" (the laid-away cards' points included)" if two else ""))
-    reach = [int(t) for t, ok in result["reachable"].items() if ok]
-    miss = [int(t) for t, ok in result["reachable"].items() if not ok]
-    parts = ([f"reachable {reach[0]}..{reach[-1]}"] if reach else []) + ([f"not {miss[0]}..{miss[-1]}"] if miss else [])
-    lines.append(f"contracts: {', '.join(parts)} (a contract is reachable exactly when it is at most the value)")
+    lines.append(_contracts_line(result))
     entries = result["hand_offs"]
     lines.append(f"{what}, best first (the value of the play after each; the best marked *), "
                  f"{min(shown, len(entries))} of {len(entries)}:")
@@ -465,11 +457,7 @@ def _result(rules, pos, declarer: int, value: int, moves: dict) -> dict:
     cards = [{"card": card_name(k if isinstance(k, int) else k[0], symbols=False),
               "declare": not isinstance(k, int), "value": v, "best": v == best} for k, v in order]
     seat = play_seats(pos)
-    # 4 players: which table seat each shown seat is (thousand explain's numbering), and the
-    # dealer's, who sits out
-    table = {} if rules.players != 4 else {
-        "table_seats": {str(seat[s]): s for s in pos.active},
-        "sits_out": next(s for s in range(4) if s not in pos.active)}
+    table = _table_fields(rules.players, seat, pos.active)
     return {
         "rules": rules.describe(),
         "hands": {str(seat[s]): format_hand(pos.hands[s], symbols=False) for s in pos.active},
@@ -490,16 +478,40 @@ def _tricks_left(pos) -> int:
     return n_tricks(pos.rules) - pos.trick_index
 
 
+def _table_fields(players: int, seat: dict[int, int], active) -> dict:
+    """The JSON's 4-player fields: which table seat each shown seat is (thousand explain's
+    numbering), and the dealer's, who sits out; none with 2 or 3 players."""
+    if players != 4:
+        return {}
+    return {"table_seats": {str(seat[s]): s for s in active},
+            "sits_out": next(s for s in range(4) if s not in active)}
+
+
+def _sits_out_lines(result: dict, seat: dict[int, int], active) -> list[str]:
+    """With 4 players at a deal's table (not the typed one, where seat 3 deals): who sits
+    out and which table seat each shown seat is."""
+    if "sits_out" not in result or result["sits_out"] == 3:
+        return []
+    which = ", ".join(f"{seat[s]} = table seat {s}" for s in active)
+    return [f"  4 players: table seat {result['sits_out']}, the dealer, sits out; the seats that play "
+            f"are numbered in play order as --hands numbers them ({which})"]
+
+
+def _contracts_line(result: dict) -> str:
+    """The contract levels reached and missed, from the result's ``reachable``."""
+    reach = [int(t) for t, ok in result["reachable"].items() if ok]
+    miss = [int(t) for t, ok in result["reachable"].items() if not ok]
+    parts = ([f"reachable {reach[0]}..{reach[-1]}"] if reach else []) + ([f"not {miss[0]}..{miss[-1]}"] if miss else [])
+    return f"contracts: {', '.join(parts)} (a contract is reachable exactly when it is at most the value)"
+
+
 def _format(rules, pos, declarer: int, result: dict) -> str:
     from thousand.cards import SUIT_SYMBOLS, card_name, format_hand, parse_card
 
     trump = "none" if pos.trump < 0 else SUIT_SYMBOLS[pos.trump]
     seat = play_seats(pos)
     lines = [f"position ({rules.describe()}): trump {trump}, {result['tricks_left']} trick(s) left"]
-    if "sits_out" in result and result["sits_out"] != 3:   # a deal's table, not the typed one
-        which = ", ".join(f"{seat[s]} = table seat {s}" for s in pos.active)
-        lines.append(f"  4 players: table seat {result['sits_out']}, the dealer, sits out; the seats that play "
-                     f"are numbered in play order as --hands numbers them ({which})")
+    lines += _sits_out_lines(result, seat, pos.active)
     for s in pos.active:
         role = "declarer" if s == declarer else "defender"
         extra = f", taken {pos.deal_points(s)}" if pos.deal_points(s) else ""
@@ -509,14 +521,7 @@ def _format(rules, pos, declarer: int, result: dict) -> str:
     value = result["value"]
     lines.append(f"value: {value} -- the declarer's deal points with open-hand play from here "
                  "(points taken so far included)")
-    reach = [int(t) for t, ok in result["reachable"].items() if ok]
-    miss = [int(t) for t, ok in result["reachable"].items() if not ok]
-    parts = []
-    if reach:
-        parts.append(f"reachable {reach[0]}..{reach[-1]}")
-    if miss:
-        parts.append(f"not {miss[0]}..{miss[-1]}")
-    lines.append(f"contracts: {', '.join(parts)} (a contract is reachable exactly when it is at most the value)")
+    lines.append(_contracts_line(result))
     side = "the declarer: highest" if pos.turn == declarer else "a defender: lowest"
     lines.append(f"seat {seat[pos.turn]} to play ({side} is best, marked *):")
     for c in result["cards"]:
