@@ -50,7 +50,7 @@ from thousand.reference.play import Position
 from thousand.rules import Rules
 from thousand.trace import EventKind
 
-__all__ = ["Line", "LineValues", "HandOff", "hand_off_of", "line_from_columns", "line_of_deal", "solve_line",
+__all__ = ["Line", "LineValues", "HandOff", "hand_off_of", "hand_off_cards", "line_from_columns", "line_of_deal", "solve_line",
            "solve_line_rows"]
 
 
@@ -170,6 +170,23 @@ class HandOff:
 
     def args(self) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
         return self.hands, self.active, self.declarer, self.set_aside_points
+
+
+def hand_off_cards(active: tuple[int, ...], declarer: int, pair: tuple[int, int],
+                   seat: dict[int, int] | None = None) -> dict:
+    """A hand-off as the commands' JSON gives it: ``{"give": {"seat": card, ...}}`` (the
+    first card to the seat after the declarer in play order, the second to the other;
+    ``seat`` renumbers the table seats) or, with 2 players, ``{"lay_away": [card, card]}``."""
+    from thousand.cards import card_name
+
+    a, b = (card_name(c, symbols=False) for c in pair)
+    if len(active) == 2:
+        return {"lay_away": [a, b]}
+    d = active.index(declarer)
+    nxt, other = active[(d + 1) % 3], active[(d + 2) % 3]
+    if seat is not None:
+        nxt, other = seat[nxt], seat[other]
+    return {"give": {str(nxt): a, str(other): b}}
 
 
 def hand_off_of(line: Line, cols: dict[str, np.ndarray], i: int) -> HandOff:

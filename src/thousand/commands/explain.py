@@ -177,7 +177,7 @@ def solve_deal(res) -> dict:
     from thousand.cards import card_name
     import numpy as np
 
-    from thousand.lines import hand_off_of, line_of_deal, solve_line
+    from thousand.lines import hand_off_cards, hand_off_of, line_of_deal, solve_line
 
     line = line_of_deal(res)
     if line is None:
@@ -215,15 +215,9 @@ def solve_deal(res) -> dict:
         raise ThousandError(f"--solve: the hand-off made is worth {values[h.made]}, the first lead {lv.start_value}")
     top = max(values.values())
 
-    def given(pair: tuple[int, int]) -> dict:
-        if len(h.active) == 2:
-            return {"lay_away": [card_name(c, symbols=False) for c in pair]}
-        d = h.active.index(h.declarer)
-        return {"give": {str(h.active[(d + 1) % 3]): card_name(pair[0], symbols=False),
-                         str(h.active[(d + 2) % 3]): card_name(pair[1], symbols=False)}}
-
-    hand_off = {**given(h.made), "value": lv.start_value, "cost": top - lv.start_value,
-                "best": [given(k) for k, v in values.items() if v == top], "best_value": top}
+    hand_off = {**hand_off_cards(h.active, h.declarer, h.made), "value": lv.start_value,
+                "cost": top - lv.start_value, "best_value": top,
+                "best": [hand_off_cards(h.active, h.declarer, k) for k, v in values.items() if v == top]}
     return {"declarer": line.declarer, "contract": line.contract, "hand_off": hand_off,
             "start_value": lv.start_value, "taken": lv.taken, "made": lv.taken >= line.contract,
             "declarer_loss": lv.declarer_loss, "defence_loss": lv.defence_loss,

@@ -310,22 +310,17 @@ def _hand_off_start(res) -> HandOffStart:
 def _hand_off_result(start: HandOffStart) -> dict:
     """Every hand-off solved (``solver.hand_off_values``), best first, as the JSON gives it."""
     from thousand import solver
-    from thousand.cards import card_name, format_hand
+    from thousand.cards import format_hand
+    from thousand.lines import hand_off_cards
     from thousand.rules import highest_contract
 
     values = solver.hand_off_values(start.rules, start.hands, start.active, start.declarer)
     order = sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))
     best = order[0][1]
     seat = seat_numbers(start.rules.players, start.active)
-    two = start.rules.players == 2
-    d = start.active.index(start.declarer)
-    nxt, other = start.active[(d + 1) % len(start.active)], start.active[(d + 2) % len(start.active)]
 
     def entry(pair: tuple[int, int], v: int) -> dict:
-        a, b = pair
-        given = ({"lay_away": [card_name(a, symbols=False), card_name(b, symbols=False)]} if two else
-                 {"give": {str(seat[nxt]): card_name(a, symbols=False), str(seat[other]): card_name(b, symbols=False)}})
-        return {**given, "value": v, "best": v == best}
+        return {**hand_off_cards(start.active, start.declarer, pair, seat), "value": v, "best": v == best}
 
     table = _table_fields(start.rules.players, seat, start.active)
     levels = range(100, highest_contract(start.rules) + 1, start.rules.bid_step)
