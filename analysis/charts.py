@@ -346,26 +346,25 @@ def _known_errorbars(ax: Any, x: np.ndarray, mid: np.ndarray, lo: np.ndarray, hi
 
 def play_quality_chart(table: pl.DataFrame, path: str | os.PathLike) -> Path:
     """How well the bots play, by contract band: the points the declarer's hand-off, his
-    cards and the defenders' cards gave away against open-hand play (mean per deal), and the shares of
-    failed contracts that were makeable and of made ones the defence could have beaten
-    (at the first lead; 95% intervals).  One strategy (the table's first) per chart."""
+    cards and the defenders' cards gave away against open-hand play (mean per deal), and
+    the shares of failed contracts that were makeable and of made ones the defence could
+    have beaten (at the first lead; 95% intervals).  One strategy (the table's first) per
+    chart."""
     strategy = table["strategy"][0] if table.height else ""
     t = table.filter(pl.col("strategy") == strategy)
     bands = t["band"].to_list()
     fig = _figure(figsize=(12, 4.2))
     ax1, ax2 = fig.subplots(1, 2)
     x = np.arange(len(bands))
-    for col, colour, offset, lab, hatch in (
-            ("hand_off_loss", ROLE_COLOURS["declarer"], -0.27, "declarer's hand-off", "//"),
-            ("declarer_loss", ROLE_COLOURS["declarer"], 0.0, "declarer's cards", None),
-            ("defence_loss", ROLE_COLOURS["defender"], 0.27, "defenders' cards", None)):
+    declarer, defender = ROLE_COLOURS["declarer"], ROLE_COLOURS["defender"]
+    for col, offset, lab, style in (
+            ("hand_off_loss", -0.27, "declarer's hand-off", {"color": "white", "edgecolor": declarer, "hatch": "//"}),
+            ("declarer_loss", 0.0, "declarer's cards", {"color": declarer}),
+            ("defence_loss", 0.27, "defenders' cards", {"color": defender})):
         m = t[f"mean_{col}"].to_numpy().astype(float)
         lo = t[f"mean_{col}_ci_low"].fill_null(np.nan).to_numpy().astype(float)
         hi = t[f"mean_{col}_ci_high"].fill_null(np.nan).to_numpy().astype(float)
-        if hatch:
-            ax1.bar(x + offset, m, width=0.27, color="white", edgecolor=colour, hatch=hatch, label=lab)
-        else:
-            ax1.bar(x + offset, m, width=0.27, color=colour, label=lab)
+        ax1.bar(x + offset, m, width=0.27, label=lab, **style)
         _known_errorbars(ax1, x + offset, m, lo, hi)
     ax1.set_xticks(x, [f"{b}\n({n:,})" for b, n in zip(bands, t["deals"].to_list())], fontsize=8)
     ax1.set_xlabel("contract (deals)")

@@ -16,8 +16,9 @@ every hand open from there on, points already taken included.  Per deal:
   away against a perfect answer, not necessarily a mistake a player who cannot see the
   hands could avoid);
 * ``makeable_hand_off`` / ``makeable_start`` / ``makeable_any``: the contract was
-  makeable with the best hand-off / at the first lead / at some card of the play; ``beatable_start`` / ``beatable_any``: the defence could beat
-  it at the first lead / at some card.
+  makeable with the best hand-off / at the first lead / at some card of the play;
+  ``beatable_start`` / ``beatable_any``: the defence could beat it at the first lead /
+  at some card.
 
 :func:`quality_table` sums them up by contract band (the losses' means with BCa bootstrap
 intervals, which stay within the losses' support, shares with Wilson intervals,

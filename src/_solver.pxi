@@ -1482,13 +1482,11 @@ cdef int32_t solver_hand_offs(Solver* s, const int32_t* rules, const int32_t* po
                 v = extra + solver_exact(s, guess)
                 guess = v - extra
             nodes[0] += s.nodes
+            if not best_only or v > best:
+                out[24 * a + b] = v
             if v > best:
                 best = v
                 best_pair[0] = 24 * a + b
-                if best_only:
-                    out[24 * a + b] = v
-            if not best_only:
-                out[24 * a + b] = v
     return best
 
 

@@ -50,8 +50,8 @@ from thousand.reference.play import Position
 from thousand.rules import Rules
 from thousand.trace import EventKind
 
-__all__ = ["Line", "LineValues", "HandOff", "hand_off_of", "hand_off_cards", "line_from_columns", "line_of_deal", "solve_line",
-           "solve_line_rows"]
+__all__ = ["Line", "LineValues", "HandOff", "hand_off_of", "hand_off_of_deal", "hand_off_cards", "hand_off_text",
+           "line_from_columns", "line_of_deal", "solve_line", "solve_line_rows"]
 
 
 @dataclass(frozen=True)
@@ -158,17 +158,19 @@ def line_from_columns(rules: Rules, cols: dict[str, np.ndarray], i: int, events:
 class HandOff:
     """The play's start before the hand-off (2 players: the lay-away), what
     :func:`thousand.solver.hand_off_values` and :func:`~thousand.solver.best_hand_off`
-    take: the hands by seat (the declarer's with the talon), the seats that play, the
-    declarer and the set-aside talon's points; and the hand-off made, ``(a, b)`` as those
-    key it."""
+    take: the rules, the hands by seat (the declarer's with the talon), the seats that
+    play, the declarer and the set-aside talon's points; and for a played deal the
+    hand-off made, ``(a, b)`` as those key it."""
 
+    rules: Rules
     hands: tuple[int, ...]
     active: tuple[int, ...]
     declarer: int
-    set_aside_points: int
-    made: tuple[int, int]
+    set_aside_points: int = 0
+    made: tuple[int, int] | None = None
 
     def args(self) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+        """The arguments after ``rules`` of the solver's hand-off queries."""
         return self.hands, self.active, self.declarer, self.set_aside_points
 
 
@@ -189,6 +191,16 @@ def hand_off_cards(active: tuple[int, ...], declarer: int, pair: tuple[int, int]
     return {"give": {str(nxt): a, str(other): b}}
 
 
+def hand_off_text(entry: dict) -> str:
+    """:func:`hand_off_cards`' form as the commands print it: ``"9♠ to seat 1, J♣ to seat 2"``
+    or, laid away, ``"9♠ J♣"``."""
+    from thousand.cards import card_name, parse_card
+
+    if "lay_away" in entry:
+        return " ".join(card_name(parse_card(c)) for c in entry["lay_away"])
+    return ", ".join(f"{card_name(parse_card(c))} to seat {seat}" for seat, c in entry["give"].items())
+
+
 def hand_off_of(line: Line, cols: dict[str, np.ndarray], i: int) -> HandOff:
     """The hand-off of row ``i`` of the columns ``line`` was read from
     (:func:`line_from_columns`): the line's start with the cards given or laid away back
@@ -202,14 +214,27 @@ def hand_off_of(line: Line, cols: dict[str, np.ndarray], i: int) -> HandOff:
         hands[line.start.active[(d + 2) % 3]] &= ~(1 << b)
     elif a > b:
         a, b = b, a                     # a lay-away is keyed low card first
-    return HandOff(tuple(hands), tuple(line.start.active), line.declarer, line.start.set_aside_points, (a, b))
+    return HandOff(line.start.rules, tuple(hands), tuple(line.start.active), line.declarer,
+                   line.start.set_aside_points, (a, b))
+
+
+def _deal_columns(res: Any) -> dict[str, np.ndarray]:
+    """A played deal's row as one-element columns (what :func:`line_from_columns` reads)."""
+    return {k: np.array([v]) for k, v in res.to_row().items()}
 
 
 def line_of_deal(res: Any) -> Line | None:
     """The line of a played :class:`~thousand.reference.deal.DealResult` (``None``
     without a play)."""
-    cols = {k: np.array([v]) for k, v in res.to_row().items()}
-    return line_from_columns(res.rules, cols, 0, res.trace.events)
+    return line_from_columns(res.rules, _deal_columns(res), 0, res.trace.events)
+
+
+def hand_off_of_deal(res: Any) -> HandOff | None:
+    """The hand-off of a played :class:`~thousand.reference.deal.DealResult` (``None``
+    without a play)."""
+    cols = _deal_columns(res)
+    line = line_from_columns(res.rules, cols, 0, res.trace.events)
+    return None if line is None else hand_off_of(line, cols, 0)
 
 
 def solve_line_rows(line: Line, positions: list[Position] | None = None) -> tuple[np.ndarray, int]:

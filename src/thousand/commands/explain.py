@@ -175,9 +175,7 @@ def solve_deal(res) -> dict:
     it?").  Raises ``ThousandError`` for a deal without a play."""
     from thousand import solver
     from thousand.cards import card_name
-    import numpy as np
-
-    from thousand.lines import hand_off_cards, hand_off_of, line_of_deal, solve_line
+    from thousand.lines import hand_off_cards, hand_off_of_deal, line_of_deal, solve_line
 
     line = line_of_deal(res)
     if line is None:
@@ -209,7 +207,8 @@ def solve_deal(res) -> dict:
             entry["best_value"] = best
         cards.append(entry)
     # the hand-off (2 players: the lay-away) against every other one, solved the same way
-    h = hand_off_of(line, {k: np.array([v]) for k, v in res.to_row().items()}, 0)
+    h = hand_off_of_deal(res)
+    assert h is not None and h.made is not None     # the deal has a line, so a hand-off
     values = solver.hand_off_values(res.rules, *h.args(), workspace=ws)
     if values[h.made] != lv.start_value:    # the hand-off made gives the line's start
         raise ThousandError(f"--solve: the hand-off made is worth {values[h.made]}, the first lead {lv.start_value}")
@@ -227,6 +226,7 @@ def solve_deal(res) -> dict:
 def format_solve(s: dict) -> str:
     """The text of :func:`solve_deal`'s result, printed after the playthrough."""
     from thousand.cards import card_name, parse_card
+    from thousand.lines import hand_off_text
 
     def name(text: str) -> str:
         card, _, declare = text.partition("+")
@@ -236,16 +236,12 @@ def format_solve(s: dict) -> str:
     out = [f"open-hand values for seat {s['declarer']}'s contract of {c} (the value: his deal points at the end "
            "with every hand open,",
            "  he playing for the most and the defenders for the least; points taken so far included):"]
-    def gift(g: dict) -> str:
-        if "lay_away" in g:
-            return " ".join(name(c) for c in g["lay_away"])
-        return ", ".join(f"{name(c)} to seat {seat}" for seat, c in g["give"].items())
-
     h = s["hand_off"]
     what = "lay-away" if "lay_away" in h else "hand-off"
-    text = f"{what}: {gift(h)}, value {h['value']}"
+    text = f"{what}: {hand_off_text(h)}, value {h['value']}"
     if h["cost"]:
-        best = "; ".join(gift(b) for b in h["best"][:3]) + (f"; {len(h['best']) - 3} more" if len(h["best"]) > 3 else "")
+        best = "; ".join(hand_off_text(b) for b in h["best"][:3]) + (
+            f"; {len(h['best']) - 3} more" if len(h["best"]) > 3 else "")
         text += f"  costs the declarer {h['cost']} (best: {best}, {h['best_value']})"
     else:
         text += " (a best one)"

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from thousand.commands.common import add_rules_arguments, rules_from_args, seat_strategies, seed_value
 from thousand.errors import ThousandError
+
+if TYPE_CHECKING:       # the command imports the kernel only when it runs
+    from thousand.lines import HandOff
 
 NAME = "solve"
 HELP = "the open-hand value of a play position: what the declarer makes, and what every card is worth"
@@ -125,7 +127,9 @@ def run(args: argparse.Namespace) -> int:
         if args.strategy:
             raise ThousandError("--strategy chooses the players of a --seed deal; --hands needs none")
         pos, declarer = _typed_position(rules, args)
-    if isinstance(pos, HandOffStart):
+    from thousand.lines import HandOff
+
+    if isinstance(pos, HandOff):
         result = _hand_off_result(pos)
         print(json.dumps(result, ensure_ascii=False) if args.json else _format_hand_off(pos, result))
         return 0
@@ -158,6 +162,7 @@ def parse_suit(text: str) -> int:
 
 def _typed_position(rules, args: argparse.Namespace):
     from thousand.cards import card_name, cards_of, format_hand, parse_cards, parse_hand, popcount
+    from thousand.lines import HandOff
     from thousand.reference.play import Position, n_tricks
 
     n = 2 if rules.players == 2 else 3
@@ -187,7 +192,7 @@ def _typed_position(rules, args: argparse.Namespace):
             raise ThousandError(f"--hands: the declarer holds {before} cards and the defenders {others}: that is the "
                                 f"play's start before the hand-off (he leads, no trump, nothing taken); drop "
                                 f"{', '.join(extra)}")
-        return HandOffStart(rules, tuple(hands + [0] * (rules.players - n)), tuple(range(n)), declarer), declarer
+        return HandOff(rules, tuple(hands + [0] * (rules.players - n)), tuple(range(n)), declarer), declarer
     if popcount(hands[declarer]) == before:
         wrong = next(s for s, h in enumerate(hands) if s != declarer and popcount(h) != others)
         raise ThousandError(f"--hands: the declarer holds {before} cards, as before the hand-off, when each defender "
@@ -242,7 +247,7 @@ def _taken(text: str | None, n: int) -> list[int]:
 
 def _seed_position(rules, seed: int, strategies: list[str] | None, hand_off: bool = False):
     """The play's start (after the hand-off; with ``hand_off`` before it, as a
-    :class:`HandOffStart`) of the deal ``thousand explain --seed`` plays: the same stream,
+    :class:`thousand.lines.HandOff`) of the deal ``thousand explain --seed`` plays: the same stream,
     players and dealer draw (redeals dealt again, as explain does)."""
     from thousand.players import make_player
     from thousand.reference import Stream, play_deal
@@ -283,38 +288,24 @@ def _play_start(res, what: str, advice: str):
 HAND_OFF_SIZES = {2: (12, 10), 3: (10, 7)}    # by the seats that play: the declarer's cards, a defender's
 
 
-@dataclass(frozen=True)
-class HandOffStart:
-    """The play's start before the hand-off: ``hands`` by table seat (the declarer's with
-    the talon), the seats that play, and for a simulated deal the hand-off its declarer
-    made (``(a, b)`` as :func:`thousand.solver.hand_off_values` keys them)."""
-    rules: Any
-    hands: tuple[int, ...]
-    active: tuple[int, ...]
-    declarer: int
-    made: tuple[int, int] | None = None
+def _hand_off_start(res):
+    """A played reference deal's start before its hand-off (a :class:`thousand.lines.HandOff`),
+    with the hand-off made."""
+    from thousand.lines import hand_off_of_deal
+
+    h = hand_off_of_deal(res)
+    assert h is not None                    # _play_start has said why a deal has no play
+    return h
 
 
-def _hand_off_start(res) -> HandOffStart:
-    """A played reference deal's start before its hand-off, with the hand-off made."""
-    import numpy as np
-
-    from thousand.lines import hand_off_of, line_of_deal
-
-    line = line_of_deal(res)
-    assert line is not None                 # _play_start has said why a deal has no play
-    h = hand_off_of(line, {k: np.array([v]) for k, v in res.to_row().items()}, 0)
-    return HandOffStart(res.rules, h.hands, h.active, h.declarer, h.made)
-
-
-def _hand_off_result(start: HandOffStart) -> dict:
+def _hand_off_result(start: HandOff) -> dict:
     """Every hand-off solved (``solver.hand_off_values``), best first, as the JSON gives it."""
     from thousand import solver
     from thousand.cards import format_hand
     from thousand.lines import hand_off_cards
     from thousand.rules import highest_contract
 
-    values = solver.hand_off_values(start.rules, start.hands, start.active, start.declarer)
+    values = solver.hand_off_values(start.rules, *start.args())
     order = sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))
     best = order[0][1]
     seat = seat_numbers(start.rules.players, start.active)
@@ -337,8 +328,9 @@ def _hand_off_result(start: HandOffStart) -> dict:
     }
 
 
-def _format_hand_off(start: HandOffStart, result: dict, shown: int = 10) -> str:
-    from thousand.cards import card_name, format_hand, parse_card, popcount
+def _format_hand_off(start: HandOff, result: dict, shown: int = 10) -> str:
+    from thousand.cards import format_hand, popcount
+    from thousand.lines import hand_off_text
 
     seat = seat_numbers(start.rules.players, start.active)
     two = start.rules.players == 2
@@ -350,11 +342,6 @@ def _format_hand_off(start: HandOffStart, result: dict, shown: int = 10) -> str:
         role = "declarer" if s == start.declarer else "defender"
         lines.append(f"  seat {seat[s]} ({role}): {format_hand(start.hands[s])}")
 
-    def shown_as(e: dict) -> str:
-        if two:
-            return "lay away " + " ".join(card_name(parse_card(c)) for c in e["lay_away"])
-        return ", ".join(f"{card_name(parse_card(c))} to seat {s}" for s, c in e["give"].items())
-
     value = result["value"]
     lines.append(f"value: {value} -- the declarer's deal points with the best {what[:-1]} and open-hand play"
                  + (" (the laid-away cards' points included)" if two else ""))
@@ -362,6 +349,9 @@ def _format_hand_off(start: HandOffStart, result: dict, shown: int = 10) -> str:
     entries = result["hand_offs"]
     lines.append(f"{what}, best first (the value of the play after each; the best marked *), "
                  f"{min(shown, len(entries))} of {len(entries)}:")
+    def shown_as(e: dict) -> str:
+        return ("lay away " if two else "") + hand_off_text(e)
+
     width = max(len(shown_as(e)) for e in entries[:shown])
     for e in entries[:shown]:
         lines.append(f"  {'*' if e['best'] else ' '} {shown_as(e):<{width}}  {e['value']:>4}")
@@ -378,7 +368,7 @@ def _format_hand_off(start: HandOffStart, result: dict, shown: int = 10) -> str:
 def _trace_position(args: argparse.Namespace, rules, hand_off: bool = False):
     """The position before event ``--at`` of a deal trace (replayed, so every decision in
     it is checked), and its declarer; with ``hand_off`` the deal's start before the
-    hand-off (a :class:`HandOffStart`)."""
+    hand-off (a :class:`thousand.lines.HandOff`)."""
     from thousand.commands.explain import MAX_TRACE_BYTES, _check_trace_rules
     from thousand.errors import check_name
     from thousand.files import read_json
