@@ -103,7 +103,9 @@ cdef inline uint32_t marriage_bits(uint32_t m) noexcept nogil:
 
 cdef inline int32_t bits_to_suits(uint32_t b) noexcept nogil:
     """A mask with bits only at 6*s (one per suit) as a 4-bit suit pattern."""
-    return <int32_t>((b & 1) | ((b >> 5) & 2) | ((b >> 10) & 4) | ((b >> 15) & 8))
+    # one multiply gathers bits 0, 6, 12, 18 at bits 15..18 (no two partial products
+    # meet, so nothing carries)
+    return <int32_t>((b * <uint32_t>0x8421u) >> 15 & 15)
 
 
 cdef inline uint32_t below_mask(uint32_t u) noexcept nogil:

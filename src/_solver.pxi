@@ -32,6 +32,7 @@
 # - move ordering: the table's best lead, the declarations, a leader's top cards that
 #   no one can trump, a defender's lead to his partner's winner; second to play, what
 #   the last seat can still do to the trick; cards that take the trick, low discards;
+#   built from card masks group by group, rank by rank (no scores, no sort);
 # - from the second card of the second last trick on, a plain alpha-beta without the
 #   runs, ordering and bounds (solver_endgame);
 # - a trick that no card still to come can take from its best card: its points so far
@@ -40,8 +41,11 @@
 # - declarations that cannot change the trump (an ace marriage that does not set it, or
 #   a marriage in the suit already trump) are only searched one way: declared for the
 #   declarer (the same position with more points for him), undeclared for a defender
-#   (the same position; a defender's points do not enter the value).  Nothing else is
-#   pruned: equivalent-card pruning is not sound here (docs/kernel.md says why).
+#   (the same position; a defender's points do not enter the value);
+# - runs (a seat's cards of a suit with no card of another seat between them): at the
+#   last card of a trick one card of each run, elsewhere a run-mate skipped when its
+#   point difference from one searched cannot reach the window.  Plain equivalent-card
+#   pruning is not sound here (docs/kernel.md, "What is pruned, and why it is exact").
 
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -82,16 +86,6 @@ cdef struct SolveEntry:
     int16_t hi
 
 
-cdef struct OrderContext:
-    # what the move ordering asks of the other seats, once a node
-    uint32_t others                 # a lead: the cards of the other seats
-    int32_t ruffed                  # a lead: suits (bit by suit) the other side can trump
-    int32_t defence_takes           # a defender's lead: suits his side takes the trick in
-    int32_t next_seat               # second to play: the seat after him,
-    bint partner_next               #   whether on his side,
-    bint next_beats_best            #   whether it can take the trick from its best card
-
-
 cdef struct Solver:
     PlayState ps
     PlayRules pr
@@ -108,6 +102,8 @@ cdef struct Solver:
     uint32_t child_rk[3]
     uint32_t child_rcards
     bint child_rel
+    int32_t in_play         # the card points in play at solver_setup plus the points won
+                            # then: less the points won since, those in play now
     int32_t child_sure      # the quick tricks of the next call's position, found by its
                             # parent before playing the trick's last card (SOLVE_INF: none)
 
@@ -122,9 +118,8 @@ cdef inline int32_t solver_upper(const Solver* s) noexcept nogil:
     hand (and the ace marriage), the last-trick bonus and the set-aside talon."""
     cdef const PlayState* ps = &s.ps
     cdef uint32_t h = ps.hands[s.declarer]
-    cdef int32_t up = (card_points_c(ps.hands[0] | ps.hands[1] | ps.hands[2] | ps.hands[3])
-                       + ps.trick_points + s.pr.last_trick_bonus + ps.set_aside_points
-                       + marriage_sum(h))
+    cdef int32_t up = (s.in_play - (ps.points[0] + ps.points[1] + ps.points[2] + ps.points[3])
+                       + s.pr.last_trick_bonus + ps.set_aside_points + marriage_sum(h))
     if s.pr.ace_marriage > 0 and (h & ACES) == ACES:
         up += s.pr.ace_marriage
     return up
@@ -261,42 +256,50 @@ cdef inline int32_t solver_quick_tricks_of(const Solver* s, const uint32_t* hand
     none.  ``hands`` by seat, ``lead`` the leader, ``tricks_left`` with this one: the
     position, or the child of a trick's last card before it is played."""
     cdef const PlayState* ps = &s.ps
-    cdef int32_t t = ps.trump, i, j, o, suit, k, kk, total = 0, pts = 0, f, n = 0
+    cdef int32_t t = ps.trump, i, o, suit, k, kk, total = 0, pts = 0, f
     cdef int32_t ks[4]
-    cdef int32_t order[4]
     cdef int32_t trumps_left[3]
-    cdef uint32_t all_ = 0, h, hs, run, others
-    cdef bint short, decl_leads = lead == s.declarer
-    if t >= 0:
-        order[0] = t
-        n = 1
+    cdef uint32_t lh = hands[lead], h, hs, run, others, os, cashed = 0, x
+    cdef bint short, decl_leads = lead == s.declarer, ruffers = False
+    others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~lh
     for suit in range(4):
         ks[suit] = 0
-        if suit != t:
-            order[n] = suit
-            n += 1
-    for i in range(s.pr.n_active):
-        o = ps.active[i]
-        all_ |= hands[o]
-        # the trumps of the opponents, and with must_trump of the leader's partner: he
-        # would have to trump his partner's card and take the lead from him
-        trumps_left[i] = 0
-        if t >= 0 and o != lead and ((o == s.declarer) != decl_leads or s.pr.must_trump):
-            trumps_left[i] = td_popcount(hands[o] & SUIT_MASK_C[t])
-    for j in range(4):
-        suit = order[j]
-        hs = hands[lead] & SUIT_MASK_C[suit]
+    if t >= 0:
+        # his top trumps first: the others follow trumps while they can
+        k = 0
+        hs = lh & SUIT_MASK_C[t]
+        if hs:
+            run = hs
+            os = others & SUIT_MASK_C[t]
+            if os:
+                run &= ~((<uint32_t>2 << td_highbit(os)) - 1)
+            k = td_popcount(run)
+            if k > 0:
+                pts += SUIT_TOP_POINTS[(run >> 6 * t & 63) * 8 + k]
+                ks[t] = k
+                cashed = 1 << t
+                total = k
+        # the trumps left to the opponents, and with must_trump to the leader's partner:
+        # he would have to trump his partner's card and take the lead from him
+        for i in range(s.pr.n_active):
+            o = ps.active[i]
+            trumps_left[i] = 0
+            if o != lead and ((o == s.declarer) != decl_leads or s.pr.must_trump):
+                trumps_left[i] = td_popcount(hands[o] & SUIT_MASK_C[t]) - k
+                if trumps_left[i] > 0:
+                    ruffers = True
+    for suit in range(4):
+        if suit == t:
+            continue
+        hs = lh & SUIT_MASK_C[suit]
         if not hs:
             continue
-        others = all_ & SUIT_MASK_C[suit] & ~hs
         run = hs
-        if others:
-            run &= ~((<uint32_t>2 << td_highbit(others)) - 1)
+        os = others & SUIT_MASK_C[suit]
+        if os:
+            run &= ~((<uint32_t>2 << td_highbit(os)) - 1)
         k = td_popcount(run)
-        if suit == t:
-            for i in range(s.pr.n_active):
-                trumps_left[i] -= k
-        elif t >= 0:
+        if k > 0 and ruffers:
             for i in range(s.pr.n_active):
                 if trumps_left[i] > 0:
                     kk = td_popcount(hands[ps.active[i]] & SUIT_MASK_C[suit])
@@ -307,6 +310,7 @@ cdef inline int32_t solver_quick_tricks_of(const Solver* s, const uint32_t* hand
         # the top k of the run
         pts += SUIT_TOP_POINTS[(run >> 6 * suit & 63) * 8 + k]
         ks[suit] = k
+        cashed |= 1 << suit
         total += k
     if total == 0:
         return 0
@@ -319,9 +323,10 @@ cdef inline int32_t solver_quick_tricks_of(const Solver* s, const uint32_t* hand
         h = hands[o]
         f = 0
         short = False
-        for suit in range(4):
-            if ks[suit] == 0:
-                continue
+        x = cashed
+        while x:
+            suit = td_lowbit(x)
+            x &= x - 1
             hs = h >> 6 * suit & 63
             if td_popcount(hs) < ks[suit]:
                 short = True
@@ -371,21 +376,17 @@ cdef inline void solver_key(const Solver* s, uint32_t* k) noexcept nogil:
     k[2] = ps.hands[ps.active[2]] if s.pr.n_active == 3 else 0
 
 
-cdef inline void solver_child_key(const Solver* s, int32_t card, int32_t winner,
-                                  uint32_t* k) noexcept nogil:
+cdef inline void solver_child_key(const Solver* s, const uint32_t* base, int32_t card,
+                                  int32_t winner, uint32_t* k) noexcept nogil:
     """The key of the position after ``card`` closes the trick in progress (won by
-    ``winner``), without playing it: the hands less the card, the winner leading, the
-    trump unchanged (a card that closes a trick declares nothing)."""
-    cdef const PlayState* ps = &s.ps
-    cdef uint32_t h[3]
-    cdef int32_t i
-    for i in range(3):
-        h[i] = ps.hands[ps.active[i]] if i < s.pr.n_active else 0
-    h[s.pos_of[ps.turn]] &= ~(<uint32_t>1 << card)
-    k[0] = (h[0] | (<uint32_t>s.pos_of[winner] << 24) | (<uint32_t>(ps.trump + 1) << 26)
-            | (<uint32_t>s.decl_pos << 29))
-    k[1] = h[1] | (s.gen << 24)
-    k[2] = h[2]
+    ``winner``), without playing it, from ``base``, solver_key's words now: the hands
+    less the card, the winner leading, the trump unchanged (a card that closes a trick
+    declares nothing)."""
+    k[0] = base[0]
+    k[1] = base[1]
+    k[2] = base[2]
+    k[s.pos_of[s.ps.turn]] &= ~(<uint32_t>1 << card)
+    k[0] = (k[0] & ~(<uint32_t>3 << 24)) | (<uint32_t>s.pos_of[winner] << 24)
 
 
 cdef inline SolveEntry* solver_bucket(const Solver* s, const uint32_t* k) noexcept nogil:
@@ -629,116 +630,181 @@ cdef inline void solver_rel_store(Solver* s, const uint32_t* k, uint32_t cards, 
     e.hi = <int16_t>hi
 
 
-cdef inline bint solver_seat_can_beat(const PlayState* ps, int32_t seat, int32_t best) noexcept nogil:
-    """Can ``seat`` take the trick in progress from ``best`` (following suit when he
-    can)?  For the move ordering only."""
-    cdef uint32_t h = ps.hands[seat]
-    cdef int32_t suit = SUIT_OF[best]
+# RANK_MAJOR[k][suit << 6 | pattern]: a suit's 6-bit pattern spread to rank-major places
+# (4 * rank + suit, k = 0; 4 * (5 - rank) + suit, k = 1), so that a hand's cards come out
+# of its lowest bits rank by rank, suits in card order; RANK_MAJOR_CARD maps a place back
+cdef uint32_t RANK_MAJOR[2][256]
+cdef int8_t RANK_MAJOR_CARD[2][24]
+
+
+cdef void _init_rank_major():
+    cdef int32_t k, suit, p, r, place
+    for k in range(2):
+        for suit in range(4):
+            for p in range(64):
+                RANK_MAJOR[k][suit << 6 | p] = 0
+                for r in range(6):
+                    if p >> r & 1:
+                        place = 4 * (r if k == 0 else 5 - r) + suit
+                        RANK_MAJOR[k][suit << 6 | p] |= <uint32_t>1 << place
+            for r in range(6):
+                RANK_MAJOR_CARD[k][4 * (r if k == 0 else 5 - r) + suit] = <int8_t>(6 * suit + r)
+
+
+_init_rank_major()
+
+
+cdef inline int32_t solver_rank_major(uint32_t h, int32_t k, int32_t* cards, int32_t n) noexcept nogil:
+    """Append the cards of ``h`` to ``cards[n:]`` rank by rank (lowest first, k = 0;
+    highest first, k = 1), suits in card order; returns the new count."""
+    cdef uint32_t x
+    if not h & (h - 1):
+        # none or one card (most masks here)
+        if h:
+            cards[n] = td_lowbit(h)
+            n += 1
+        return n
+    x = (RANK_MAJOR[k][h & 63] | RANK_MAJOR[k][64 | (h >> 6 & 63)]
+         | RANK_MAJOR[k][128 | (h >> 12 & 63)] | RANK_MAJOR[k][192 | (h >> 18 & 63)])
+    while x:
+        cards[n] = RANK_MAJOR_CARD[k][td_lowbit(x)]
+        n += 1
+        x &= x - 1
+    return n
+
+
+cdef inline int32_t solver_order_lead(const Solver* s, uint32_t legal, uint32_t declarable,
+                                      bint runs, int32_t hint, bint maximising,
+                                      int32_t* cards) noexcept nogil:
+    """A lead: its moves into ``cards``, best first.  The table's move; the declarations
+    (the declarer's dearest marriage first); the cards no other seat can beat in their
+    suit, fattest first (the declarer's top trumps only after his low cards: they take
+    their tricks whenever he leads them; last, the ones the other side can trump); a
+    defender's lead in a suit his side takes (the declarer void in it without a trump,
+    fattest first, or following below a card of the partner's, leanest first); the low
+    cards, leanest first (the declarer's trumps last: he keeps them to trump).  Within a
+    group rank by rank, equal ranks in card order.  Returns their number."""
+    cdef const PlayState* ps = &s.ps
+    cdef uint32_t plain = legal, declared = 0, x, h, tr = 0, ruffed = 0, takes = 0, dvoid = 0
+    cdef uint32_t others, top, low, d = ps.hands[s.declarer], p = 0
+    cdef int32_t n = 0, c, i, seat, suit
+    # the moves: a declaration that changes the trump both ways; one that does not, the
+    # declarer declared and a defender plain (solver_search says why)
+    x = declarable
+    while x:
+        c = td_lowbit(x)
+        x &= x - 1
+        if (SUIT_OF[c] != ps.trump and (c - 6 * SUIT_OF[c] != 5 or s.pr.ace_marriage_sets_trump)) or not runs:
+            declared |= <uint32_t>1 << c
+        elif maximising:
+            declared |= <uint32_t>1 << c
+            plain &= ~(<uint32_t>1 << c)
+    if hint >= 32 and hint != SOLVE_NO_MOVE and declared >> (hint - 32) & 1:
+        declared &= ~(<uint32_t>1 << (hint - 32))
+        cards[n] = hint
+        n += 1
+    elif hint < 32 and plain >> hint & 1:
+        plain &= ~(<uint32_t>1 << hint)
+        cards[n] = hint
+        n += 1
+    if maximising:
+        for suit in range(3, -1, -1):
+            x = declared & SUIT_MASK_C[suit]
+            while x:
+                cards[n] = td_lowbit(x) + 32
+                n += 1
+                x &= x - 1
+    else:
+        x = declared
+        while x:
+            cards[n] = td_lowbit(x) + 32
+            n += 1
+            x &= x - 1
+    others = (ps.hands[0] | ps.hands[1] | ps.hands[2] | ps.hands[3]) & ~ps.hands[ps.turn]
+    if ps.trump >= 0:
+        if maximising:
+            tr = SUIT_MASK_C[ps.trump]
+        # the plain suits where a seat of the other side is void and holds a trump
+        for i in range(s.pr.n_active):
+            seat = ps.active[i]
+            h = ps.hands[seat]
+            if (seat == s.declarer) != maximising and h & SUIT_MASK_C[ps.trump]:
+                # (a suit's nine bit times 63 is the whole suit)
+                ruffed |= ~((below_mask(h) & SUIT_BITS) * 63)
+        ruffed &= FULL_DECK & ~SUIT_MASK_C[ps.trump]
+    if not maximising:
+        for i in range(s.pr.n_active):
+            seat = ps.active[i]
+            if seat != s.declarer and seat != ps.turn:
+                p = ps.hands[seat]
+        for suit in range(4):
+            if not d & SUIT_MASK_C[suit]:
+                dvoid |= SUIT_MASK_C[suit]
+                if ps.trump < 0 or not d & SUIT_MASK_C[ps.trump]:
+                    takes |= SUIT_MASK_C[suit]
+            elif p & SUIT_MASK_C[suit] and (td_highbit(p & SUIT_MASK_C[suit])
+                                             > td_highbit(d & SUIT_MASK_C[suit])):
+                takes |= SUIT_MASK_C[suit]
+    top = plain & ~below_mask(others)
+    low = plain & ~top
+    n = solver_rank_major(top & ~tr & ~ruffed, 1, cards, n)
+    n = solver_rank_major(low & takes & dvoid, 1, cards, n)
+    n = solver_rank_major(low & takes & ~dvoid, 0, cards, n)
+    n = solver_rank_major(low & ~takes & ~tr, 0, cards, n)
+    n = solver_rank_major(top & tr, 1, cards, n)
+    n = solver_rank_major(top & ruffed & ~tr, 1, cards, n)
+    return solver_rank_major(low & ~takes & tr, 0, cards, n)
+
+
+cdef inline int32_t solver_order_second(const Solver* s, uint32_t legal, int32_t* cards) noexcept nogil:
+    """Second to play, one seat after him (3 players): ``legal`` into ``cards``, best
+    first.  His side holding the trick: when the next seat cannot take it, the fattest
+    first; else the cards that take it where the next seat cannot take it back, fattest
+    first, then the leanest.  The other side holding it, the next seat an opponent: the
+    cards that take it for good, fattest first, then the leanest; the next seat his
+    partner: the cards that take it, the highest first (plain ones before trumps), then
+    the fattest when the partner can take it, else the leanest."""
+    cdef const PlayState* ps = &s.ps
+    cdef int32_t nxt = ps.next_seat[ps.turn], sb = SUIT_OF[ps.best], n
+    cdef uint32_t h = ps.hands[nxt], wins, again, tm = 0
+    cdef bint partner_next = (nxt == s.declarer) == (ps.turn == s.declarer)
+    if ps.trump >= 0:
+        tm = SUIT_MASK_C[ps.trump]
+    # the cards that take the trick from its best card
+    wins = SUIT_MASK_C[sb] & ~((<uint32_t>2 << ps.best) - 1)
+    if ps.trump >= 0 and ps.trump != sb:
+        wins |= tm
+    wins &= legal
+    # the cards the next seat could take the trick from (following suit when he can)
     if h & SUIT_MASK_C[ps.led]:
-        return suit == ps.led and (h & above_in_suit(best)) != 0
-    if ps.trump < 0 or not (h & SUIT_MASK_C[ps.trump]):
-        return False
-    return suit != ps.trump or (h & above_in_suit(best)) != 0
+        again = SUIT_MASK_C[ps.led] & ((<uint32_t>1 << td_highbit(h & SUIT_MASK_C[ps.led])) - 1)
+    elif h & tm:
+        again = (FULL_DECK & ~tm) | (tm & ((<uint32_t>1 << td_highbit(h & tm)) - 1))
+    else:
+        again = 0
+    if (ps.best_seat == s.declarer) == (ps.turn == s.declarer) and not again >> ps.best & 1:
+        return solver_rank_major(legal, 1, cards, 0)
+    if not partner_next or (ps.best_seat == s.declarer) == (ps.turn == s.declarer):
+        n = solver_rank_major(wins & ~again, 1, cards, 0)
+        return solver_rank_major(legal & ~(wins & ~again), 0, cards, n)
+    n = solver_rank_major(wins & ~tm, 1, cards, 0)
+    n = solver_rank_major(wins & tm, 1, cards, n)
+    return solver_rank_major(legal & ~wins, 1 if again >> ps.best & 1 else 0, cards, n)
 
 
-cdef inline void solver_order_context(const Solver* s, OrderContext* o) noexcept nogil:
-    """What the ordering asks of the other seats, once a node (solver_order_score)."""
+cdef inline int32_t solver_order_last(const Solver* s, uint32_t legal, int32_t* cards) noexcept nogil:
+    """The last card of a trick (no declaration): ``legal`` into ``cards``, best first.
+    To his side's trick the fattest first; else the cards that take it, cheapest first,
+    then the rest, leanest first.  Returns their number."""
     cdef const PlayState* ps = &s.ps
-    cdef int32_t i, seat, suit
-    cdef bint decl = ps.turn == s.declarer
-    cdef uint32_t h, d, p
-    # every field set, whichever kind of node (the compiler cannot see which are read)
-    o.others = 0
-    o.ruffed = 0
-    o.defence_takes = 0
-    o.next_seat = -1
-    o.partner_next = False
-    o.next_beats_best = False
-    if ps.trick_n == 0:
-        o.others = (ps.hands[0] | ps.hands[1] | ps.hands[2] | ps.hands[3]) & ~ps.hands[ps.turn]
-        # plain suits where a seat of the other side is void and holds a trump: a top
-        # card led in them may be trumped
-        if ps.trump >= 0:
-            for i in range(s.pr.n_active):
-                seat = ps.active[i]
-                h = ps.hands[seat]
-                if (seat == s.declarer) != decl and h & SUIT_MASK_C[ps.trump]:
-                    o.ruffed |= ~bits_to_suits(below_mask(h) & SUIT_BITS) & 15 & ~(1 << ps.trump)
-        # a defender to lead: suits where his side takes the trick, the declarer void
-        # in it without a trump, or following it below a card of the partner's
-        if not decl:
-            d = ps.hands[s.declarer]
-            p = 0
-            for i in range(s.pr.n_active):
-                seat = ps.active[i]
-                if seat != s.declarer and seat != ps.turn:
-                    p = ps.hands[seat]
-            for suit in range(4):
-                if not d & SUIT_MASK_C[suit]:
-                    if ps.trump < 0 or not d & SUIT_MASK_C[ps.trump]:
-                        o.defence_takes |= 1 << suit
-                elif p & SUIT_MASK_C[suit] and (td_highbit(p & SUIT_MASK_C[suit])
-                                                 > td_highbit(d & SUIT_MASK_C[suit])):
-                    o.defence_takes |= 1 << suit
-    elif ps.trick_n + 2 == s.pr.n_active:
-        # second to play, one seat after him: whether that seat can take the trick
-        o.next_seat = ps.next_seat[ps.turn]
-        o.partner_next = (o.next_seat == s.declarer) == decl
-        o.next_beats_best = solver_seat_can_beat(ps, o.next_seat, ps.best)
-
-
-cdef inline int32_t solver_order_score(const Solver* s, const OrderContext* o, int32_t card,
-                                       int32_t declare, bint maximising) noexcept nogil:
-    """Higher first: see the header."""
-    cdef const PlayState* ps = &s.ps
-    cdef int32_t pts = CARD_POINTS_C[card]
-    cdef int32_t suit = SUIT_OF[card]
-    cdef int32_t rank = card - 6 * suit
-    cdef bint mine_winning, wins
-    if ps.trick_n == 0:
-        if declare:
-            return 2000 + (MARRIAGE_VALUE[suit] if maximising else 0)
-        # a card no one else can beat in its suit (fattest first; last when the other
-        # side can trump it; the declarer's top trumps after his low cards: they take
-        # their tricks whenever he leads them)
-        if o.others & above_in_suit(card) == 0:
-            if maximising and suit == ps.trump:
-                return 65 + pts
-            return 50 + pts if o.ruffed >> suit & 1 else 500 + pts
-        if o.defence_takes >> suit & 1:
-            if not ps.hands[s.declarer] & SUIT_MASK_C[suit]:
-                return 450 + pts
-            return 400 - pts - rank
-        # low cards, leanest first; the declarer's trumps last (he keeps them to trump)
-        if maximising and suit == ps.trump:
-            return 30 - rank
-        return 100 - pts - rank
-    mine_winning = (ps.best_seat == s.declarer) == (ps.turn == s.declarer)
-    wins = card_beats(card, ps.best, ps.trump)
-    if ps.trick_n + 2 == s.pr.n_active:
-        # second to play
-        if mine_winning:
-            if not o.next_beats_best:
-                return 500 + pts
-            if wins and not solver_seat_can_beat(ps, o.next_seat, card):
-                return 600 + pts
-            return 100 - pts - rank
-        if wins:
-            if not o.partner_next:
-                if not solver_seat_can_beat(ps, o.next_seat, card):
-                    return 1200 + pts
-                return 100 - pts - rank
-            return 1000 + rank + pts - (50 if suit == ps.trump else 0)
-        if o.partner_next and o.next_beats_best:
-            return 500 + pts
-        return 100 - pts - rank
-    # last to play: the fattest card to his side's trick, the cheapest card that takes
-    # the trick, else the leanest
-    if mine_winning:
-        return 500 + pts
-    if wins:
-        return 1000 - rank
-    return 100 - pts - rank
+    cdef int32_t sb = SUIT_OF[ps.best]
+    cdef uint32_t beat
+    if (ps.best_seat == s.declarer) == (ps.turn == s.declarer):
+        return solver_rank_major(legal, 1, cards, 0)
+    beat = SUIT_MASK_C[sb] & ~((<uint32_t>2 << ps.best) - 1)
+    if ps.trump >= 0 and ps.trump != sb:
+        beat |= SUIT_MASK_C[ps.trump]
+    return solver_rank_major(legal & ~beat, 0, cards, solver_rank_major(legal & beat, 0, cards, 0))
 
 
 cdef inline int32_t solver_last_trick(const Solver* s) noexcept nogil:
@@ -914,16 +980,16 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
     cdef uint32_t legal, declarable
     cdef uint32_t k[3]
     cdef int32_t cards[24]
-    cdef int32_t scores[24]
-    cdef int32_t n = 0, i, j, c, tmp, ts, up = 0, base, gain, v, best, best_move = SOLVE_NO_MOVE
+    cdef int32_t n = 0, i, j, c, up = 0, base, gain, v, best, best_move = SOLVE_NO_MOVE
     cdef int32_t hint = SOLVE_NO_MOVE, alpha0 = alpha, beta0 = beta
-    cdef bint maximising, at_boundary, changes_trump, runs, last = False
+    cdef bint maximising, at_boundary, changes_trump, runs, ordered, last = False
     cdef uint32_t hand = 0, blockers = 0, special = 0, run_seen = 0
     cdef int32_t run_v[24]
     cdef int32_t run_pts[24]
     cdef int32_t r, dp, sure, w, ua, pend, known = s.child_sure
     cdef bint missed = s.child_missed, pass_missed
     cdef uint32_t kc[3]
+    cdef uint32_t kb[3]
     cdef uint32_t ch[4]
     cdef bint probe_children, settled, bounds = not (s.flags & SOLVE_NO_BOUNDS)
     cdef bint rel = False, crel = False
@@ -932,7 +998,6 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
     cdef uint32_t rkc[3]
     cdef int32_t rneg, rpos
     cdef SolveEntry* e
-    cdef OrderContext octx
     if ps.trick_index >= pr.n_tricks - 1 or (ps.trick_index == pr.n_tricks - 2 and ps.trick_n > 0):
         # the last trick, and the second last after its lead: see solver_endgame
         return solver_endgame(s, alpha, beta)
@@ -1018,12 +1083,24 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
     runs = not (s.flags & SOLVE_NO_DOMINANCE) and ps.trick_index + 2 < pr.n_tricks
     if runs:
         hand = ps.hands[ps.turn]
-        blockers = solver_run_blockers(s, &special)
         last = ps.trick_n + 1 == pr.n_active
-        if last:
+        if not last:
+            blockers = solver_run_blockers(s, &special)
+        elif legal & (legal - 1):
             # the last card of the trick: one card of each run is enough
+            blockers = solver_run_blockers(s, &special)
             legal &= ~(solver_run_redundant(s, hand, blockers, special, maximising)
                        & ~declarable)
+    ordered = not (s.flags & SOLVE_NO_ORDER) and ps.trick_index + 2 < pr.n_tricks
+    if ordered and ps.trick_n + 1 == pr.n_active:
+        n = solver_order_last(s, legal, cards)
+        legal = 0
+    elif ordered and ps.trick_n > 0:
+        n = solver_order_second(s, legal, cards)
+        legal = 0
+    if ordered and ps.trick_n == 0:
+        n = solver_order_lead(s, legal, declarable, runs, hint, maximising, cards)
+        legal = 0
     while legal and not declarable:
         # no declaration possible (most nodes): every legal card once
         cards[n] = td_lowbit(legal)
@@ -1049,34 +1126,24 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
         else:
             cards[n] = c
             n += 1
-    if not (s.flags & SOLVE_NO_ORDER) and ps.trick_index + 2 < pr.n_tricks:
-        solver_order_context(s, &octx)
-        for i in range(n):
-            scores[i] = (10000 if cards[i] == hint
-                         else solver_order_score(s, &octx, cards[i] & 31, cards[i] >> 5, maximising))
-        # insertion sort, highest score first
-        for i in range(1, n):
-            tmp = cards[i]
-            ts = scores[i]
-            j = i - 1
-            while j >= 0 and scores[j] < ts:
-                cards[j + 1] = cards[j]
-                scores[j + 1] = scores[j]
-                j -= 1
-            cards[j + 1] = tmp
-            scores[j + 1] = ts
+    probe_children = (ps.trick_n + 1 == pr.n_active and ps.trick_index + 2 < pr.n_tricks
+                      and not (s.flags & SOLVE_NO_TABLE))
+    if probe_children:
+        # the children's keys are this position's less a card, their leader the winner
+        solver_key(s, kb)
+    else:
+        kb[0] = kb[1] = kb[2] = 0
     base = solver_decl_total(s)
     best = -SOLVE_INF if maximising else SOLVE_INF
     # the last card of a trick before the last two: each child is a trick boundary, so
     # its table entry is looked up here, before the card is played (a stored value or a
     # bound that fails the whole window settles the card without playing it)
-    probe_children = (ps.trick_n + 1 == pr.n_active and ps.trick_index + 2 < pr.n_tricks
-                      and not (s.flags & SOLVE_NO_TABLE))
     for i in range(n):
         r = 24
-        if runs and cards[i] < 24:
+        if runs and not last and cards[i] < 24:
             # a card of a run searched already is within its point difference of it
-            # (docs/kernel.md, "Runs"): skip it when that cannot reach the window
+            # (docs/kernel.md, "Runs"): skip it when that cannot reach the window (the
+            # last card of a trick keeps one card of each run: nothing to skip)
             r = solver_run_of(hand, blockers, special, cards[i])
             if r < 24 and run_seen >> r & 1:
                 dp = CARD_POINTS_C[cards[i]] - run_pts[r]
@@ -1104,7 +1171,7 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
                 v = gain + solver_upper_after(s, up, cards[i])
                 settled = True
         if probe_children and not settled:
-            solver_child_key(s, cards[i], w, kc)
+            solver_child_key(s, kb, cards[i], w, kc)
             e = solver_probe(s, kc)
             if e != NULL:
                 if e.lo == e.hi or e.lo + gain >= beta:
@@ -1289,6 +1356,9 @@ cdef bint solver_setup(Solver* s, const int32_t* rules, const int32_t* row,
         if not legal_cards(&s.ps, &s.pr) >> row[POS_TRICK + i] & 1:
             return False
         play_card(&s.ps, &s.pr, row[POS_TRICK + i], 0)
+    s.in_play = (card_points_c(s.ps.hands[0] | s.ps.hands[1] | s.ps.hands[2] | s.ps.hands[3])
+                 + s.ps.trick_points + s.ps.points[0] + s.ps.points[1] + s.ps.points[2]
+                 + s.ps.points[3])
     return True
 
 
