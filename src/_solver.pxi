@@ -339,6 +339,16 @@ cdef inline int32_t solver_quick_tricks_of(const Solver* s, const uint32_t* hand
     return pts if decl_leads else -pts
 
 
+cdef inline uint32_t solver_beaters(const PlayState* ps) noexcept nogil:
+    """The cards that would take the trick in progress from its best card: the higher
+    cards of its suit, and every trump when it is not one."""
+    cdef int32_t sb = SUIT_OF[ps.best]
+    cdef uint32_t m = SUIT_MASK_C[sb] & ~((<uint32_t>2 << ps.best) - 1)
+    if ps.trump >= 0 and ps.trump != sb:
+        m |= SUIT_MASK_C[ps.trump]
+    return m
+
+
 cdef inline int32_t solver_trick_settled(const Solver* s) noexcept nogil:
     """In the middle of a trick: when no card of the seats still to play to it can beat
     its best card (a higher card of that suit, or a trump on another suit; the trump
@@ -346,10 +356,8 @@ cdef inline int32_t solver_trick_settled(const Solver* s) noexcept nogil:
     Returns them, positive when the declarer wins it, negative for the defenders; 0 when
     the trick is still open."""
     cdef const PlayState* ps = &s.ps
-    cdef int32_t i, seat = ps.turn, b = ps.best, suit = SUIT_OF[ps.best]
-    cdef uint32_t rest = 0, beaters = SUIT_MASK_C[suit] & ~((<uint32_t>2 << b) - 1)
-    if ps.trump >= 0 and suit != ps.trump:
-        beaters |= SUIT_MASK_C[ps.trump]
+    cdef int32_t i, seat = ps.turn
+    cdef uint32_t rest = 0, beaters = solver_beaters(ps)
     for i in range(ps.trick_n, s.pr.n_active):
         rest |= ps.hands[seat]
         seat = ps.next_seat[seat]
@@ -673,6 +681,26 @@ cdef inline int32_t solver_rank_major(uint32_t h, int32_t k, int32_t* cards, int
     return n
 
 
+cdef inline uint32_t solver_declared_moves(const Solver* s, uint32_t declarable, bint runs,
+                                           bint maximising, uint32_t* plain) noexcept nogil:
+    """A leader's moves with a declaration, of the cards ``declarable``: one that can
+    change the trump is searched both ways; one that cannot only declared for the
+    declarer (it is then dropped from ``plain``) and only plain for a defender, which
+    ``runs`` (the dominance pruning) may assume (docs/kernel.md)."""
+    cdef const PlayState* ps = &s.ps
+    cdef uint32_t declared = 0, x = declarable
+    cdef int32_t c
+    while x:
+        c = td_lowbit(x)
+        x &= x - 1
+        if (SUIT_OF[c] != ps.trump and (c - 6 * SUIT_OF[c] != 5 or s.pr.ace_marriage_sets_trump)) or not runs:
+            declared |= <uint32_t>1 << c
+        elif maximising:
+            declared |= <uint32_t>1 << c
+            plain[0] &= ~(<uint32_t>1 << c)
+    return declared
+
+
 cdef inline int32_t solver_order_lead(const Solver* s, uint32_t legal, uint32_t declarable,
                                       bint runs, int32_t hint, bint maximising,
                                       int32_t* cards) noexcept nogil:
@@ -685,20 +713,10 @@ cdef inline int32_t solver_order_lead(const Solver* s, uint32_t legal, uint32_t 
     cards, leanest first (the declarer's trumps last: he keeps them to trump).  Within a
     group rank by rank, equal ranks in card order.  Returns their number."""
     cdef const PlayState* ps = &s.ps
-    cdef uint32_t plain = legal, declared = 0, x, h, tr = 0, ruffed = 0, takes = 0, dvoid = 0
+    cdef uint32_t plain = legal, declared, x, h, tr = 0, ruffed = 0, takes = 0, dvoid = 0
     cdef uint32_t others, top, low, d = ps.hands[s.declarer], p = 0
-    cdef int32_t n = 0, c, i, seat, suit
-    # the moves: a declaration that changes the trump both ways; one that does not, the
-    # declarer declared and a defender plain (solver_search says why)
-    x = declarable
-    while x:
-        c = td_lowbit(x)
-        x &= x - 1
-        if (SUIT_OF[c] != ps.trump and (c - 6 * SUIT_OF[c] != 5 or s.pr.ace_marriage_sets_trump)) or not runs:
-            declared |= <uint32_t>1 << c
-        elif maximising:
-            declared |= <uint32_t>1 << c
-            plain &= ~(<uint32_t>1 << c)
+    cdef int32_t n = 0, i, seat, suit
+    declared = solver_declared_moves(s, declarable, runs, maximising, &plain)
     if hint >= 32 and hint != SOLVE_NO_MOVE and declared >> (hint - 32) & 1:
         declared &= ~(<uint32_t>1 << (hint - 32))
         cards[n] = hint
@@ -765,16 +783,12 @@ cdef inline int32_t solver_order_second(const Solver* s, uint32_t legal, int32_t
     partner: the cards that take it, the highest first (plain ones before trumps), then
     the fattest when the partner can take it, else the leanest."""
     cdef const PlayState* ps = &s.ps
-    cdef int32_t nxt = ps.next_seat[ps.turn], sb = SUIT_OF[ps.best], n
+    cdef int32_t nxt = ps.next_seat[ps.turn], n
     cdef uint32_t h = ps.hands[nxt], wins, again, tm = 0
     cdef bint partner_next = (nxt == s.declarer) == (ps.turn == s.declarer)
     if ps.trump >= 0:
         tm = SUIT_MASK_C[ps.trump]
-    # the cards that take the trick from its best card
-    wins = SUIT_MASK_C[sb] & ~((<uint32_t>2 << ps.best) - 1)
-    if ps.trump >= 0 and ps.trump != sb:
-        wins |= tm
-    wins &= legal
+    wins = legal & solver_beaters(ps)
     # the cards the next seat could take the trick from (following suit when he can)
     if h & SUIT_MASK_C[ps.led]:
         again = SUIT_MASK_C[ps.led] & ((<uint32_t>1 << td_highbit(h & SUIT_MASK_C[ps.led])) - 1)
@@ -797,13 +811,10 @@ cdef inline int32_t solver_order_last(const Solver* s, uint32_t legal, int32_t* 
     To his side's trick the fattest first; else the cards that take it, cheapest first,
     then the rest, leanest first.  Returns their number."""
     cdef const PlayState* ps = &s.ps
-    cdef int32_t sb = SUIT_OF[ps.best]
     cdef uint32_t beat
     if (ps.best_seat == s.declarer) == (ps.turn == s.declarer):
         return solver_rank_major(legal, 1, cards, 0)
-    beat = SUIT_MASK_C[sb] & ~((<uint32_t>2 << ps.best) - 1)
-    if ps.trump >= 0 and ps.trump != sb:
-        beat |= SUIT_MASK_C[ps.trump]
+    beat = solver_beaters(ps)
     return solver_rank_major(legal & ~beat, 0, cards, solver_rank_major(legal & beat, 0, cards, 0))
 
 
@@ -911,12 +922,10 @@ cdef inline uint32_t solver_run_redundant(const Solver* s, uint32_t hand, uint32
     leanest (docs/kernel.md, "Runs").  A card that takes the trick is taken by the mover,
     so its run keeps the top card; a card that does not goes to the best card's holder."""
     cdef const PlayState* ps = &s.ps
-    cdef int32_t sb = SUIT_OF[ps.best], suit
+    cdef int32_t suit
     cdef uint32_t plain = hand & ~special, above = 0, below = 0, top
-    cdef uint32_t beat = SUIT_MASK_C[sb] & ~((<uint32_t>2 << ps.best) - 1)
+    cdef uint32_t beat = solver_beaters(ps)
     cdef uint32_t x
-    if ps.trump >= 0 and ps.trump != sb:
-        beat |= SUIT_MASK_C[ps.trump]
     for suit in range(4):
         x = (plain >> 6 * suit & 63) << 6 | (blockers >> 6 * suit & 63)
         above |= <uint32_t>RUN_ABOVE[x] << 6 * suit
@@ -982,8 +991,8 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
     cdef int32_t cards[24]
     cdef int32_t n = 0, i, j, c, up = 0, base, gain, v, best, best_move = SOLVE_NO_MOVE
     cdef int32_t hint = SOLVE_NO_MOVE, alpha0 = alpha, beta0 = beta
-    cdef bint maximising, at_boundary, changes_trump, runs, ordered, last = False
-    cdef uint32_t hand = 0, blockers = 0, special = 0, run_seen = 0
+    cdef bint maximising, at_boundary, runs, ordered, last = False
+    cdef uint32_t hand = 0, blockers = 0, special = 0, run_seen = 0, declared, x
     cdef int32_t run_v[24]
     cdef int32_t run_pts[24]
     cdef int32_t r, dp, sure, w, ua, pend, known = s.child_sure
@@ -1092,40 +1101,31 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
             legal &= ~(solver_run_redundant(s, hand, blockers, special, maximising)
                        & ~declarable)
     ordered = not (s.flags & SOLVE_NO_ORDER) and ps.trick_index + 2 < pr.n_tricks
-    if ordered and ps.trick_n + 1 == pr.n_active:
-        n = solver_order_last(s, legal, cards)
-        legal = 0
-    elif ordered and ps.trick_n > 0:
-        n = solver_order_second(s, legal, cards)
-        legal = 0
     if ordered and ps.trick_n == 0:
         n = solver_order_lead(s, legal, declarable, runs, hint, maximising, cards)
-        legal = 0
-    while legal and not declarable:
+    elif ordered and ps.trick_n + 1 == pr.n_active:
+        n = solver_order_last(s, legal, cards)
+    elif ordered:
+        n = solver_order_second(s, legal, cards)
+    elif not declarable:
         # no declaration possible (most nodes): every legal card once
-        cards[n] = td_lowbit(legal)
-        n += 1
-        legal &= legal - 1
-    while legal:
-        c = td_lowbit(legal)
-        legal &= legal - 1
-        if declarable >> c & 1:
-            changes_trump = (SUIT_OF[c] != ps.trump
-                             and (c - 6 * SUIT_OF[c] != 5 or pr.ace_marriage_sets_trump))
-            if changes_trump or not runs:
-                cards[n] = c + 32
-                n += 1
-                cards[n] = c
-                n += 1
-            elif maximising:
-                cards[n] = c + 32
-                n += 1
-            else:
-                cards[n] = c
-                n += 1
-        else:
-            cards[n] = c
+        while legal:
+            cards[n] = td_lowbit(legal)
             n += 1
+            legal &= legal - 1
+    else:
+        # in card order, a declaration before the plain card
+        declared = solver_declared_moves(s, declarable, runs, maximising, &legal)
+        x = legal | declared
+        while x:
+            c = td_lowbit(x)
+            x &= x - 1
+            if declared >> c & 1:
+                cards[n] = c + 32
+                n += 1
+            if legal >> c & 1:
+                cards[n] = c
+                n += 1
     probe_children = (ps.trick_n + 1 == pr.n_active and ps.trick_index + 2 < pr.n_tricks
                       and not (s.flags & SOLVE_NO_TABLE))
     if probe_children:
