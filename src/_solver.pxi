@@ -702,19 +702,21 @@ cdef inline uint32_t solver_declared_moves(const Solver* s, uint32_t declarable,
 
 
 cdef inline int32_t solver_order_lead(const Solver* s, uint32_t legal, uint32_t declarable,
-                                      bint runs, int32_t hint, bint maximising,
+                                      bint runs, int32_t hint, bint maximising, int32_t beta,
                                       int32_t* cards) noexcept nogil:
     """A lead: its moves into ``cards``, best first.  The table's move; the declarations
-    (the declarer's dearest marriage first); the cards no other seat can beat in their
-    suit, fattest first (the declarer's top trumps only after his low cards: they take
-    their tricks whenever he leads them; last, the ones the other side can trump); a
-    defender's lead in a suit his side takes (the declarer void in it without a trump,
+    (the declarer's dearest marriage first; his declarations that give the lead away,
+    their card beaten by another seat's, only after his sure top cards and top trumps,
+    unless their points alone reach ``beta``, the node's window); the cards no other
+    seat can beat in their suit, fattest first (the declarer's top trumps only after his
+    low cards: they take their tricks whenever he leads them; last, the ones the other
+    side can trump); a defender's lead in a suit his side takes (the declarer void in it without a trump,
     fattest first, or following below a card of the partner's, leanest first); the low
     cards, leanest first (the declarer's trumps last: he keeps them to trump).  Within a
     group rank by rank, equal ranks in card order.  Returns their number."""
     cdef const PlayState* ps = &s.ps
     cdef uint32_t plain = legal, declared, x, h, tr = 0, ruffed = 0, takes = 0, dvoid = 0
-    cdef uint32_t others, top, low, d = ps.hands[s.declarer], p = 0
+    cdef uint32_t others, top, low, d = ps.hands[s.declarer], p = 0, late = 0
     cdef int32_t n = 0, i, seat, suit
     declared = solver_declared_moves(s, declarable, runs, maximising, &plain)
     if hint >= 32 and hint != SOLVE_NO_MOVE and declared >> (hint - 32) & 1:
@@ -725,6 +727,17 @@ cdef inline int32_t solver_order_lead(const Solver* s, uint32_t legal, uint32_t 
         plain &= ~(<uint32_t>1 << hint)
         cards[n] = hint
         n += 1
+    others = (ps.hands[0] | ps.hands[1] | ps.hands[2] | ps.hands[3]) & ~ps.hands[ps.turn]
+    if maximising:
+        # a declaration that gives the lead away: the sure top cards first, cashed before
+        # it sets a trump that could ruff them (docs/kernel.md, "Declarations that give
+        # the lead away"); one whose points alone reach beta still goes first (a cut at
+        # once)
+        late = declared & below_mask(others) & ~others
+        for suit in range(4):
+            if MARRIAGE_VALUE[suit] >= beta:
+                late &= ~SUIT_MASK_C[suit]
+        declared &= ~late
     if maximising:
         for suit in range(3, -1, -1):
             x = declared & SUIT_MASK_C[suit]
@@ -738,7 +751,6 @@ cdef inline int32_t solver_order_lead(const Solver* s, uint32_t legal, uint32_t 
             cards[n] = td_lowbit(x) + 32
             n += 1
             x &= x - 1
-    others = (ps.hands[0] | ps.hands[1] | ps.hands[2] | ps.hands[3]) & ~ps.hands[ps.turn]
     if ps.trump >= 0:
         if maximising:
             tr = SUIT_MASK_C[ps.trump]
@@ -766,6 +778,16 @@ cdef inline int32_t solver_order_lead(const Solver* s, uint32_t legal, uint32_t 
     top = plain & ~below_mask(others)
     low = plain & ~top
     n = solver_rank_major(top & ~tr & ~ruffed, 1, cards, n)
+    if late:
+        # his top trumps too: drawn before the lead goes
+        n = solver_rank_major(top & tr, 1, cards, n)
+        top &= ~tr
+    for suit in range(3, -1, -1):
+        x = late & SUIT_MASK_C[suit]
+        while x:
+            cards[n] = td_lowbit(x) + 32
+            n += 1
+            x &= x - 1
     n = solver_rank_major(low & takes & dvoid, 1, cards, n)
     n = solver_rank_major(low & takes & ~dvoid, 0, cards, n)
     n = solver_rank_major(low & ~takes & ~tr, 0, cards, n)
@@ -1102,7 +1124,7 @@ cdef int32_t solver_search(Solver* s, int32_t alpha, int32_t beta) noexcept nogi
                        & ~declarable)
     ordered = not (s.flags & SOLVE_NO_ORDER) and ps.trick_index + 2 < pr.n_tricks
     if ordered and ps.trick_n == 0:
-        n = solver_order_lead(s, legal, declarable, runs, hint, maximising, cards)
+        n = solver_order_lead(s, legal, declarable, runs, hint, maximising, beta, cards)
     elif ordered and ps.trick_n + 1 == pr.n_active:
         n = solver_order_last(s, legal, cards)
     elif ordered:
