@@ -701,6 +701,21 @@ cdef inline uint32_t solver_declared_moves(const Solver* s, uint32_t declarable,
     return declared
 
 
+cdef inline int32_t solver_dearest_declarations(uint32_t declared, int32_t* cards,
+                                                int32_t n) noexcept nogil:
+    """Append the declarations of the cards ``declared`` to ``cards[n:]``, the dearest
+    marriage's suit first; returns the new count."""
+    cdef uint32_t x
+    cdef int32_t suit
+    for suit in range(3, -1, -1):
+        x = declared & SUIT_MASK_C[suit]
+        while x:
+            cards[n] = td_lowbit(x) + 32
+            n += 1
+            x &= x - 1
+    return n
+
+
 cdef inline int32_t solver_order_lead(const Solver* s, uint32_t legal, uint32_t declarable,
                                       bint runs, int32_t hint, bint maximising, int32_t beta,
                                       int32_t* cards) noexcept nogil:
@@ -739,12 +754,7 @@ cdef inline int32_t solver_order_lead(const Solver* s, uint32_t legal, uint32_t 
                 late &= ~SUIT_MASK_C[suit]
         declared &= ~late
     if maximising:
-        for suit in range(3, -1, -1):
-            x = declared & SUIT_MASK_C[suit]
-            while x:
-                cards[n] = td_lowbit(x) + 32
-                n += 1
-                x &= x - 1
+        n = solver_dearest_declarations(declared, cards, n)
     else:
         x = declared
         while x:
@@ -782,12 +792,7 @@ cdef inline int32_t solver_order_lead(const Solver* s, uint32_t legal, uint32_t 
         # his top trumps too: drawn before the lead goes
         n = solver_rank_major(top & tr, 1, cards, n)
         top &= ~tr
-    for suit in range(3, -1, -1):
-        x = late & SUIT_MASK_C[suit]
-        while x:
-            cards[n] = td_lowbit(x) + 32
-            n += 1
-            x &= x - 1
+    n = solver_dearest_declarations(late, cards, n)
     n = solver_rank_major(low & takes & dvoid, 1, cards, n)
     n = solver_rank_major(low & takes & ~dvoid, 0, cards, n)
     n = solver_rank_major(low & ~takes & ~tr, 0, cards, n)
