@@ -32,3 +32,14 @@ def test_every_quick_case_is_recorded():
 @pytest.mark.parametrize("case", QUICK, ids=[c.name for c in QUICK])
 def test_output_unchanged(case):
     assert output_hashes.run_case(case, in_process=True) == RECORDED[case.name]
+
+
+def test_json_floats_hashed_to_ten_digits():
+    # a last-bit difference (another summation order) must not change a hash; a
+    # difference in what the number says must
+    rounded = output_hashes._rounded
+    a = {"mean": [0.1 + 0.2, 1], "ci": {"low": 2.0000000000000004}}
+    b = {"mean": [0.3, 1], "ci": {"low": 2.0}}
+    assert json.dumps(rounded(a)) == json.dumps(rounded(b))
+    assert rounded({"x": 0.30001}) != rounded({"x": 0.3})
+    assert rounded({"n": 7, "s": "7.0"}) == {"n": 7, "s": "7.0"}
