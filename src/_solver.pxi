@@ -725,10 +725,11 @@ cdef inline int32_t solver_order_lead(const Solver* s, uint32_t legal, uint32_t 
     unless their points alone reach ``beta``, the node's window); the cards no other
     seat can beat in their suit, fattest first (the declarer's top trumps only after his
     low cards: they take their tricks whenever he leads them; last, the ones the other
-    side can trump); a defender's lead in a suit his side takes (the declarer void in it without a trump,
-    fattest first, or following below a card of the partner's, leanest first); the low
-    cards, leanest first (the declarer's trumps last: he keeps them to trump).  Within a
-    group rank by rank, equal ranks in card order.  Returns their number."""
+    side can trump); a defender's lead in a suit his side takes (the declarer void in it
+    without a trump, fattest first, or following below a card of the partner's, leanest
+    first); the low cards, leanest first (the declarer's trumps last: he keeps them to
+    trump).  Within a group rank by rank, equal ranks in card order.  Returns their
+    number."""
     cdef const PlayState* ps = &s.ps
     cdef uint32_t plain = legal, declared, x, h, tr = 0, ruffed = 0, takes = 0, dvoid = 0
     cdef uint32_t others, top, low, d = ps.hands[s.declarer], p = 0, late = 0
@@ -749,12 +750,11 @@ cdef inline int32_t solver_order_lead(const Solver* s, uint32_t legal, uint32_t 
         # the lead away"); one whose points alone reach beta still goes first (a cut at
         # once)
         late = declared & below_mask(others) & ~others
-        for suit in range(4):
-            if MARRIAGE_VALUE[suit] >= beta:
-                late &= ~SUIT_MASK_C[suit]
-        declared &= ~late
-    if maximising:
-        n = solver_dearest_declarations(declared, cards, n)
+        if late:
+            for suit in range(4):
+                if MARRIAGE_VALUE[suit] >= beta:
+                    late &= ~SUIT_MASK_C[suit]
+        n = solver_dearest_declarations(declared & ~late, cards, n)
     else:
         x = declared
         while x:
