@@ -84,7 +84,8 @@ def main() -> None:
     ws = solver.Workspace(a.bits)
     rules = CLASSIC.to_kernel()
     rows = np.stack([solver.position_row(p, d) for p, d in zip(starts, decls)])
-    print(f"{len(starts)} classic deals (seed {a.seed}), table 2 x 2^{a.bits} entries, "
+    print(f"{len(starts)} classic deals (seed {a.seed}), table 2 x 2^{a.bits} entries (a single "
+          f"position's search uses the first 2 x 2^{min(a.bits, 12)}), "
           f"load average {os.getloadavg()[0]:.1f}, {time.strftime('%Y-%m-%d')}")
 
     values, nanos, nodes, cpu = one_by_one(rules, rows, ws, None)

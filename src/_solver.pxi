@@ -55,6 +55,10 @@ cdef extern from *:
 cdef enum:
     SOLVE_INF = 30000
     SOLVE_NO_MOVE = 63
+    # a single position's search uses at most this many buckets of the table (the first
+    # ones): it stores fewer than their 8,192 entries, and 128 KB stay in the core's
+    # caches between positions (docs/kernel.md, "The table's size")
+    SOLVE_SINGLE_BUCKETS = 4096
     # flags (the tests switch parts off to check that the value does not change)
     SOLVE_NO_TABLE = 1
     SOLVE_NO_BOUNDS = 2
@@ -90,7 +94,8 @@ cdef struct Solver:
     PlayState ps
     PlayRules pr
     SolveEntry* table       # header entry (the generation in k0), then buckets of 2
-    uint32_t mask           # buckets - 1
+    uint32_t mask           # buckets the search uses - 1 (the first ones of the table)
+    uint32_t table_mask     # buckets the table holds - 1
     uint32_t gen
     int32_t declarer
     int32_t decl_pos
@@ -370,10 +375,19 @@ cdef inline void solver_new_generation(Solver* s) noexcept nogil:
     """A fresh table for a new position: bump the generation (clear it on wrap)."""
     cdef uint32_t g = s.table[0].k0 + 1
     if g > 255:
-        memset(&s.table[1], 0, 2 * (<size_t>s.mask + 1) * sizeof(SolveEntry))
+        memset(&s.table[1], 0, 2 * (<size_t>s.table_mask + 1) * sizeof(SolveEntry))
         g = 1
     s.table[0].k0 = g
     s.gen = g
+
+
+cdef inline void solver_single_position(Solver* s) noexcept nogil:
+    """Call after solver_setup for a query about one position (its value, whether it
+    reaches a target, its cards' values): its search uses the table's first
+    SOLVE_SINGLE_BUCKETS buckets.  Queries that share a generation between many positions
+    (hand-offs, pimc's worlds) keep the whole table."""
+    if s.mask > SOLVE_SINGLE_BUCKETS - 1:
+        s.mask = SOLVE_SINGLE_BUCKETS - 1
 
 
 cdef inline void solver_key(const Solver* s, uint32_t* k) noexcept nogil:
@@ -1343,6 +1357,7 @@ cdef bint solver_setup(Solver* s, const int32_t* rules, const int32_t* row,
     play_rules_from(&s.pr, rules)
     s.table = table
     s.mask = mask
+    s.table_mask = mask
     s.flags = flags
     s.nodes = 0
     s.child_sure = SOLVE_INF
@@ -1471,6 +1486,7 @@ def _solve_batch(const int32_t[::1] rules, const int32_t[:, ::1] positions, uint
             if not solver_setup(&s, &rules[0], &positions[i, 0], t, mask, flags):
                 bad = i
                 break
+            solver_single_position(&s)
             solver_new_generation(&s)
             if targets.shape[0] > 0:
                 need = targets[i] - positions[i, POS_MADE]
@@ -1511,6 +1527,7 @@ def _solve_cards(const int32_t[::1] rules, const int32_t[::1] position, uint8_t[
         if not solver_setup(&s, &rules[0], &position[0], t, mask, flags):
             v = -1
         else:
+            solver_single_position(&s)
             solver_new_generation(&s)
             v = made + solver_card_values(&s, &out[0])
             _LAST_NODES = s.nodes

@@ -311,6 +311,43 @@ def test_best_hand_off_is_the_best_of_every_hand_off(players):
     assert nodes_best < nodes_all / 2
 
 
+def test_a_wrapping_generation_clears_the_whole_table():
+    """A single position's search uses the table's first buckets only (docs/kernel.md,
+    "The table's size"); when the generation wraps (every 255 searches) the whole table is
+    cleared all the same.  Hand-offs under one rule set store entries all over the table;
+    the key leaves the rules out, so had a wrap cleared only the first buckets, another
+    rule set's hand-offs would read them once that generation came round again."""
+    rng = random.Random(44)
+    rules = next(r for r in option_rules(3) if r.last_trick_bonus == 0)
+    other = dataclasses.replace(rules, last_trick_bonus=10)
+    hands, active, declarer, _ = random_deal(rules, rng)
+    hands = hands[:3]
+    for s in active:
+        if s != declarer:               # one card of each defender back to the declarer
+            c = hands[s].bit_length() - 1
+            hands[s] &= ~(1 << c)
+            hands[declarer] |= 1 << c
+    want = solver.hand_off_values(other, hands, active, declarer, workspace=solver.Workspace())
+    ws = solver.Workspace()
+    generation = ws.table[:4].view(np.uint32)
+    generation[0] = 254
+    first = solver.hand_off_values(rules, hands, active, declarer, workspace=ws)
+    assert generation[0] == 255 and first != want        # the bonus changes values
+    used = ws.table[16:].reshape(-1, 16)[:, 4:8].view(np.uint32)[:, 0] >> 24 == 255
+    assert used[2 * 4096:].sum() > used[:2 * 4096].sum()  # the hand-offs use the whole table
+    (a, b), nxt = min(want), active[(active.index(declarer) + 1) % 3]
+    h = list(hands)
+    h[declarer] &= ~((1 << a) | (1 << b))
+    h[nxt] |= 1 << a
+    h[next(s for s in active if s not in (declarer, nxt))] |= 1 << b
+    solver.value(Position.start(rules, h, active, declarer), declarer, workspace=ws)
+    assert generation[0] == 1                           # generation 256 wrapped to 1
+    gens = ws.table[16:].reshape(-1, 16)[:, 4:8].view(np.uint32)[:, 0] >> 24
+    assert (gens[:2 * 4096] == 1).sum() > 0 and not gens[2 * 4096:].any()   # the first buckets
+    generation[0] = 254
+    assert solver.hand_off_values(other, hands, active, declarer, workspace=ws) == want
+
+
 def test_relative_rank_entries_are_used_and_keep_the_values():
     """The entries of positions with the same relative ranks (docs/kernel.md, "Relative
     ranks") decide part of the search: on played classic deals the same values with far

@@ -64,8 +64,11 @@ _ENTRY_BYTES = 16
 
 class Workspace:
     """The solver's transposition table: ``2 * 2**bits`` entries of 16 bytes (plus a
-    header), allocated once and reused by every call given it.  The default (``bits=15``,
-    1 MB) holds every position a full deal's search stores; one per thread."""
+    header), allocated once and reused by every call given it; one per thread.  The
+    default (``bits=15``, 1 MB) serves the hand-offs, which share one table between 90
+    play starts; a single position's search (its value, "reaches", its cards' values)
+    uses only the first ``2 * 2**12`` entries, which hold what it stores and stay in the
+    core's caches (docs/kernel.md, "The table's size")."""
 
     def __init__(self, bits: int = 15) -> None:
         if not 4 <= bits <= 24:
