@@ -243,24 +243,38 @@ def test_card_values_from_the_first_lead():
         assert v == solver.value(p.play(c), d, workspace=WS)
 
 
+def hand_off_start(rules, rng: random.Random, players: int):
+    """A random deal's play start before the hand-off: 3/4 players, one card of each
+    defender given back to the declarer (his 10 cards); 2 players, two cards nobody holds
+    added to his (his 12)."""
+    hands, active, declarer, set_aside = random_deal(rules, rng)
+    hands = hands[:players]
+    if players == 2:
+        extra = [c for c in range(24) if not any(h >> c & 1 for h in hands)][:2]
+        hands[declarer] |= (1 << extra[0]) | (1 << extra[1])
+    else:
+        for s in active:
+            if s != declarer:
+                c = hands[s].bit_length() - 1
+                hands[s] &= ~(1 << c)
+                hands[declarer] |= 1 << c
+    return hands, active, declarer, set_aside
+
+
+def entry_generations(ws: solver.Workspace) -> np.ndarray:
+    """The generation of every table entry (k1's top byte; the header left out)."""
+    return ws.table[16:].reshape(-1, 16)[:, 4:8].view(np.uint32)[:, 0] >> 24
+
+
 @pytest.mark.parametrize("players", [3, 4, 2])
 def test_hand_off_values(players):
     """Each hand-off's value is the value of the play start it gives (the laid-away
     cards' points added with 2 players); every hand-off is there."""
     rng = random.Random(30 + players)
     rules = next(r for r in option_rules(players) if r.must_trump and r.last_trick_bonus == 10)
-    hands, active, declarer, set_aside = random_deal(rules, rng)
-    hands = hands[:players]
+    hands, active, declarer, set_aside = hand_off_start(rules, rng, players)
     two = players == 2
     others = [s for s in active if s != declarer]
-    if two:
-        extra = [c for c in range(24) if not any(h >> c & 1 for h in hands)][:2]
-        hands[declarer] |= (1 << extra[0]) | (1 << extra[1])
-    else:
-        for s in others:            # give the declarer one card of each defender back
-            c = hands[s].bit_length() - 1
-            hands[s] &= ~(1 << c)
-            hands[declarer] |= 1 << c
     got = solver.hand_off_values(rules, hands, active, declarer, set_aside, workspace=WS)
     mine = [c for c in range(24) if hands[declarer] >> c & 1]
     assert len(got) == (66 if two else 90)
@@ -290,17 +304,7 @@ def test_best_hand_off_is_the_best_of_every_hand_off(players):
     nodes_best = nodes_all = 0
     for _ in range(8):
         rules = rng.choice(rules_list)
-        hands, active, declarer, set_aside = random_deal(rules, rng)
-        hands = hands[:players]
-        if players == 2:
-            extra = [c for c in range(24) if not any(h >> c & 1 for h in hands)][:2]
-            hands[declarer] |= (1 << extra[0]) | (1 << extra[1])
-        else:
-            for s in active:
-                if s != declarer:       # one card of each defender back to the declarer
-                    c = hands[s].bit_length() - 1
-                    hands[s] &= ~(1 << c)
-                    hands[declarer] |= 1 << c
+        hands, active, declarer, set_aside = hand_off_start(rules, rng, players)
         every = solver.hand_off_values(rules, hands, active, declarer, set_aside, workspace=WS)
         nodes_all += _fastdeal._solver_last_nodes()
         pair, value = solver.best_hand_off(rules, hands, active, declarer, set_aside, workspace=WS)
@@ -320,20 +324,14 @@ def test_a_wrapping_generation_clears_the_whole_table():
     rng = random.Random(44)
     rules = next(r for r in option_rules(3) if r.last_trick_bonus == 0)
     other = dataclasses.replace(rules, last_trick_bonus=10)
-    hands, active, declarer, _ = random_deal(rules, rng)
-    hands = hands[:3]
-    for s in active:
-        if s != declarer:               # one card of each defender back to the declarer
-            c = hands[s].bit_length() - 1
-            hands[s] &= ~(1 << c)
-            hands[declarer] |= 1 << c
+    hands, active, declarer, _ = hand_off_start(rules, rng, 3)
     want = solver.hand_off_values(other, hands, active, declarer, workspace=solver.Workspace())
     ws = solver.Workspace()
     generation = ws.table[:4].view(np.uint32)
     generation[0] = 254
     first = solver.hand_off_values(rules, hands, active, declarer, workspace=ws)
     assert generation[0] == 255 and first != want        # the bonus changes values
-    used = ws.table[16:].reshape(-1, 16)[:, 4:8].view(np.uint32)[:, 0] >> 24 == 255
+    used = entry_generations(ws) == 255
     assert used[2 * 4096:].sum() > used[:2 * 4096].sum()  # the hand-offs use the whole table
     (a, b), nxt = min(want), active[(active.index(declarer) + 1) % 3]
     h = list(hands)
@@ -342,7 +340,7 @@ def test_a_wrapping_generation_clears_the_whole_table():
     h[next(s for s in active if s not in (declarer, nxt))] |= 1 << b
     solver.value(Position.start(rules, h, active, declarer), declarer, workspace=ws)
     assert generation[0] == 1                           # generation 256 wrapped to 1
-    gens = ws.table[16:].reshape(-1, 16)[:, 4:8].view(np.uint32)[:, 0] >> 24
+    gens = entry_generations(ws)
     assert (gens[:2 * 4096] == 1).sum() > 0 and not gens[2 * 4096:].any()   # the first buckets
     generation[0] = 254
     assert solver.hand_off_values(other, hands, active, declarer, workspace=ws) == want
