@@ -81,6 +81,30 @@ def test_sigterm_and_sighup_stop_a_run_like_ctrl_c(tmp_path, sig, to_group, with
         assert _temp_runs(tmp) == []   # the temporary dataset is gone
 
 
+def test_the_resource_trackers_remove_what_a_stopped_run_left_without_a_word(tmp_path):
+    # A stopped run kills its workers and exits; a semaphore the trackers still hold is
+    # removed by them at their exit, which loky's and the standard library's trackers
+    # announce with warnings under the run's one line (seen once in a full suite under
+    # load). Here each tracker is left a real semaphore, as the runner starts them.
+    names = [f"/thousand-left-behind-{os.getpid()}-{i}" for i in range(2)]
+    script = (
+        "import _multiprocessing, sys\n"
+        "from thousand.runner import pool\n"
+        "with pool.children_deaf_to_ctrl_c():\n"
+        "    pass\n"
+        "from multiprocessing import resource_tracker\n"
+        "from joblib.externals.loky.backend import resource_tracker as loky_tracker\n"
+        "kept = [_multiprocessing.SemLock(1, 1, 1, name, False) for name in sys.argv[1:]]\n"
+        "loky_tracker.register(sys.argv[1], 'semlock')\n"
+        "resource_tracker.register(sys.argv[2], 'semaphore')\n"
+    )
+    shm = [Path("/dev/shm") / f"sem.{name[1:]}" for name in names]
+    proc = subprocess.run([sys.executable, "-c", script, *names], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    if Path("/dev/shm").is_dir():
+        assert not any(path.exists() for path in shm)   # removed all the same
+
+
 def test_a_run_without_out_that_would_fill_the_temporary_folder_is_refused(tmp_path, monkeypatch):
     import collections
     Usage = collections.namedtuple("Usage", "total used free")
