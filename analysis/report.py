@@ -803,19 +803,14 @@ def _stop_if_fatal(section: str, e: BaseException) -> None:
     (which also kills the worker processes, so it may surface as their death), a worker
     process that died, or memory running out.  The data written so far stays on disk and
     the same command continues from it."""
-    from concurrent.futures import BrokenExecutor
-
-    from thousand.runner.pool import exception_chain, killed_by_interrupt
+    from thousand.runner.pool import exception_chain, killed_by_interrupt, worker_death
 
     if killed_by_interrupt(e):  # also when the workers got the Ctrl-C first and died of it
         raise KeyboardInterrupt from e
+    death = worker_death(e)
+    if death is not None:
+        raise ReportStopped(f"{section} stopped: {death}; the data computed so far is kept, {RESUME_HINT}") from None
     for c in exception_chain(e):
-        if isinstance(c, BrokenExecutor):
-            # loky's message is a paragraph; its exit codes are the informative part.
-            codes = re.search(r"exit codes of the workers are (\{[^}]*\})", str(c))
-            why = f"exit codes {codes.group(1)}" if codes else " ".join(str(c).split()) or type(c).__name__
-            raise ReportStopped(f"{section} stopped: a worker process died ({why}); "
-                                f"the data computed so far is kept, {RESUME_HINT}") from None
         if isinstance(c, MemoryError):
             raise ReportStopped(f"{section} stopped: out of memory ({' '.join(str(c).split()) or 'MemoryError'}); "
                                 "use smaller settings") from None

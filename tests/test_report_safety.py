@@ -154,7 +154,8 @@ def _ctrl_c(*a, **k):
     (_ctrl_c, 130, "interrupted"),
     (_wrapped_ctrl_c, 130, "interrupted"),
     (_ctrl_c_in_workers, 130, "interrupted"),
-    (_dead_workers, 2, "error: bidding thresholds stopped: a worker process died (exit codes {SIGKILL(-9)})"),
+    (_dead_workers, 2, "error: bidding thresholds stopped: a worker process died (exit codes {SIGKILL(-9)}: killed, "
+                       "as the system kills a process when memory runs out)"),
     (lambda *a, **k: (_ for _ in ()).throw(MemoryError("Unable to allocate 373. GiB")), 2,
      "error: bidding thresholds stopped: out of memory"),
 ])

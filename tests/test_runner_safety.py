@@ -16,6 +16,7 @@ import polars as pl
 import pytest
 
 from thousand import simulate as sim
+from thousand.analysis.compare import _play_paired_chunk
 from thousand.errors import ThousandError
 
 
@@ -103,6 +104,26 @@ def test_the_resource_trackers_remove_what_a_stopped_run_left_without_a_word(tmp
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     if Path("/dev/shm").is_dir():
         assert not any(path.exists() for path in shm)   # removed all the same
+
+
+def _killed_on_chunk_2(task):
+    if task.chunk == 2:
+        os.kill(os.getpid(), signal.SIGKILL)   # what the out-of-memory killer does to a worker
+    return _play_paired_chunk(task)
+
+
+def test_a_worker_killed_under_compare_is_a_one_line_error(monkeypatch, capsys):
+    # compare keeps no data of its own: the CLI says what happened, in one line.
+    from thousand.analysis import compare
+    from thousand.cli import main
+    monkeypatch.setattr(compare, "COMPARE_CHUNK_GAMES", 50)
+    monkeypatch.setattr(compare, "_play_paired_chunk", _killed_on_chunk_2)
+    rc = main(["compare", "--rules", "classic", "--rules", "classic:bolts=off", "--games", "200", "--jobs", "2",
+               "--no-progress"])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    assert err.strip() == ("thousand compare: error: a worker process died (exit codes {SIGKILL(-9)}: killed, "
+                           "as the system kills a process when memory runs out)"), err
 
 
 def test_a_run_without_out_that_would_fill_the_temporary_folder_is_refused(tmp_path, monkeypatch):

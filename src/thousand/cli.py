@@ -118,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if extra:
         args._parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    from concurrent.futures import BrokenExecutor
+
     from thousand.runner.pool import stop_signals_interrupt
     try:
         # SIGTERM (kill) and SIGHUP (a closed terminal) stop a command as Ctrl-C does:
@@ -130,6 +132,16 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt as e:
         print(f"thousand {args.command}: interrupted", file=sys.stderr)
         return 128 + getattr(e, "signum", 2)   # the shell's code for the signal: 130 Ctrl-C, 143 TERM, 129 HUP
+    except BrokenExecutor as e:
+        # A worker process died under a command that keeps no data of its own (compare,
+        # games, bid, ...): killed by the system short of memory, or by Ctrl-C sent to it.
+        from thousand.runner.pool import exception_chain, killed_by_interrupt, worker_death
+        if killed_by_interrupt(e):
+            stop = next((x for x in exception_chain(e) if isinstance(x, KeyboardInterrupt)), None)
+            print(f"thousand {args.command}: interrupted", file=sys.stderr)
+            return 128 + getattr(stop, "signum", 2)
+        print(f"thousand {args.command}: error: {worker_death(e)}", file=sys.stderr)
+        return 2
     except BrokenPipeError as e:
         # A reader closed our output (`| head`): he has what he wanted.  But a pipe that
         # broke while an interruption was being handled (a killed worker's) is the

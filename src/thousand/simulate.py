@@ -398,7 +398,7 @@ def _run_chunks(kind: str, n: int, chunk_size: int, seed: int, rules: Rules, str
                 raise
             raise KeyboardInterrupt from None
         # A worker process died (killed, out of memory): what was written is kept.
-        raise ThousandError(f"a worker process died ({type(e).__name__}); {kept}") from None
+        raise ThousandError(f"{pool.worker_death(e) or 'a worker process died'}; {kept}") from None
     finally:
         if bar is not None:
             bar.close()

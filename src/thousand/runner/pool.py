@@ -32,6 +32,7 @@ import functools
 import itertools
 import logging
 import os
+import re
 import signal
 import sys
 import threading
@@ -42,7 +43,7 @@ from typing import Any, TypeVar
 from thousand.errors import ThousandError
 
 __all__ = ["BACKENDS", "run_tasks", "loky_backend", "die_with_owner", "keep_freed_memory", "killed_by_interrupt",
-           "exception_chain", "progress_bar", "children_deaf_to_ctrl_c", "stop_signals_interrupt", "Interrupted",
+           "exception_chain", "worker_death", "progress_bar", "children_deaf_to_ctrl_c", "stop_signals_interrupt", "Interrupted",
            "STOP_SIGNALS", "DASK_CONNECT_TIMEOUT"]
 
 BACKENDS = ("loky", "threads", "dask")
@@ -356,6 +357,30 @@ def killed_by_interrupt(error: BaseException) -> bool:
     """
     words = ("SIGINT", "SIGTERM", "SIGHUP", "KeyboardInterrupt")
     return any(isinstance(e, KeyboardInterrupt) or any(w in str(e) for w in words) for e in exception_chain(error))
+
+
+def worker_death(error: BaseException) -> str | None:
+    """A worker pool broken in ``error``'s chain, in words for a one-line error (``"a worker
+    process died (exit codes {SIGKILL(-9)}: killed, as the system kills a process when
+    memory runs out)"``); ``None`` when no pool broke.
+
+    loky's message is a paragraph and its exit codes are the informative part (SIGKILL is
+    also what the out-of-memory killer sends); a task or result that a worker could not
+    load keeps loky's one sentence.
+    """
+    from concurrent.futures import BrokenExecutor
+
+    for e in exception_chain(error):
+        if not isinstance(e, BrokenExecutor):
+            continue
+        codes = re.search(r"exit codes of the workers are (\{[^}]*\})", str(e))
+        if codes is None:
+            return f"a worker process died ({' '.join(str(e).split()) or type(e).__name__})"
+        why = f"exit codes {codes.group(1)}"
+        if "SIGKILL" in why:
+            why += ": killed, as the system kills a process when memory runs out"
+        return f"a worker process died ({why})"
+    return None
 
 
 def exception_chain(error: BaseException) -> list[BaseException]:
