@@ -815,14 +815,38 @@ cdef inline int32_t solver_order_lead(const Solver* s, uint32_t legal, uint32_t 
     return solver_rank_major(low & ~takes & tr, 0, cards, n)
 
 
+cdef inline uint32_t solver_declarer_beats(const Solver* s) noexcept nogil:
+    """The cards the declarer can still beat: below one of his in their suit, or of a
+    plain suit he is void in while he holds a trump."""
+    cdef uint32_t d = s.ps.hands[s.declarer], beaten = below_mask(d)
+    if s.ps.trump >= 0 and d & SUIT_MASK_C[s.ps.trump]:
+        # the suits he is void in (a suit's nine bit times 63 is the whole suit)
+        beaten |= ~((beaten & SUIT_BITS) * 63) & FULL_DECK & ~SUIT_MASK_C[s.ps.trump]
+    return beaten
+
+
+cdef inline int32_t solver_order_onto_partner(const Solver* s, uint32_t legal, int32_t* cards) noexcept nogil:
+    """A defender's card onto a trick his partner keeps: ``legal`` into ``cards``, best
+    first.  The cards the declarer could beat later first (his to take otherwise), then
+    the others (they may take a trick of their own), each group fattest first, the
+    trumps of the others last (kept to ruff).  Returns their number."""
+    cdef uint32_t beaten = legal & solver_declarer_beats(s), tm = 0
+    cdef int32_t n
+    if s.ps.trump >= 0:
+        tm = SUIT_MASK_C[s.ps.trump]
+    n = solver_rank_major(beaten, 1, cards, 0)
+    n = solver_rank_major(legal & ~beaten & ~tm, 1, cards, n)
+    return solver_rank_major(legal & ~beaten & tm, 1, cards, n)
+
+
 cdef inline int32_t solver_order_second(const Solver* s, uint32_t legal, int32_t* cards) noexcept nogil:
     """Second to play, one seat after him (3 players): ``legal`` into ``cards``, best
-    first.  His side holding the trick: when the next seat cannot take it, the fattest
-    first; else the cards that take it where the next seat cannot take it back, fattest
+    first.  His side holding the trick (his partner led it): when the next seat cannot
+    take it, solver_order_onto_partner; else the cards that take it where the next seat cannot take it back, fattest
     first, then the leanest.  The other side holding it, the next seat an opponent: the
     cards that take it for good, fattest first, then the leanest; the next seat his
     partner: the cards that take it, the highest first (plain ones before trumps), then
-    the fattest when the partner can take it, else the leanest."""
+    the others as onto the partner's trick when he can take it, else the leanest."""
     cdef const PlayState* ps = &s.ps
     cdef int32_t nxt = ps.next_seat[ps.turn], n
     cdef uint32_t h = ps.hands[nxt], wins, again, tm = 0
@@ -838,23 +862,26 @@ cdef inline int32_t solver_order_second(const Solver* s, uint32_t legal, int32_t
     else:
         again = 0
     if (ps.best_seat == s.declarer) == (ps.turn == s.declarer) and not again >> ps.best & 1:
-        return solver_rank_major(legal, 1, cards, 0)
+        return solver_order_onto_partner(s, legal, cards)
     if not partner_next or (ps.best_seat == s.declarer) == (ps.turn == s.declarer):
         n = solver_rank_major(wins & ~again, 1, cards, 0)
         return solver_rank_major(legal & ~(wins & ~again), 0, cards, n)
     n = solver_rank_major(wins & ~tm, 1, cards, 0)
     n = solver_rank_major(wins & tm, 1, cards, n)
-    return solver_rank_major(legal & ~wins, 1 if again >> ps.best & 1 else 0, cards, n)
+    if again >> ps.best & 1:
+        return n + solver_order_onto_partner(s, legal & ~wins, cards + n)
+    return solver_rank_major(legal & ~wins, 0, cards, n)
 
 
 cdef inline int32_t solver_order_last(const Solver* s, uint32_t legal, int32_t* cards) noexcept nogil:
     """The last card of a trick (no declaration): ``legal`` into ``cards``, best first.
-    To his side's trick the fattest first; else the cards that take it, cheapest first,
-    then the rest, leanest first.  Returns their number."""
+    To his side's trick (a defender's, his partner's best) solver_order_onto_partner;
+    else the cards that take it, cheapest first, then the rest, leanest first.  Returns
+    their number."""
     cdef const PlayState* ps = &s.ps
     cdef uint32_t beat
     if (ps.best_seat == s.declarer) == (ps.turn == s.declarer):
-        return solver_rank_major(legal, 1, cards, 0)
+        return solver_order_onto_partner(s, legal, cards)
     beat = solver_beaters(ps)
     return solver_rank_major(legal & ~beat, 0, cards, solver_rank_major(legal & beat, 0, cards, 0))
 
