@@ -842,11 +842,12 @@ cdef inline int32_t solver_order_onto_partner(const Solver* s, uint32_t legal, i
 cdef inline int32_t solver_order_second(const Solver* s, uint32_t legal, int32_t* cards) noexcept nogil:
     """Second to play, one seat after him (3 players): ``legal`` into ``cards``, best
     first.  His side holding the trick (his partner led it): when the next seat cannot
-    take it, solver_order_onto_partner; else the cards that take it where the next seat cannot take it back, fattest
-    first, then the leanest.  The other side holding it, the next seat an opponent: the
-    cards that take it for good, fattest first, then the leanest; the next seat his
-    partner: the cards that take it, the highest first (plain ones before trumps), then
-    the others as onto the partner's trick when he can take it, else the leanest."""
+    take it, solver_order_onto_partner; else the cards that take it where the next seat
+    cannot take it back, fattest first, then the leanest.  The other side holding it, the
+    next seat an opponent: the cards that take it for good, fattest first, then the
+    leanest; the next seat his partner: the cards that take it, the highest first (plain
+    ones before trumps), then the others as onto the partner's trick when he can take
+    it, else the leanest."""
     cdef const PlayState* ps = &s.ps
     cdef int32_t nxt = ps.next_seat[ps.turn], n
     cdef uint32_t h = ps.hands[nxt], wins, again, tm = 0

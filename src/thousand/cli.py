@@ -100,6 +100,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stop_in(error: BaseException) -> KeyboardInterrupt | None:
+    """The interruption (Ctrl-C, SIGTERM, SIGHUP) in ``error``'s chain, if any."""
+    from thousand.runner.pool import exception_chain
+    return next((e for e in exception_chain(error) if isinstance(e, KeyboardInterrupt)), None)
+
+
+def _interrupted(command: str, stop: BaseException | None) -> int:
+    """Say that the command was interrupted; the shell's code for the signal (130 Ctrl-C,
+    143 SIGTERM, 129 SIGHUP)."""
+    print(f"thousand {command}: interrupted", file=sys.stderr)
+    return 128 + getattr(stop, "signum", 2)
+
+
 def main(argv: list[str] | None = None) -> int:
     # A console that cannot show suit symbols or the names in the help gets letters,
     # not a UnicodeEncodeError (a Windows console, a Latin-1 locale).
@@ -130,28 +143,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"thousand {args.command}: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as e:
-        print(f"thousand {args.command}: interrupted", file=sys.stderr)
-        return 128 + getattr(e, "signum", 2)   # the shell's code for the signal: 130 Ctrl-C, 143 TERM, 129 HUP
+        return _interrupted(args.command, e)
     except BrokenExecutor as e:
         # A worker process died under a command that keeps no data of its own (compare,
         # games, bid, ...): killed by the system short of memory, or by Ctrl-C sent to it.
-        from thousand.runner.pool import exception_chain, killed_by_interrupt, worker_death
+        from thousand.runner.pool import killed_by_interrupt, worker_death
         if killed_by_interrupt(e):
-            stop = next((x for x in exception_chain(e) if isinstance(x, KeyboardInterrupt)), None)
-            print(f"thousand {args.command}: interrupted", file=sys.stderr)
-            return 128 + getattr(stop, "signum", 2)
+            return _interrupted(args.command, _stop_in(e))
         print(f"thousand {args.command}: error: {worker_death(e)}", file=sys.stderr)
         return 2
     except BrokenPipeError as e:
         # A reader closed our output (`| head`): he has what he wanted.  But a pipe that
         # broke while an interruption was being handled (a killed worker's) is the
         # interruption: never exit 0 from a run that was stopped.
-        from thousand.runner.pool import exception_chain
-        stop = next((x for x in exception_chain(e) if isinstance(x, KeyboardInterrupt)), None)
-        if stop is None:
-            return 0
-        print(f"thousand {args.command}: interrupted", file=sys.stderr)
-        return 128 + getattr(stop, "signum", 2)
+        stop = _stop_in(e)
+        return 0 if stop is None else _interrupted(args.command, stop)
     except OSError as e:  # after BrokenPipeError, one of its kind
         # The file system refused (permissions, a full disk, a folder where a file was
         # meant): the command's own checks missed it, but it is still the user's to fix.

@@ -43,8 +43,8 @@ from typing import Any, TypeVar
 from thousand.errors import ThousandError
 
 __all__ = ["BACKENDS", "run_tasks", "loky_backend", "die_with_owner", "keep_freed_memory", "killed_by_interrupt",
-           "exception_chain", "worker_death", "progress_bar", "children_deaf_to_ctrl_c", "stop_signals_interrupt", "Interrupted",
-           "STOP_SIGNALS", "DASK_CONNECT_TIMEOUT"]
+           "exception_chain", "worker_death", "progress_bar", "children_deaf_to_ctrl_c", "stop_signals_interrupt",
+           "Interrupted", "STOP_SIGNALS", "DASK_CONNECT_TIMEOUT"]
 
 BACKENDS = ("loky", "threads", "dask")
 DASK_CONNECT_TIMEOUT = "10s"
