@@ -322,7 +322,7 @@ def run_chunk(task: MatchTask) -> tuple[str, int, stats.Moments, int]:
     there is one, and return ``(kind, index, moments of its units, rows)``; a reference
     chunk of the control variate (``kind == "cv_reference"``): the moments of its covariates."""
     from thousand.runner.pool import keep_freed_memory
-    from thousand.runner.store import chunk_file, journal_chunk, new_token, write_chunk
+    from thousand.runner.store import chunk_file, new_token, write_chunk
     keep_freed_memory()
     if task.kind == "cv_reference":
         return task.kind, task.index, reference_moments(task), 0
@@ -333,8 +333,7 @@ def run_chunk(task: MatchTask) -> tuple[str, int, stats.Moments, int]:
         rows = chunk_rows(task)
         n_rows = len(rows["seating"])
         if task.out is not None:
-            size = write_chunk(rows, Path(task.out) / chunk_file(task.index), "zstd", task.token or new_token())
-            journal_chunk(task.out, task.index, n_rows, size)
+            write_chunk(rows, task.out, task.index, "zstd", task.token or new_token())
     mom = reduce_rows(rows, task.kind, len(task.specs), task.seatings, task.players)
     return task.kind, task.index, mom, n_rows
 

@@ -132,15 +132,14 @@ def _stored_chunk(task: _HandsChunk) -> pl.DataFrame:
     computed, written (whole or not at all) and recorded, so that an interrupted run loses
     no finished chunk."""
     from thousand.runner.seeding import chunk_seed
-    from thousand.runner.store import chunk_file, journal_chunk, write_frame
+    from thousand.runner.store import chunk_file, write_frame
 
     if task.kept:
         return pl.read_parquet(Path(task.store) / chunk_file(task.index))
     frame = _simulate_chunk(chunk_seed(task.seed, task.index), task.start, task.size, task.samples, task.roles,
                             task.simulator)
     if task.store is not None:
-        size = write_frame(frame, Path(task.store) / chunk_file(task.index), task.token)
-        journal_chunk(task.store, task.index, frame.height, size)
+        write_frame(frame, task.store, task.index, task.token)
     return frame
 
 

@@ -102,7 +102,7 @@ def chunk_cost(chunk_size: int, rules, strategies, compression: str, chunks: int
             cols["chunk"] = np.full(len(cols["deal_id"]), k, dtype=np.int32)
             columns = stored_columns(cols, schema.deal_columns(rules.players))
             c2, w2 = time.process_time(), time.perf_counter()
-            store.write_chunk(columns, out / sim.chunk_file(k), compression)
+            store.write_chunk(columns, out, k, compression, store.new_token())
             c3, w3 = time.process_time(), time.perf_counter()
             samples.append((len(columns["deal_id"]), c1 - c0, c2 - c1, c3 - c2, w3 - w2))
     finally:

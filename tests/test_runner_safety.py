@@ -190,6 +190,50 @@ def test_a_chunk_written_but_not_recorded_is_computed_again(tmp_path):
     assert files_of(out) == files_of(ref)
 
 
+def test_a_chunk_is_recorded_before_it_is_renamed_into_place(tmp_path, monkeypatch):
+    # An interrupted run's pool kills its workers wherever they are: a whole chunk file in
+    # place must always be recorded, so the record has to go first (CI once saw a chunk
+    # renamed, its worker killed before the record, and the chunk redone by --resume).
+    out = tmp_path / "r"
+    at_rename = {}
+    real_replace = os.replace
+
+    def replace(src, dst):
+        if Path(dst).name.startswith("chunk-"):
+            at_rename[Path(dst).name] = (out / "chunks.jsonl").read_text()
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    sim.simulate(3_000, seed=4, chunk_size=1_000, out=out, backend="threads")
+    assert sorted(at_rename) == [sim.chunk_file(k) for k in range(3)]
+    for k in range(3):
+        assert f'"chunk": {k},' in at_rename[sim.chunk_file(k)]
+
+
+def test_a_worker_killed_between_the_record_and_the_rename_loses_nothing_in_place(tmp_path, monkeypatch, capsys):
+    out, ref = tmp_path / "r", tmp_path / "ref"
+    sim.simulate(3_000, seed=4, chunk_size=1_000, out=ref)
+    real_replace = os.replace
+
+    def replace(src, dst):
+        if Path(dst).name == sim.chunk_file(2):
+            raise KeyboardInterrupt  # the moment a kill would land
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(KeyboardInterrupt):
+        sim.simulate(3_000, seed=4, chunk_size=1_000, out=out, backend="threads")
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert "2 of 3 chunks are written" in capsys.readouterr().err  # the record without a file is not counted
+    stamps = {p.name: p.stat().st_mtime_ns for p in out.glob("chunk-*.parquet")}
+    assert sorted(stamps) == [sim.chunk_file(0), sim.chunk_file(1)]
+    result = sim.run("deals", 3_000, seed=4, chunk_size=1_000, out=out, resume=True)
+    assert result.computed == 1_000
+    assert "computing it again" not in capsys.readouterr().err
+    assert all((out / name).stat().st_mtime_ns == stamp for name, stamp in stamps.items())
+    assert files_of(out) == files_of(ref)
+
+
 def test_a_folder_named_like_a_chunk_is_refused_by_load(tmp_path):
     out = tmp_path / "r"
     sim.simulate(2_000, seed=1, chunk_size=1_000, out=out)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,7 +21,7 @@ from thousand import schema
 from thousand.errors import ThousandError
 from thousand.runner.pool import keep_freed_memory
 from thousand.runner.seeding import DEAL_BLOCK, chunk_stream, unit_stream
-from thousand.runner.store import chunk_file, journal_chunk, new_token, write_chunk
+from thousand.runner.store import new_token, write_chunk
 
 __all__ = ["ChunkTask", "ChunkDone", "run_chunk", "chunk_columns", "chunk_frames", "unit_chunk_columns", "stored_columns",
            "STORED_DTYPES", "kernel"]
@@ -85,12 +84,10 @@ def run_chunk(task: ChunkTask) -> ChunkDone:
     deal_rows = deal_size = 0
     if deal_columns is not None:
         # The deals file goes first: a games chunk is done only when both are recorded.
-        deal_size = write_chunk(deal_columns, Path(task.deals_out) / chunk_file(task.index), task.compression, token)
+        deal_size = write_chunk(deal_columns, task.deals_out, task.index, task.compression, token)
         deal_rows = len(next(iter(deal_columns.values())))
-        journal_chunk(task.deals_out, task.index, deal_rows, deal_size)
-    size = write_chunk(columns, Path(task.out) / chunk_file(task.index), task.compression, token)
+    size = write_chunk(columns, task.out, task.index, task.compression, token)
     rows = len(next(iter(columns.values())))
-    journal_chunk(task.out, task.index, rows, size)
     return ChunkDone(task.index, task.size, rows, size, deal_rows, deal_size)
 
 

@@ -3,9 +3,10 @@
 A run writes ``metadata.json`` first, then one file per chunk, ``chunk-<k>.parquet``, each
 under a hidden temporary name and renamed into place (so a chunk file that exists is
 whole).  The metadata records everything that determines the data, and each chunk's
-rows and bytes: the worker that renames a chunk into place appends them at once to the
-store's journal (``chunks.jsonl``, one line a chunk), which the metadata takes in when a
-session opens and closes the store.  A run continued with ``resume`` must agree with the
+rows and bytes: the worker that writes a chunk appends them to the store's journal
+(``chunks.jsonl``, one line a chunk) just before its rename, so that a chunk file in place
+is always recorded; the metadata takes the journal in when a session opens and closes the
+store.  A run continued with ``resume`` must agree with the
 metadata on every key of its ``resume_keys``, and a chunk file already there is kept only
 if it is recorded, begins with the row this run would write there (one item replayed
 from the chunk's seed) and has the recorded rows and size.  :func:`load` reads a store
@@ -43,10 +44,10 @@ from thousand.files import read_bytes, read_json, written_whole
 __all__ = ["METADATA_FILE", "FORMAT_VERSION", "KINDS", "MAX_CHUNKS", "ChunkStore", "read_metadata",
            "metadata_problem", "chunk_file", "chunk_range", "write_chunk", "write_frame", "write_json_atomic",
            "load", "short", "claim_dir", "check_writable", "remove_files", "own_files", "JOURNAL_FILE",
-           "journal_chunk", "written_chunks"]
+           "written_chunks"]
 
 METADATA_FILE = "metadata.json"
-#: One JSON line per chunk written, appended by the worker right after its rename.
+#: One JSON line per chunk written, appended by the worker just before its rename.
 JOURNAL_FILE = "chunks.jsonl"
 # 2: deal_id stored as int32; files without compression.  3: each chunk's rows and bytes
 # recorded (chunk_rows, chunk_bytes), the writers' tokens of their temporary files (writers).
@@ -87,29 +88,44 @@ def new_token() -> str:
     return uuid.uuid4().hex[:8]
 
 
-def write_chunk(columns: dict[str, np.ndarray], path: Path, compression: str, token: str) -> int:
-    """Write a chunk's columns so that ``path`` either does not exist or holds the whole chunk;
-    returns its size in bytes.
+def write_chunk(columns: dict[str, np.ndarray], store: str | os.PathLike, k: int, compression: str,
+                token: str) -> int:
+    """Write chunk ``k`` of the store in directory ``store`` (``columns``: name to array),
+    whole or not at all, and record it in the store's journal; returns its size in bytes.
 
     Uncompressed (the default) goes through the runner's own writer, :mod:`thousand.parquet`,
     at a third of polars' cost; a compressed file is polars' to write.  ``token``: the
     writer's, recorded in the store's metadata, in the temporary name.
     """
-    with written_whole(path, token) as tmp:
+    def write(tmp: Path) -> None:
         if compression == "uncompressed":
             from thousand.parquet import write_parquet  # here: a missing build is a one-line error
             write_parquet(tmp, columns, row_group_size=ROW_GROUP_SIZE)
         else:
             pl.DataFrame(columns).write_parquet(tmp, compression=compression, statistics=False,
                                                 row_group_size=ROW_GROUP_SIZE)
-        return tmp.stat().st_size
+    return _write_recorded(Path(store), k, len(next(iter(columns.values()))), token, write)
 
 
-def write_frame(frame: pl.DataFrame, path: Path, token: str) -> int:
-    """Write a polars frame (polars' writer, its defaults) whole or not at all; its size in bytes."""
-    with written_whole(path, token) as tmp:
-        frame.write_parquet(tmp)
-        return tmp.stat().st_size
+def write_frame(frame: pl.DataFrame, store: str | os.PathLike, k: int, token: str) -> int:
+    """Write a polars frame as chunk ``k`` of the store in ``store`` (polars' writer, its
+    defaults), whole or not at all, and record it; returns its size in bytes."""
+    return _write_recorded(Path(store), k, frame.height, token, frame.write_parquet)
+
+
+def _write_recorded(store: Path, k: int, rows: int, token: str, write: Callable[[Path], object]) -> int:
+    """``write`` chunk ``k`` to a temporary name, record it in the journal, rename it into
+    place; its size in bytes.
+
+    The record goes first: an interrupted run's pool kills its workers wherever they are,
+    and one killed between the two leaves a record without a file (computed again without
+    a word) rather than a whole file without a record (computed again although whole).
+    """
+    with written_whole(store / chunk_file(k), token) as tmp:
+        write(tmp)
+        size = tmp.stat().st_size
+        journal_chunk(store, k, rows, size)
+    return size
 
 
 def write_json_atomic(path: Path, data: dict[str, Any], token: str | None = None) -> None:
@@ -121,7 +137,7 @@ def write_json_atomic(path: Path, data: dict[str, Any], token: str | None = None
 def journal_chunk(store: str | os.PathLike, k: int, rows: int, size: int) -> None:
     """Record chunk ``k`` of the store in ``store`` as written (``rows`` rows, ``size`` bytes).
 
-    Called by the worker that wrote the chunk, right after its rename, so that a chunk is
+    Called by the worker that wrote the chunk, just before its rename, so that a chunk is
     recorded even when the run stops before the worker's result reaches it.  One short
     line in append mode: whole or (if the process dies in the middle) unreadable, never
     another chunk's.
@@ -360,7 +376,7 @@ class ChunkStore:
     def written(self) -> list[int]:
         """The chunks of this run written and recorded (so far, with the journal)."""
         recorded = _with_journal(self.path, self.meta)["chunk_rows"]
-        return [k for k in self.chunks() if str(k) in recorded]
+        return [k for k in self.chunks() if str(k) in recorded and self.chunk_path(k).is_file()]
 
     def prepare(self, resume: bool) -> None:
         """Create the directory if needed, claim it, and check it may receive this run
