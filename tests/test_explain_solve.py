@@ -133,12 +133,46 @@ def test_text_output_marks_costly_cards_and_sums_the_losses(capsys):
 
 
 def test_what_cannot_be_solved_is_a_one_line_error(capsys):
-    resigned = next(s for s in range(1, 500) if played_deal(CLASSIC, s).resigned)
-    for args, message in ((["--seed", "1", "--game"], "--solve annotates one deal; drop --game"),
-                          (["--seed", str(resigned)], "no card play to solve (the declarer resigned)")):
-        assert cli.main(["explain", *args, "--solve"]) == 2
-        err = capsys.readouterr().err.strip()
-        assert message in err and len(err.splitlines()) == 1
+    assert cli.main(["explain", "--seed", "1", "--game", "--solve"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--solve annotates one deal; drop --game" in err and len(err.splitlines()) == 1
+
+
+def test_a_resigned_deal_is_solved_from_the_hand_off_he_made(capsys):
+    """No card was played, but "could he have made it?" has an answer: the open-hand value
+    of the play he declined, from the hands the trace shows after his hand-off."""
+    from thousand.reference.play import Position
+    from thousand.trace import EventKind
+
+    seed = next(s for s in range(1, 500) if played_deal(CLASSIC, s).resigned)
+    res = played_deal(CLASSIC, seed)
+    s = explain_json(capsys, "--seed", str(seed))["solve"]
+    assert s["resigned"] is True and s["cards"] == [] and s["tricks"] == [] and s["taken"] is None
+    assert s["makeable"] == (s["start_value"] >= s["contract"] == res.contract)
+    # the position built here from the deal's cards and its HAND_OFF event
+    row = res.to_row()
+    d, dealer = int(row["declarer"]), int(row["dealer"])
+    hands = [int(row[f"hand{k}"]) for k in range(3)]
+    hands[d] |= int(row["talon"])
+    give = next(e for e in res.trace.events if e.kind == EventKind.HAND_OFF)
+    active = tuple((dealer + 1 + k) % 3 for k in range(3))
+    nxt, other = active[(active.index(d) + 1) % 3], active[(active.index(d) + 2) % 3]
+    hands[d] &= ~((1 << give.a) | (1 << give.b))
+    hands[nxt] |= 1 << give.a
+    hands[other] |= 1 << give.b
+    v = solver.value(Position.start(CLASSIC, hands, active, d), d)
+    assert s["start_value"] == s["hand_off"]["value"] == v
+    assert s["hand_off"]["cost"] == s["hand_off"]["best_value"] - v >= 0
+    assert cli.main(["explain", "--seed", str(seed), "--solve"]) == 0
+    text = capsys.readouterr().out
+    assert (f"resigned: open-handed, the play he declined was worth {v} -- could he have made "
+            f"{res.contract}? {'yes' if v >= res.contract else 'no'}") in text
+    # thousand solve answers the same for the seed, and says the deal was resigned
+    assert cli.main(["solve", "--seed", str(seed), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["value"] == v and out["resigned"] == {"contract": res.contract}
+    assert cli.main(["solve", "--seed", str(seed)]) == 0
+    assert capsys.readouterr().out.startswith(f"the declarer resigned his contract of {res.contract} in this deal")
 
 
 def test_a_game_trace_is_refused_with_solve(capsys, tmp_path):

@@ -30,7 +30,7 @@ __all__ = [
     "SUITS", "RANKS", "SUIT_LETTERS", "SUIT_SYMBOLS", "RANK_NAMES", "RANK_POINTS",
     "MARRIAGE_VALUES", "FULL_DECK", "RANK_PLANE", "SUIT_MASK", "N_CARDS",
     "NINE", "JACK", "QUEEN", "KING", "TEN", "ACE", "SPADES", "CLUBS", "DIAMONDS", "HEARTS",
-    "CardError", "card", "suit_of", "rank_of", "card_name", "parse_card", "parse_hand",
+    "CardError", "card", "suit_of", "rank_of", "card_name", "parse_card", "parse_suit", "parse_hand",
     "parse_cards", "format_hand", "format_cards", "mask_of", "cards_of", "popcount",
     "card_points", "held_marriages", "marriage_points", "count_rank", "hand_features",
 ]
@@ -116,8 +116,45 @@ def parse_card(token: str) -> int:
     else:
         raise CardError(f"bad card {token!r}: unknown suit {suit_ch!r} (use S C D H or ♠ ♣ ♦ ♥)")
     if rank_tok not in _RANK_TOKENS:
-        raise CardError(f"bad card {token!r}: unknown rank {tok[:-1]!r} (use 9 J Q K 10 A)")
+        raise CardError(f"bad card {token!r}: {_misspelt(tok) or f'unknown rank {tok[:-1]!r} (use 9 J Q K 10 A)'}")
     return card(_RANK_TOKENS[rank_tok], suit)
+
+
+_SUITS_CHARS = "SCDH♠♣♦♥♤♧♢♡"
+_CARDS_RUN = re.compile(rf"(?:(?:10|[9JQKTA])[{_SUITS_CHARS}])+", re.IGNORECASE)
+_CARD_THEN_NAME = re.compile(r"(10|[9JQKTA])(SPADES?|CLUBS?|DIAMONDS?|HEARTS?)", re.IGNORECASE)
+
+
+def _misspelt(tok: str) -> str | None:
+    """What a token that is no card most likely meant: cards written without a space
+    between them (``AHTH``), or a suit spelt out (``JSpades``); None when neither."""
+    if _CARDS_RUN.fullmatch(tok):
+        cards = re.findall(rf"(?:10|[9JQKTA])[{_SUITS_CHARS}]", tok, re.IGNORECASE)
+        return f"cards written together; separate them with spaces: {' '.join(cards)}"
+    m = _CARD_THEN_NAME.fullmatch(tok)
+    if m:
+        return f"write the suit as a letter or symbol: {m.group(1).upper()}{m.group(2)[0].upper()}"
+    return None
+
+
+_SUIT_NAMES = {"SPADE": 0, "SPADES": 0, "CLUB": 1, "CLUBS": 1, "DIAMOND": 2, "DIAMONDS": 2,
+               "HEART": 3, "HEARTS": 3}
+
+
+def parse_suit(token: str) -> int:
+    """Read a suit as cards write it (``S C D H``, ``♠ ♣ ♦ ♥`` or ``♤ ♧ ♢ ♡``) or by its
+    English name, any case.
+
+    >>> parse_suit("h"), parse_suit("♡"), parse_suit("Spade")
+    (3, 3, 0)
+    """
+    tok = _undo_escapes(token).strip().replace("\ufe0f", "").replace("\ufe0e", "")
+    if tok in _SYMBOL_TO_SUIT:
+        return _SYMBOL_TO_SUIT[tok]
+    suit = _LETTER_TO_SUIT.get(tok.upper(), _SUIT_NAMES.get(tok.upper()))
+    if suit is None:
+        raise CardError(f"unknown suit {token!r} (use S C D H, ♠ ♣ ♦ ♥ or spades, clubs, diamonds, hearts)")
+    return suit
 
 
 def _undo_escapes(text: str) -> str:

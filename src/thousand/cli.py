@@ -59,7 +59,21 @@ class OneLineErrorParser(argparse.ArgumentParser):
         self._negative_number_matcher = re.compile(r"^-\.?\d")
 
     def error(self, message: str) -> "NoReturn":  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: error: {clipped(message)} (see {self.prog} --help)\n")
+
+
+def clipped(message: object) -> str:
+    """An error message with every run of over 200 characters without a space (an input
+    the message quotes back: 5,000 pasted characters, a number thousands of digits long)
+    cut to its first 60 and its length, so that the one line stays one line to read.
+
+    >>> clipped(f"bad card {'X' * 300!r}: unknown suit")
+    "bad card 'XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX... (303 characters)': unknown suit"
+    """
+    def cut(m: re.Match) -> str:
+        run, tail = re.fullmatch(r"(.*?)(\W{0,3})", m.group(), re.DOTALL).groups()  # keep its closing "':"
+        return f"{run[:60]}... ({len(m.group()):,} characters){tail}"
+    return re.sub(r"\S{201,}", cut, str(message))
 
 
 class MissingCommand(ImportError):
@@ -140,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         with stop_signals_interrupt():
             return int(args._run(args) or 0)
     except USER_ERRORS as e:
-        print(f"thousand {args.command}: error: {e}", file=sys.stderr)
+        print(f"thousand {args.command}: error: {clipped(e)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as e:
         return _interrupted(args.command, e)
@@ -162,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         # The file system refused (permissions, a full disk, a folder where a file was
         # meant): the command's own checks missed it, but it is still the user's to fix.
         where = f": {e.filename!r}" if e.filename else ""
-        print(f"thousand {args.command}: error: {e.strerror or e}{where}", file=sys.stderr)
+        print(f"thousand {args.command}: error: {clipped(f'{e.strerror or e}{where}')}", file=sys.stderr)
         return 2
 
 

@@ -27,12 +27,13 @@ import contextlib
 import json
 import os
 import stat
+import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["read_bytes", "read_text", "read_json", "written_whole"]
+__all__ = ["read_bytes", "read_text", "read_json", "parse_problem", "written_whole"]
 
 
 def _error(error: type[Exception] | None) -> type[Exception]:
@@ -95,6 +96,16 @@ def read_text(path: str | os.PathLike[str], what: str, limit: int,
         raise _error(error)(f"{what} {os.fspath(path)!r} is not UTF-8 text") from None
 
 
+def parse_problem(e: ValueError) -> str:
+    """A parser's complaint as a user reads it: Python's cap on the digits of an integer
+    (a number thousands of digits long in a JSON or TOML file) without its advice to
+    raise the cap with ``sys.set_int_max_str_digits``."""
+    text = str(e)
+    if "integer string conversion" in text:
+        return f"a number has more than {sys.get_int_max_str_digits():,} digits"
+    return text
+
+
 def read_json(path: str | os.PathLike[str], what: str, limit: int,
               error: type[Exception] | None = None) -> Any:
     """:func:`read_text` parsed as JSON; nesting too deep for the parser is an error too."""
@@ -102,7 +113,7 @@ def read_json(path: str | os.PathLike[str], what: str, limit: int,
     try:
         return json.loads(text)
     except ValueError as e:
-        raise _error(error)(f"{what} {os.fspath(path)!r} is not valid JSON: {e}") from None
+        raise _error(error)(f"{what} {os.fspath(path)!r} is not valid JSON: {parse_problem(e)}") from None
     except RecursionError:
         raise _error(error)(f"{what} {os.fspath(path)!r} is not valid JSON: nested too deeply") from None
 
@@ -133,5 +144,9 @@ def written_whole(path: str | os.PathLike[str], tag: str | None = None) -> Itera
     try:
         yield tmp
         os.replace(tmp, path)
+    except OSError as e:
+        if e.filename is not None and os.fspath(e.filename) == os.fspath(tmp):
+            e.filename = os.fspath(path)  # the user named path; the temporary name is ours
+        raise
     finally:
         tmp.unlink(missing_ok=True)

@@ -128,14 +128,17 @@ class LineValues:
         return self.values >= self.line.contract
 
 
-def line_from_columns(rules: Rules, cols: dict[str, np.ndarray], i: int, events: Any) -> Line | None:
+def line_from_columns(rules: Rules, cols: dict[str, np.ndarray], i: int, events: Any,
+                      resigned: bool = False) -> Line | None:
     """The line of row ``i`` of :func:`thousand.kernel.play_deals` columns (or a
     :meth:`~thousand.reference.deal.DealResult.to_row` row as one-element columns) with
     the row's trace ``events`` (``Event`` objects or ``(kind, seat, a, b)`` rows);
-    ``None`` when the deal has no play (redealt, resigned, nobody declared).  Every table
-    size: 2 players start after the lay-away with the set-aside talon for the last trick."""
+    ``None`` when the deal has no play (redealt, nobody declared, or resigned: with
+    ``resigned`` the line of a resigned deal is its start with no move, the play the
+    declarer declined).  Every table size: 2 players start after the lay-away with the
+    set-aside talon for the last trick."""
     d = int(cols["declarer"][i])
-    if cols["redeal"][i] or d < 0 or cols["resigned"][i]:
+    if cols["redeal"][i] or d < 0 or (cols["resigned"][i] and not resigned):
         return None
     laid_away = 0
     if rules.players == 2:
@@ -146,7 +149,7 @@ def line_from_columns(rules: Rules, cols: dict[str, np.ndarray], i: int, events:
         dealer = int(cols["dealer"][i])
         start = Position.start(rules, hands, ((dealer + 1) % 2, dealer), d, card_points(int(cols["talon2"][i])))
     else:
-        found = solver.play_start(rules, cols, i)
+        found = solver.play_start(rules, cols, i, resigned=resigned)
         assert found is not None
         start, d = found
     moves = tuple((int(e[1]), int(e[2]), bool(e[3])) for e in (tuple(ev) for ev in events)
@@ -223,17 +226,17 @@ def _deal_columns(res: Any) -> dict[str, np.ndarray]:
     return {k: np.array([v]) for k, v in res.to_row().items()}
 
 
-def line_of_deal(res: Any) -> Line | None:
+def line_of_deal(res: Any, resigned: bool = False) -> Line | None:
     """The line of a played :class:`~thousand.reference.deal.DealResult` (``None``
-    without a play)."""
-    return line_from_columns(res.rules, _deal_columns(res), 0, res.trace.events)
+    without a play; ``resigned``: see :func:`line_from_columns`)."""
+    return line_from_columns(res.rules, _deal_columns(res), 0, res.trace.events, resigned)
 
 
-def hand_off_of_deal(res: Any) -> HandOff | None:
+def hand_off_of_deal(res: Any, resigned: bool = False) -> HandOff | None:
     """The hand-off of a played :class:`~thousand.reference.deal.DealResult` (``None``
-    without a play)."""
+    without a play; ``resigned``: also of a deal the declarer resigned after it)."""
     cols = _deal_columns(res)
-    line = line_from_columns(res.rules, cols, 0, res.trace.events)
+    line = line_from_columns(res.rules, cols, 0, res.trace.events, resigned)
     return None if line is None else hand_off_of(line, cols, 0)
 
 

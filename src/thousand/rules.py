@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from thousand.files import read_text
+from thousand.files import parse_problem, read_text
 
 __all__ = [
     "Rules", "RulesError", "CLASSIC", "RUSSIAN", "POLISH", "PRESETS", "parse_rules_spec",
@@ -264,6 +264,8 @@ def _toml_value(v: Any) -> str:
 def parse_overrides(text: str) -> dict[str, str]:
     """``'bolts=off,barrel_at=900'`` -> ``{'bolts': 'off', 'barrel_at': '900'}``."""
     out: dict[str, str] = {}
+    if not text.replace(",", "").strip():
+        raise RulesError(f"empty rule override {text!r}: write name=value, e.g. bolts=off")
     for part in text.split(","):
         part = part.strip()
         if not part:
@@ -313,8 +315,8 @@ def load_rules_toml(path: str | os.PathLike) -> Rules:
     text = read_text(path, "rules file", MAX_RULES_FILE_BYTES, error=RulesError)
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise RulesError(f"rules file {name!r} is not valid TOML: {e}") from None
+    except ValueError as e:  # TOMLDecodeError, or an integer past Python's digit cap
+        raise RulesError(f"rules file {name!r} is not valid TOML: {parse_problem(e)}") from None
     except RecursionError:
         raise RulesError(f"rules file {name!r} is not valid TOML: nested too deeply") from None
     if "rules" in data and isinstance(data["rules"], dict):
@@ -361,6 +363,7 @@ _MOOT: tuple[tuple[Any, tuple[str, ...], str], ...] = (
       "barrel_third_reset"), "with barrel_at=none"),
     (lambda r: r.players != 4, ("dealer_scores",),
      "at {players} players (only the sitting-out dealer of a 4-player table scores the talon)"),
+    (lambda r: r.players == 2, ("blind",), "at 2 players (blind play is for 3 and 4 players)"),
     (lambda r: r.bolts == "off", ("bolt_when", "bolt_penalty"), "with bolts=off"),
     (lambda r: r.ace_marriage is None, ("ace_marriage_sets_trump",), "with ace_marriage=none"),
     (lambda r: r.redeal_talon_points_max is None and r.redeal_talon_nines is None

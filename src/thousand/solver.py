@@ -336,16 +336,17 @@ def best_hand_off(rules: Rules, hands: Sequence[int], active: Sequence[int], dec
     return (pair // 24, pair % 24), best
 
 
-def play_start(rules: Rules, cols: dict[str, np.ndarray], i: int, hand_off: bool = True
-               ) -> tuple[Position, int] | None:
+def play_start(rules: Rules, cols: dict[str, np.ndarray], i: int, hand_off: bool = True,
+               resigned: bool = False) -> tuple[Position, int] | None:
     """The play's start of row ``i`` of :func:`thousand.kernel.play_deals` columns (3 or
     4 players): the hands after the declarer took the talon and, with ``hand_off``, gave
     the hand-off cards (without: he still holds 10), and the declarer; ``None`` for a
-    redeal, a deal without a declarer or one he resigned."""
+    redeal, a deal without a declarer or (unless ``resigned``: the play he declined, after
+    the hand-off he made) one he resigned."""
     if rules.players == 2:
         raise ValueError("play_start takes 3 or 4 players (2 players: the talon taken is in the trace)")
     d = int(cols["declarer"][i])
-    if cols["redeal"][i] or d < 0 or cols["resigned"][i]:
+    if cols["redeal"][i] or d < 0 or (cols["resigned"][i] and not resigned):
         return None
     hands = [int(cols[f"hand{s}"][i]) for s in range(rules.players)]
     hands[d] |= int(cols["talon"][i])

@@ -77,7 +77,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--solve-samples", type=int, default=None, metavar="N",
                    help=f"with --solve: completions of the open-hand reference (default {DEFAULT_SOLVE_SAMPLES}; "
                         "about 2-8 ms each on one core)")
-    p.add_argument("--jobs", "-j", type=int, default=-1, metavar="J",
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="J",
                    help="worker processes for --solve, -1 for all cores (default -1); never changes the result")
     p.add_argument("--confidence", type=float, default=0.8, metavar="P",
                    help="probability of making it that the safe bid needs (default 0.8)")
@@ -110,6 +110,11 @@ def run(args: argparse.Namespace) -> int:
         args.solve_samples = DEFAULT_SOLVE_SAMPLES
     if args.solve and not 2 <= args.solve_samples <= MAX_SOLVE_SAMPLES:
         raise ThousandError(f"--solve-samples must be 2..{MAX_SOLVE_SAMPLES:,}, got {args.solve_samples}")
+    if args.jobs is not None and not args.solve:   # the strategies' estimate is one process's work
+        raise ThousandError("--jobs sets the worker processes of --solve's open-hand reference; add --solve "
+                            "(or drop --jobs)")
+    if args.jobs is None:
+        args.jobs = -1
     if args.jobs == 0 or args.jobs < -1:
         raise ThousandError(f"--jobs must be a positive number of workers or -1 for all cores, got {args.jobs}")
     if args.strategy is not None and len(args.strategy) not in (1, 3):

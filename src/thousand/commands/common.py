@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from thousand.errors import ThousandError
 from thousand.rules import Rules, parse_rules_spec
@@ -27,6 +28,9 @@ def seed_value(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
+        if text.strip().isdigit():  # past Python's cap on the digits of an integer
+            raise argparse.ArgumentTypeError(f"must have at most {sys.get_int_max_str_digits():,} digits, "
+                                             f"got {len(text.strip()):,}") from None
         raise argparse.ArgumentTypeError(f"must be a whole number >= 0, got {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be a whole number >= 0, got {value}")

@@ -175,13 +175,17 @@ def solve_deal(res) -> dict:
     it?").  Raises ``ThousandError`` for a deal without a play."""
     from thousand import solver
     from thousand.cards import card_name
-    from thousand.lines import hand_off_cards, hand_off_of_deal, line_of_deal, solve_line
+    from thousand.lines import line_of_deal, solve_line
 
-    line = line_of_deal(res)
+    # A resigned deal has no card play, but its hand-off was made: the play he declined
+    # answers "could he have made it?".
+    line = line_of_deal(res, resigned=True)
     if line is None:
-        why = "the declarer resigned" if res.resigned else ("it was redealt" if res.is_redeal else "nobody declared")
+        why = "it was redealt" if res.is_redeal else "nobody declared"
         raise ThousandError(f"--solve: the deal has no card play to solve ({why})")
     ws = solver.Workspace()
+    if res.resigned:
+        return _solve_resigned(res, line, ws)
     lv = solve_line(line, ws)
     if lv.taken != res.declarer_points:   # the line and the deal's own count must agree
         raise ThousandError(f"--solve: the line ends with {lv.taken} points, the deal counted {res.declarer_points}")
@@ -207,20 +211,41 @@ def solve_deal(res) -> dict:
             entry["best_value"] = best
         cards.append(entry)
     # the hand-off (2 players: the lay-away) against every other one, solved the same way
-    h = hand_off_of_deal(res)
-    assert h is not None and h.made is not None     # the deal has a line, so a hand-off
-    values = solver.hand_off_values(res.rules, *h.args(), workspace=ws)
-    if values[h.made] != lv.start_value:    # the hand-off made gives the line's start
-        raise ThousandError(f"--solve: the hand-off made is worth {values[h.made]}, the first lead {lv.start_value}")
-    top = max(values.values())
-
-    hand_off = {**hand_off_cards(h.active, h.declarer, h.made), "value": lv.start_value,
-                "cost": top - lv.start_value, "best_value": top,
-                "best": [hand_off_cards(h.active, h.declarer, k) for k, v in values.items() if v == top]}
-    return {"declarer": line.declarer, "contract": line.contract, "hand_off": hand_off,
+    hand_off = _hand_off_solved(res, lv.start_value, ws)
+    return {"declarer": line.declarer, "contract": line.contract, "resigned": False, "hand_off": hand_off,
+            "makeable": lv.start_value >= line.contract,
             "start_value": lv.start_value, "taken": lv.taken, "made": lv.taken >= line.contract,
             "declarer_loss": lv.declarer_loss, "defence_loss": lv.defence_loss,
             "laid_away_points": line.laid_away_points, "cards": cards, "tricks": tricks}
+
+
+def _hand_off_solved(res, start_value: int, ws) -> dict:
+    """The hand-off made (2 players: the lay-away) against every other one: its value
+    (``start_value``, the play's start as the line solved it), what it cost, the best."""
+    from thousand import solver
+    from thousand.lines import hand_off_cards, hand_off_of_deal
+
+    h = hand_off_of_deal(res, resigned=True)
+    assert h is not None and h.made is not None     # the deal has a line, so a hand-off
+    values = solver.hand_off_values(res.rules, *h.args(), workspace=ws)
+    if values[h.made] != start_value:    # the hand-off made gives the line's start
+        raise ThousandError(f"--solve: the hand-off made is worth {values[h.made]}, the first lead {start_value}")
+    top = max(values.values())
+    return {**hand_off_cards(h.active, h.declarer, h.made), "value": start_value,
+            "cost": top - start_value, "best_value": top,
+            "best": [hand_off_cards(h.active, h.declarer, k) for k, v in values.items() if v == top]}
+
+
+def _solve_resigned(res, line, ws) -> dict:
+    """:func:`solve_deal` for a deal the declarer resigned: the open-hand value of the play
+    he declined (after the hand-off he made) and of his hand-offs; no card, no trick."""
+    from thousand import solver
+
+    v = solver.value(line.start, line.declarer, line.laid_away_points, workspace=ws)
+    return {"declarer": line.declarer, "contract": line.contract, "resigned": True,
+            "hand_off": _hand_off_solved(res, v, ws), "start_value": v, "makeable": v >= line.contract,
+            "taken": None, "made": False, "declarer_loss": None, "defence_loss": None,
+            "laid_away_points": line.laid_away_points, "cards": [], "tricks": []}
 
 
 def format_solve(s: dict) -> str:
@@ -246,6 +271,10 @@ def format_solve(s: dict) -> str:
     else:
         text += " (a best one)"
     out.append(text)
+    if s.get("resigned"):
+        out.append(f"resigned: open-handed, the play he declined was worth {s['start_value']} -- could he have "
+                   f"made {c}? {'yes' if s['makeable'] else 'no'}")
+        return "\n".join(out)
     tricks = {t["trick"]: t for t in s["tricks"]}
     shown = 0
     for e in s["cards"]:

@@ -70,10 +70,6 @@ examples:
 """
 
 MAX_TAKEN = 10000   # far above any deal's points (120 + marriages); keeps the kernel's int32 row safe
-SUIT_WORDS = {"S": 0, "♠": 0, "SPADES": 0, "C": 1, "♣": 1, "CLUBS": 1, "D": 2, "♦": 2, "DIAMONDS": 2,
-              "H": 3, "♥": 3, "HEARTS": 3, "NONE": -1, "-": -1}
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--hands", metavar='"H0 | H1 | H2"', help="the hands in play order, separated by |")
@@ -86,7 +82,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--declarer", type=int, default=None, metavar="SEAT", help="the declarer's seat (default 0)")
     p.add_argument("--lead", type=int, default=None, metavar="SEAT",
                    help="the seat that leads (the trick in progress, if any) (default the declarer)")
-    p.add_argument("--trump", default=None, metavar="SUIT", help="trump suit: S C D H or none (default none)")
+    p.add_argument("--trump", default=None, metavar="SUIT", help="trump suit: S C D H (or ♠ ♣ ♦ ♥, spades ... hearts) or none (default none)")
     p.add_argument("--trick", default=None, metavar='"CARDS"', help="the trick in progress, from its leader on")
     p.add_argument("--taken", default=None, metavar='"P0,P1,P2"', help="deal points each seat has taken so far")
     add_rules_arguments(p)
@@ -110,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
     if args.hand_off and args.at is not None:
         raise ThousandError("--at picks a card of the play; --hand-off solves the position before the hand-off: "
                             "drop one of them")
+    resigned = None
     if args.hands is None:
         mode = "--seed" if args.trace is None else "--trace"
         typed = [flag for flag, v in (("--declarer", args.declarer), ("--lead", args.lead), ("--trump", args.trump),
@@ -119,10 +116,10 @@ def run(args: argparse.Namespace) -> int:
         if typed:
             raise ThousandError(f"{mode} takes the position from the deal; drop {', '.join(typed)}")
         if args.trace is not None:
-            pos, declarer = _trace_position(args, rules, args.hand_off)
+            pos, declarer, resigned = _trace_position(args, rules, args.hand_off)
             rules = pos.rules
         else:
-            pos, declarer = _seed_position(rules, args.seed, args.strategy, args.hand_off)
+            pos, declarer, resigned = _seed_position(rules, args.seed, args.strategy, args.hand_off)
     else:
         if args.strategy:
             raise ThousandError("--strategy chooses the players of a --seed deal; --hands needs none")
@@ -131,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
 
     if isinstance(pos, HandOff):
         result = _hand_off_result(pos)
-        print(json.dumps(result, ensure_ascii=False) if args.json else _format_hand_off(pos, result))
+        _print(args, result, lambda: _format_hand_off(pos, result), resigned)
         return 0
     try:
         solver.check_position(pos, declarer)
@@ -144,8 +141,22 @@ def run(args: argparse.Namespace) -> int:
     value = solver.value(pos, declarer, workspace=ws)
     moves = solver.card_values(pos, declarer, workspace=ws)
     result = _result(rules, pos, declarer, value, moves)
-    print(json.dumps(result, ensure_ascii=False) if args.json else _format(rules, pos, declarer, result))
+    _print(args, result, lambda: _format(rules, pos, declarer, result), resigned)
     return 0
+
+
+def _print(args: argparse.Namespace, result: dict, text, resigned: int | None) -> None:
+    """The result as JSON or text; for a deal the declarer resigned (``resigned``: his
+    contract), said first: what follows is the play he declined."""
+    if resigned is not None:
+        result = {"resigned": {"contract": resigned}, **result}
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+        return
+    if resigned is not None:
+        print(f"the declarer resigned his contract of {resigned} in this deal; below, what open-hand play "
+              "would have given him")
+    print(text())
 
 
 def parse_suit(text: str) -> int:
@@ -154,10 +165,13 @@ def parse_suit(text: str) -> int:
     >>> parse_suit("h"), parse_suit("♠"), parse_suit("none")
     (3, 0, -1)
     """
-    suit = SUIT_WORDS.get(text.strip().replace("\ufe0f", "").upper())
-    if suit is None:
-        raise ThousandError(f"--trump: unknown suit {text!r} (use S C D H, ♠ ♣ ♦ ♥ or none)")
-    return suit
+    from thousand.cards import CardError, parse_suit as card_suit
+    if text.strip().lower() in ("none", "-"):
+        return -1
+    try:
+        return card_suit(text)
+    except CardError as e:
+        raise ThousandError(f"--trump: {e} or none") from None
 
 
 def _typed_position(rules, args: argparse.Namespace):
@@ -265,20 +279,24 @@ def _seed_position(rules, seed: int, strategies: list[str] | None, hand_off: boo
             break
     else:
         raise ThousandError(f"seed {seed}: no deal was played in 1000 attempts (every one redealt)")
-    start = _play_start(res, f"seed {seed}", "try another seed")
+    # A resigned deal's hand-off was made: its play is the one the declarer declined,
+    # and "could he have made it?" is the question worth answering about it.
+    start = _play_start(res, f"seed {seed}", "try another seed", resigned=True)
+    resigned = int(res.contract) if res.resigned else None
     if not hand_off:
-        return start
-    return _hand_off_start(res), start[1]
+        return (*start, resigned)
+    return _hand_off_start(res), start[1], resigned
 
 
-def _play_start(res, what: str, advice: str):
-    """The play's start (after the hand-off) of a played reference deal, and its declarer."""
+def _play_start(res, what: str, advice: str, resigned: bool = False):
+    """The play's start (after the hand-off) of a played reference deal, and its declarer
+    (``resigned``: also of a deal the declarer resigned, the play he declined)."""
     import numpy as np
 
     from thousand import solver
 
     cols = {k: np.array([v]) for k, v in res.to_row().items()}
-    start = solver.play_start(res.rules, cols, 0)
+    start = solver.play_start(res.rules, cols, 0, resigned=resigned)
     if start is None:
         why = "the declarer resigned" if res.resigned else ("it was redealt" if res.is_redeal else "nobody declared")
         raise ThousandError(f"{what}: the deal has no play to solve ({why}); {advice}")
@@ -293,7 +311,7 @@ def _hand_off_start(res):
     with the hand-off made."""
     from thousand.lines import hand_off_of_deal
 
-    h = hand_off_of_deal(res)
+    h = hand_off_of_deal(res, resigned=True)
     assert h is not None                    # _play_start has said why a deal has no play
     return h
 
@@ -391,9 +409,15 @@ def _trace_position(args: argparse.Namespace, rules, hand_off: bool = False):
         deal = replay_deal(rules, DealTrace.from_dict(data))
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise ThousandError(f"trace {args.trace!r} is malformed: {e}") from None
-    pos, declarer = _play_start(deal, f"trace {args.trace!r}", "nothing was played")
+    pos, declarer = _play_start(deal, f"trace {args.trace!r}", "nothing was played", resigned=True)
+    resigned = int(deal.contract) if deal.resigned else None
     if hand_off:
-        return _hand_off_start(deal), declarer
+        return _hand_off_start(deal), declarer, resigned
+    if resigned is not None:
+        if args.at is not None:
+            raise ThousandError(f"--at {args.at}: the declarer resigned, so the trace has no card play; drop --at "
+                                "to solve the play he declined")
+        return pos, declarer, resigned
     events = deal.trace.events
     plays = [i for i, e in enumerate(events) if e.kind == EventKind.PLAY]
     at = plays[0] if args.at is None else args.at
@@ -404,7 +428,7 @@ def _trace_position(args: argparse.Namespace, rules, hand_off: bool = False):
         if i >= at:
             break
         pos = pos.play(events[i].a, bool(events[i].b))
-    return pos, declarer
+    return pos, declarer, None
 
 
 def play_seats(pos) -> dict[int, int]:
@@ -486,7 +510,9 @@ def _contracts_line(result: dict) -> str:
     """The contract levels reached and missed, from the result's ``reachable``."""
     reach = [int(t) for t, ok in result["reachable"].items() if ok]
     miss = [int(t) for t, ok in result["reachable"].items() if not ok]
-    parts = ([f"reachable {reach[0]}..{reach[-1]}"] if reach else []) + ([f"not {miss[0]}..{miss[-1]}"] if miss else [])
+    def span(levels: list[int]) -> str:
+        return f"{levels[0]}" if len(levels) == 1 else f"{levels[0]}..{levels[-1]}"
+    parts = ([f"reachable {span(reach)}"] if reach else []) + ([f"not {span(miss)}"] if miss else [])
     return f"contracts: {', '.join(parts)} (a contract is reachable exactly when it is at most the value)"
 
 

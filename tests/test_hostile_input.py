@@ -1,0 +1,111 @@
+"""Inputs a hostile try-out found mishandled (2026-12-03): each is one error line that
+names the problem in the user's terms, or now does what the user meant."""
+import json
+
+import pytest
+
+from thousand import cli
+from thousand.cards import CardError, parse_card, parse_suit
+from thousand.errors import RulesError
+from thousand.rules import parse_rules_spec, rule_notes
+
+
+def error_line(capsys, *args: str) -> str:
+    try:
+        code = cli.main(list(args))
+    except SystemExit as e:   # argparse's own errors leave through exit()
+        code = e.code
+    assert code == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in captured.err, captured.err
+    return lines[0]
+
+
+def test_an_integer_past_pythons_digit_cap_in_a_rules_file_is_one_line(tmp_path, capsys):
+    path = tmp_path / "big.toml"
+    path.write_text("bid_step = 1" + "0" * 5000 + "\n")
+    line = error_line(capsys, "rules", str(path))
+    assert "is not valid TOML: a number has more than 4,300 digits" in line
+    assert "set_int_max_str_digits" not in line
+
+
+def test_an_integer_past_pythons_digit_cap_in_a_trace_is_named_plainly(tmp_path, capsys):
+    path = tmp_path / "trace.json"
+    path.write_text('{"hands": [1' + "0" * 5000 + "]}")
+    line = error_line(capsys, "solve", "--trace", str(path))
+    assert "is not valid JSON: a number has more than 4,300 digits" in line
+    assert "set_int_max_str_digits" not in line
+
+
+def test_a_seed_too_long_for_python_says_so(capsys):
+    line = error_line(capsys, "explain", "--seed", "1" * 5001)
+    assert "must have at most 4,300 digits, got 5,001" in line
+
+
+def test_an_empty_override_is_refused_as_a_bad_one(capsys):
+    for args in (["rules", "classic", "--set", ""], ["rules", "classic:,,"]):
+        assert "empty rule override" in error_line(capsys, *args)
+    assert parse_rules_spec("classic:") == parse_rules_spec("classic")   # nothing after the colon: the preset
+
+
+def test_blind_at_two_players_is_noted_as_without_effect():
+    notes = rule_notes(parse_rules_spec("classic:players=2,blind=on"))
+    assert any(n.startswith("blind has no effect at 2 players") for n in notes)
+    assert not any("blind" in n for n in rule_notes(parse_rules_spec("classic:players=3,blind=on")))
+
+
+def test_a_chart_that_cannot_be_written_names_the_path_given(capsys):
+    line = error_line(capsys, "bid", "AH TH KH QH AD 9S JC", "--samples", "50", "--plot", "/proc/x.png")
+    assert "'/proc/x.png'" in line and ".tmp" not in line
+
+
+@pytest.mark.parametrize("text, suit", [("♡", 3), ("♤", 0), ("spade", 0), ("Hearts", 3), ("d", 2), ("♣\ufe0f", 1)])
+def test_a_suit_is_read_as_cards_write_it_or_by_name(text, suit):
+    assert parse_suit(text) == suit
+
+
+def test_trump_takes_every_suit_spelling_cards_take(capsys):
+    hands = "A♡ 10♡ | K♡ 9♤ | Q♡ J♤"
+    assert cli.main(["solve", "--hands", hands, "--trump", "♠", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["trump"] == "S"
+    assert cli.main(["solve", "--hands", hands, "--trump", "spade", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["trump"] == "S"
+    assert "--trump: unknown suit 'x'" in error_line(capsys, "solve", "--hands", hands, "--trump", "x")
+
+
+@pytest.mark.parametrize("token, needle", [
+    ("AHTH", "cards written together; separate them with spaces: AH TH"),
+    ("AH10H", "cards written together; separate them with spaces: AH 10H"),
+    ("JSpades", "write the suit as a letter or symbol: JS"),
+    ("10hearts", "write the suit as a letter or symbol: 10H"),
+    ("XH", "unknown rank 'X'"),
+])
+def test_a_token_that_is_no_card_gets_the_likely_reason(token, needle):
+    with pytest.raises(CardError, match=needle):
+        parse_card(token)
+
+
+def test_a_huge_input_quoted_back_is_clipped(capsys):
+    for args in (["solve", "--hands", "X" * 5000 + " | AH | KH"], ["rules", "classic", "--set", "bolts=" + "X" * 5000],
+                 ["simulate", "--deals", "X" * 5000]):
+        line = error_line(capsys, *args)
+        assert len(line) < 400 and "(5,00" in line and "characters)" in line
+
+
+def test_bid_jobs_without_solve_is_refused(capsys):
+    line = error_line(capsys, "bid", "AH TH KH QH AD 9S JC", "--jobs", "2")
+    assert "--jobs sets the worker processes of --solve" in line
+
+
+def test_one_reachable_contract_is_written_once(capsys):
+    # 120 taken (the heart marriage and 20 card points), the ace of trumps takes the last trick: 138
+    assert cli.main(["solve", "--hands", "AH | KS | QS", "--trump", "H", "--taken", "120,41,41",
+                     "--set", "bid_step=50"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("contracts:"))
+    assert line.startswith("contracts: reachable 100, not 150..400 (")
+
+
+def test_rules_error_is_a_value_error_for_callers():
+    with pytest.raises(RulesError):
+        parse_rules_spec("classic", [""])
