@@ -109,3 +109,12 @@ def test_one_reachable_contract_is_written_once(capsys):
 def test_rules_error_is_a_value_error_for_callers():
     with pytest.raises(RulesError):
         parse_rules_spec("classic", [""])
+
+
+@pytest.mark.parametrize("text, shown", [("players = true", "got true"), ("bid_step = 1979-05-27", "got 1979-05-27"),
+                                         ("players = [1, 2]", "got [1, 2]")])
+def test_a_rules_file_value_is_quoted_as_the_file_wrote_it(tmp_path, capsys, text, shown):
+    path = tmp_path / "r.toml"
+    path.write_text(text + "\n")
+    line = error_line(capsys, "rules", str(path))
+    assert line.endswith(shown) and "datetime" not in line and "True" not in line

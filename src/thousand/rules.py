@@ -179,15 +179,27 @@ class Rules:
 RuleField = IntEnum("RuleField", [f.name.upper() for f in fields(Rules)], start=0)
 
 
+def _shown(v: Any) -> str:
+    """A value as a rules file or trace wrote it: ``true``, a date as written, an array or
+    table as JSON, text in quotes (never Python's ``True`` or ``datetime.date(...)``)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if hasattr(v, "isoformat"):   # a TOML date, time or date-time
+        return v.isoformat()
+    if isinstance(v, (list, dict)):
+        return json.dumps(v, default=str)
+    return repr(v)
+
+
 def _check_field(f: dataclasses.Field, v: Any) -> None:
     name = f.name
     if name in CHOICES:
         if v not in CHOICES[name]:
-            raise RulesError(f"{name}: must be one of {', '.join(CHOICES[name])}; got {v!r}")
+            raise RulesError(f"{name}: must be one of {', '.join(CHOICES[name])}; got {_shown(v)}")
         return
     if f.type == "bool":
         if not isinstance(v, bool):
-            raise RulesError(f"{name}: must be on or off, got {v!r}")
+            raise RulesError(f"{name}: must be on or off, got {_shown(v)}")
         return
     optional = "None" in str(f.type)
     if v is None:
@@ -195,7 +207,7 @@ def _check_field(f: dataclasses.Field, v: Any) -> None:
             raise RulesError(f"{name}: must be a whole number, not none")
         return
     if isinstance(v, bool) or not isinstance(v, int):
-        raise RulesError(f"{name}: must be a whole number{' or none' if optional else ''}, got {v!r}")
+        raise RulesError(f"{name}: must be a whole number{' or none' if optional else ''}, got {_shown(v)}")
     lo, hi = f.metadata.get("lo"), f.metadata.get("hi")
     if lo is not None and not lo <= v <= hi:
         if hi - lo < 3:  # a short list reads better than a range: "2, 3 or 4"

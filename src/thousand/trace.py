@@ -222,7 +222,9 @@ class GameTrace:
         for k, v in options.items():
             if isinstance(v, (list, dict)):      # a value is text, a number, true/false or null
                 raise ValueError(f"field rules.{k} must be a value as text or a number, not {_json_text(v)}")
-        rules = CLASSIC.with_overrides({k: str(v) for k, v in options.items()})
+        # JSON's true stays "true" (not Python's "True") in what an error quotes back
+        rules = CLASSIC.with_overrides({k: v if isinstance(v, str) else "none" if v is None else json.dumps(v)
+                                        for k, v in options.items()})
         return cls(rules=rules, first_dealer=_whole(d["first_dealer"], "first_dealer"),
                    deals=[DealTrace.from_dict(x) for x in _list(d["deals"], "deals", "deal traces")])
 
