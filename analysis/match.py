@@ -396,10 +396,18 @@ class MatchResult:
     rounds: int
     seating_list: list[tuple[int, ...]] = field(default_factory=list)
     control_variate: bool = False
+    precision: float | None = None     # the --precision target, when there was one
+
+    @property
+    def precision_met(self) -> bool | None:
+        """Whether every main interval is narrower than ``precision`` (None without one)."""
+        return None if self.precision is None else self.worst_width() < self.precision
 
     def to_json(self) -> list[dict[str, Any]]:
-        """One object per pair and measure (then the ratings against the field)."""
-        return [r.as_dict() for r in self.rows] + [r.as_dict() for r in self.ratings]
+        """One object per pair and measure (then the ratings against the field); with a
+        ``--precision`` target each says it and whether it was met."""
+        extra = {} if self.precision is None else {"precision": self.precision, "precision_met": self.precision_met}
+        return [{**r.as_dict(), **extra} for r in self.rows] + [{**r.as_dict(), **extra} for r in self.ratings]
 
     def row(self, a: str, b: str, metric: str) -> MatchRow:
         for r in self.rows:
@@ -550,7 +558,7 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
     """
     from thousand.runner.pool import progress_bar, run_tasks
     from thousand.runner.seeding import chunk_bounds
-    from thousand.runner.store import ChunkStore, new_token
+    from thousand.runner.store import MAX_CHUNKS, ChunkStore, new_token
 
     specs = check_specs(strategies) if not allow_same else [*strategies]
     if isinstance(rules, str):
@@ -567,7 +575,8 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
     if cap is not None and precision is None:
         raise ThousandError("--cap limits a --precision run; give --precision too")
     if precision is not None:
-        cap = cap if cap is not None else 32 * max(n, chunk)
+        # the default stays within the chunks a run may have (an explicit --cap is checked below)
+        cap = cap if cap is not None else min(32 * max(n, chunk), MAX_CHUNKS * chunk)
         if cap < n:
             raise ThousandError(f"--cap {cap} is below the first round's {n} {kind}")
     if control_variate and kind != "deals":
@@ -576,6 +585,10 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
         raise ThousandError("--control-variate needs 3 or 4 players (the solver's play start)")
     sizes = _round_sizes(n, precision, cap, chunk)
     total = sizes[-1]
+    if -(-total // chunk) > MAX_CHUNKS:
+        # every chunk is a task and a file: refused before any work, never after it
+        raise ThousandError(f"--{'cap' if precision is not None else kind} {total:,}: a match plays at most "
+                            f"{MAX_CHUNKS * chunk:,} {kind} ({MAX_CHUNKS:,} chunks of {chunk:,})")
     players = rules.players
     seating_list = seatings(len(specs), players)
     rules_arr = rules.to_kernel()
@@ -642,8 +655,9 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
                             bar.update(sizes_of[k])
                 rows, ratings = _rows_from(mom, specs, kind, players, reference=reference)
                 result = MatchResult(specs, rules, kind, done_units, seed, rows, ratings,
-                                     time.perf_counter() - started, rounds, seating_list, control_variate)
-                if precision is None or result.worst_width() < precision:
+                                     time.perf_counter() - started, rounds, seating_list, control_variate,
+                                     precision)
+                if precision is None or result.precision_met:
                     break
         finally:
             if bar is not None:
@@ -710,6 +724,8 @@ def result_table(result: MatchResult) -> str:
     else:
         lines.append("win_share_alone: games won by one A against B's in every other seat (B: one B against A's); "
                      "final_score: per game per seat")
-    if result.rounds > 1:
-        lines.append(f"{result.rounds} rounds (--precision)")
+    if result.precision is not None:
+        state = "met" if result.precision_met else "NOT met (--cap reached)"
+        lines.append(f"{result.rounds} round{'s' if result.rounds > 1 else ''} (--precision {result.precision:g}: "
+                     f"{state}; the widest main interval is {result.worst_width():.3g} wide)")
     return "\n".join(lines)

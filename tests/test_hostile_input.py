@@ -118,3 +118,68 @@ def test_a_rules_file_value_is_quoted_as_the_file_wrote_it(tmp_path, capsys, tex
     path.write_text(text + "\n")
     line = error_line(capsys, "rules", str(path))
     assert line.endswith(shown) and "datetime" not in line and "True" not in line
+
+
+def _entry_with(main_body: str):
+    import subprocess
+    import sys
+    code = ("import atexit, signal, thousand.cli as c\n"
+            f"def main():\n    {main_body}\n"
+            "c.main = main\n"
+            "atexit.register(lambda: print('ignored' if signal.getsignal(signal.SIGINT) is signal.SIG_IGN else 'live'))\n"
+            "from thousand.launch import entry\nentry()\n")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+
+
+def test_after_the_command_a_ctrl_c_cannot_break_the_workers_shutdown():
+    # loky joins its workers at exit: an interrupt there left a traceback or a hang
+    done = _entry_with("return 0")
+    assert done.returncode == 0 and done.stdout.strip() == "ignored" and done.stderr == ""
+
+
+def test_a_ctrl_c_while_the_command_loads_is_one_line():
+    stopped = _entry_with("raise KeyboardInterrupt")
+    assert stopped.returncode == 130 and stopped.stderr.strip() == "thousand: interrupted"
+
+
+def test_the_console_command_is_the_launcher():
+    import tomllib
+    from pathlib import Path
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    assert project["project"]["scripts"]["thousand"] == "thousand.launch:entry"
+
+
+def test_a_match_too_large_for_its_chunks_is_refused_before_any_work(capsys):
+    line = error_line(capsys, "match", "--strategy", "greedy", "--strategy", "standard", "--deals", "1000000000")
+    assert "a match plays at most 200,000,000 deals (100,000 chunks of 2,000)" in line
+    line = error_line(capsys, "match", "--strategy", "greedy", "--strategy", "standard", "--games", "1000",
+                      "--precision", "0.001", "--cap", "10000000")
+    assert "--cap 10,000,000: a match plays at most 4,000,000 games" in line
+
+
+def test_a_precision_match_says_whether_it_met_its_target(capsys):
+    args = ["match", "--strategy", "greedy", "--strategy", "standard", "--deals", "2000", "--precision", "0.1",
+            "--cap", "4000", "--no-progress"]
+    assert cli.main(args) == 0
+    assert "(--precision 0.1: NOT met (--cap reached); the widest main interval is" in capsys.readouterr().out
+    assert cli.main([*args, "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert all(r["precision"] == 0.1 and r["precision_met"] is False for r in rows)
+
+
+def test_polars_full_disk_is_the_oserror_it_is(tmp_path, monkeypatch):
+    import errno
+
+    import numpy as np
+    import polars as pl
+
+    from thousand.runner import store
+
+    def full(self, *a, **k):
+        raise pl.exceptions.ComputeError("parquet: underlying IO error: No space left on device (os error 28)")
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", full)
+    with pytest.raises(OSError) as e:
+        store.write_chunk({"x": np.arange(3)}, tmp_path, 0, "zstd", "tok")
+    assert e.value.errno == errno.ENOSPC and e.value.filename == str(tmp_path / store.chunk_file(0))
+    assert list(tmp_path.iterdir()) == []   # neither the chunk nor its temporary file, nor a record

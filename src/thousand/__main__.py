@@ -1,3 +1,3 @@
-from thousand.cli import main
+from thousand.launch import entry
 
-raise SystemExit(main())
+entry()

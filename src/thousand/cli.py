@@ -8,6 +8,7 @@ SIGTERM (143) and SIGHUP (129) stop a command the same way.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import re
 import sys
@@ -176,9 +177,12 @@ def main(argv: list[str] | None = None) -> int:
         # The file system refused (permissions, a full disk, a folder where a file was
         # meant): the command's own checks missed it, but it is still the user's to fix.
         where = f": {e.filename!r}" if e.filename else ""
+        if e.errno == errno.ENOSPC:
+            where += " (free some room; a run with --out keeps what it wrote, and --resume continues it)"
         print(f"thousand {args.command}: error: {clipped(f'{e.strerror or e}{where}')}", file=sys.stderr)
         return 2
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from thousand.launch import entry
+    entry()

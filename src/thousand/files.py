@@ -145,7 +145,7 @@ def written_whole(path: str | os.PathLike[str], tag: str | None = None) -> Itera
         yield tmp
         os.replace(tmp, path)
     except OSError as e:
-        if e.filename is not None and os.fspath(e.filename) == os.fspath(tmp):
+        if e.filename is None or os.fspath(e.filename) == os.fspath(tmp):
             e.filename = os.fspath(path)  # the user named path; the temporary name is ours
         raise
     finally:

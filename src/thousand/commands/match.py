@@ -46,7 +46,7 @@ gives the same result for any --jobs and --backend.  See docs/match.md.
 examples:
   thousand match --strategy greedy --strategy standard --deals 20000
   thousand match --strategy random --strategy greedy --strategy standard --deals 10000 --json
-  thousand match --strategy standard --strategy standard:margin=10 --precision 1.0 --out m1
+  thousand match --strategy standard --strategy standard:margin=25 --precision 1.0 --out m1
   thousand match --strategy greedy --strategy standard --games 2000 --jobs 2
 """
 

@@ -31,7 +31,7 @@ examples:
   thousand simulate --deals 5000000 --rules russian --jobs 2 --out runs/russian
   thousand simulate --deals 1000000 --set bolts=off --seed 7 --out runs/nobolts
   thousand simulate --deals 200000 --strategy random --strategy standard --strategy greedy --out runs/mixed
-  thousand simulate --deals 1000000 --strategy standard:margin=10 --out runs/bold
+  thousand simulate --deals 1000000 --strategy standard:margin=25 --out runs/bold
   thousand simulate --deals 50000000 --out runs/big --resume       continue an interrupted run
   thousand simulate --deals 10000000 --backend dask --scheduler tcp://10.0.0.5:8786 --out /shared/runs/big
 """

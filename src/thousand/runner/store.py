@@ -28,6 +28,7 @@ import contextlib
 import json
 import math
 import os
+import re
 import sys
 import tempfile
 import uuid
@@ -102,15 +103,34 @@ def write_chunk(columns: dict[str, np.ndarray], store: str | os.PathLike, k: int
             from thousand.parquet import write_parquet  # here: a missing build is a one-line error
             write_parquet(tmp, columns, row_group_size=ROW_GROUP_SIZE)
         else:
-            pl.DataFrame(columns).write_parquet(tmp, compression=compression, statistics=False,
-                                                row_group_size=ROW_GROUP_SIZE)
+            with _polars_os_errors(tmp):
+                pl.DataFrame(columns).write_parquet(tmp, compression=compression, statistics=False,
+                                                    row_group_size=ROW_GROUP_SIZE)
     return _write_recorded(Path(store), k, len(next(iter(columns.values()))), token, write)
 
 
 def write_frame(frame: pl.DataFrame, store: str | os.PathLike, k: int, token: str) -> int:
     """Write a polars frame as chunk ``k`` of the store in ``store`` (polars' writer, its
     defaults), whole or not at all, and record it; returns its size in bytes."""
-    return _write_recorded(Path(store), k, frame.height, token, frame.write_parquet)
+    def write(tmp: Path) -> None:
+        with _polars_os_errors(tmp):
+            frame.write_parquet(tmp)
+    return _write_recorded(Path(store), k, frame.height, token, write)
+
+
+@contextlib.contextmanager
+def _polars_os_errors(path: Path) -> Iterator[None]:
+    """polars reports a failed write (a full disk) as a ComputeError ending "(os error N)":
+    raise it as the OSError it is, so that the runner says it in one line as it does for
+    its own writer's."""
+    try:
+        yield
+    except pl.exceptions.ComputeError as e:
+        m = re.search(r"\(os error (\d+)\)", str(e))
+        if m is None:
+            raise
+        code = int(m.group(1))
+        raise OSError(code, os.strerror(code), os.fspath(path)) from None
 
 
 def _write_recorded(store: Path, k: int, rows: int, token: str, write: Callable[[Path], object]) -> int:
