@@ -183,3 +183,9 @@ def test_polars_full_disk_is_the_oserror_it_is(tmp_path, monkeypatch):
         store.write_chunk({"x": np.arange(3)}, tmp_path, 0, "zstd", "tok")
     assert e.value.errno == errno.ENOSPC and e.value.filename == str(tmp_path / store.chunk_file(0))
     assert list(tmp_path.iterdir()) == []   # neither the chunk nor its temporary file, nor a record
+
+
+def test_deals_out_without_out_is_refused_before_any_work(tmp_path, capsys):
+    # without --out an interrupted games run could neither resume nor use its deal chunks
+    line = error_line(capsys, "games", "--games", "100", "--deals-out", str(tmp_path / "d"))
+    assert "--deals-out needs --out" in line and not (tmp_path / "d").exists()

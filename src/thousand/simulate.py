@@ -305,6 +305,11 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
     check_name(deals_out, "--deals-out", "the directory to write to")
     if out is None and resume:
         raise ThousandError("--resume needs --out: the directory of the run to continue")
+    if out is None and deals_out is not None:
+        # the games' rows would go to a temporary folder, removed at the end: an interrupted
+        # run could then neither be resumed nor keep its deal rows' chunks
+        raise ThousandError("--deals-out needs --out: a games run keeps its games and its deals side by side "
+                            "(and --resume continues both)")
     if out is None:
         _check_room(kind, n, rules.players, tempfile.gettempdir(), temporary=True)
     # SIGTERM and SIGHUP stop the run like Ctrl-C (the CLI already says so for its commands).

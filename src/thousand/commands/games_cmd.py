@@ -30,7 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", "-n", type=int, required=True, metavar="N", help="games to play")
     add_runner_arguments(p, "games", DEFAULT_CHUNK_GAMES)
     p.add_argument("--deals-out", default=None, metavar="PATH",
-                   help="also write every deal of the games (one row per dealt deal) to this directory")
+                   help="with --out: also write every deal of the games (one row per dealt deal) to this directory")
 
 
 def run(args: argparse.Namespace) -> int:
