@@ -18,6 +18,7 @@ replaced by a line saying so, never by made-up numbers.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import numbers
@@ -781,6 +782,16 @@ def _forced_key(cfg: ReportConfig) -> dict[str, Any]:
     return th.forced_hands_metadata(cfg.rules[0], cfg.hands, cfg.samples, cfg.seed, cfg.strategies)
 
 
+def _file_digest(path: Path) -> str:
+    """SHA-256 of a file, read in blocks: the forced-declarer data's fingerprint in its
+    record, so that a damaged or swapped file is played again rather than reused."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def _same_forced_key(found: Any, cfg: ReportConfig) -> bool:
     """Whether ``found`` (a stored key or chunk metadata) describes this report's forced-declarer data."""
     from thousand.analysis import thresholds as th
@@ -857,8 +868,8 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
             # The data first, then its key: a key on disk always describes a complete file.
             with written_whole(data) as tmp:   # a full disk leaves no cut file behind
                 hands.write_parquet(tmp)
-            _write_whole(cfg.out / "data" / FORCED_KEY, json.dumps({**_forced_key(cfg), "status": "complete"},
-                                                                  indent=1) + "\n")
+            _write_whole(cfg.out / "data" / FORCED_KEY, json.dumps(
+                {**_forced_key(cfg), "status": "complete", "sha256": _file_digest(data)}, indent=1) + "\n")
             _remove_parts(parts)
         table = th.threshold_table(hands, rules)
         _write_table(table, tables_dir / "bid_thresholds.csv")
@@ -1373,8 +1384,13 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
     # The forced-declarer data is kept only when it was made with this run's settings.
     forced, forced_key = out / "data" / FORCED_DATA, out / "data" / FORCED_KEY
     try:
-        kept = _same_forced_key(read_json(forced_key, "report record", MAX_RECORD_BYTES), cfg)
+        record = read_json(forced_key, "report record", MAX_RECORD_BYTES)
+        kept = _same_forced_key(record, cfg)
     except ThousandError:
+        kept = False
+    if kept and forced.is_file() and record.get("sha256") != _file_digest(forced):
+        # the file is not the one the record describes: cut short, edited, another report's
+        log(f"{forced} is not the file this report wrote (damaged or replaced): computing it again")
         kept = False
     if not kept:
         forced.unlink(missing_ok=True)

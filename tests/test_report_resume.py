@@ -206,3 +206,20 @@ def test_forced_declarer_chunks_of_other_settings_are_not_continued(tmp_path, mo
     assert "continuing" not in capsys.readouterr().err
     hands = pl.read_parquet(cut / "data" / "forced_hands.parquet")
     assert hands.height == 120 * 3 * 4 and hands.group_by("hand_id", "role").len()["len"].unique().to_list() == [4]
+
+
+@pytest.mark.parametrize("spoil", ["truncate", "swap"])
+def test_a_damaged_or_swapped_forced_declarer_file_is_played_again(first_report, tmp_path, spoil):
+    out, tables, _ = first_report
+    import shutil
+    copy = tmp_path / "report"
+    shutil.copytree(out, copy, copy_function=shutil.copy2)
+    forced = copy / "data" / "forced_hands.parquet"
+    if spoil == "truncate":
+        forced.write_bytes(forced.read_bytes()[:100])
+    else:   # a readable file of the right shape that this report did not write
+        pl.read_parquet(forced).head(3).write_parquet(forced)
+    logs: list[str] = []
+    build_report(_config(copy, logs))
+    assert any("is not the file this report wrote" in line for line in logs), logs
+    assert _tables(copy) == tables
