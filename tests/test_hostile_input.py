@@ -189,3 +189,12 @@ def test_deals_out_without_out_is_refused_before_any_work(tmp_path, capsys):
     # without --out an interrupted games run could neither resume nor use its deal chunks
     line = error_line(capsys, "games", "--games", "100", "--deals-out", str(tmp_path / "d"))
     assert "--deals-out needs --out" in line and not (tmp_path / "d").exists()
+
+
+def test_resuming_with_other_rules_names_the_options_not_hashes(tmp_path, capsys):
+    out = str(tmp_path / "r")
+    assert cli.main(["simulate", "--deals", "2000", "--out", out, "--no-progress"]) == 0
+    capsys.readouterr()
+    line = error_line(capsys, "simulate", "--deals", "2000", "--out", out, "--resume", "--set", "bolts=off",
+                      "--no-progress")
+    assert 'it was run with other rules: bolts="always", not "off"' in line and "hash" not in line

@@ -84,6 +84,24 @@ def short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _difference(key: str, old: dict[str, Any], new: dict[str, Any]) -> str:
+    """What differs in ``key`` between an earlier run's metadata and this one's, as the user
+    set it: for the rules the options themselves (``bolts=off, not always``), not hashes.
+
+    >>> _difference("rules_hash", {"rules": {"bolts": "off", "target": 1000}, "rules_hash": "a"},
+    ...             {"rules": {"bolts": "always", "target": 1000}, "rules_hash": "b"})
+    'other rules: bolts="off", not "always"'
+    >>> _difference("seed", {"seed": 1}, {"seed": 2})
+    'seed=1, not 2'
+    """
+    if key == "rules_hash" and isinstance(old.get("rules"), dict) and isinstance(new.get("rules"), dict):
+        a, b = old["rules"], new["rules"]
+        changed = [f"{k}={short(a.get(k))}, not {short(b.get(k))}" for k in sorted({*a, *b}) if a.get(k) != b.get(k)]
+        if changed:
+            return "other rules: " + "; ".join(changed[:4]) + ("; ..." if len(changed) > 4 else "")
+    return f"{key}={short(old.get(key))}, not {short(new.get(key))}"
+
+
 # --------------------------------------------------------------------------- files
 def new_token() -> str:
     return uuid.uuid4().hex[:8]
@@ -416,9 +434,8 @@ class ChunkStore:
             old = read_metadata(path)
             for key in self.resume_keys:
                 if old.get(key) != self.meta.get(key):
-                    raise ThousandError(
-                        f"cannot resume {os.fspath(path)!r}: it was run with {key}={short(old.get(key))}, "
-                        f"not {short(self.meta.get(key))}")
+                    raise ThousandError(f"cannot resume {os.fspath(path)!r}: it was run with "
+                                        f"{_difference(key, old, self.meta)}")
             for key in ("chunk_rows", "chunk_bytes", "writers"):
                 self.meta[key] = old.get(key, self.meta[key])
         elif any(p for p in path.iterdir() if not p.name.startswith(".")):
