@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -659,6 +660,14 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
                                      precision)
                 if precision is None or result.precision_met:
                     break
+        except KeyboardInterrupt:
+            if bar is not None:
+                bar.close()
+                bar = None
+            if store is not None:   # what is kept, as the runner says it for simulate
+                print(f"interrupted: {len(store.written())} of {len(bounds)} chunks are written in {out}; run the "
+                      "same command with --resume to finish", file=sys.stderr)
+            raise
         finally:
             if bar is not None:
                 bar.close()

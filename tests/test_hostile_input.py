@@ -198,3 +198,21 @@ def test_resuming_with_other_rules_names_the_options_not_hashes(tmp_path, capsys
     line = error_line(capsys, "simulate", "--deals", "2000", "--out", out, "--resume", "--set", "bolts=off",
                       "--no-progress")
     assert 'it was run with other rules: bolts="always", not "off"' in line and "hash" not in line
+
+
+def test_an_interrupted_match_says_what_it_kept(tmp_path, capsys, monkeypatch):
+    from thousand.analysis import match
+
+    real = match.run_chunk
+
+    def stop_at_third(task):
+        if task.index == 2:
+            raise KeyboardInterrupt
+        return real(task)
+
+    monkeypatch.setattr(match, "run_chunk", stop_at_third)
+    out = tmp_path / "m"
+    with pytest.raises(KeyboardInterrupt):
+        match.match(["greedy", "standard"], n_deals=8000, out=out, backend="threads", jobs=1, progress=False)
+    err = capsys.readouterr().err
+    assert f"interrupted: 2 of 4 chunks are written in {out}; run the same command with --resume" in err
