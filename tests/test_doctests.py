@@ -22,7 +22,7 @@ MODULES = ["thousand.cards", "thousand.trace", "thousand.rules", "thousand.kerne
            "thousand.analysis.bids", "thousand.analysis.combinatorics", "thousand.analysis.compare",
            "thousand.analysis.masks", "thousand.analysis.stats", "thousand.analysis.thresholds",
            "thousand.analysis.page", "thousand.analysis.report", "thousand.console", "thousand.players", "thousand.files",
-           "thousand.runner.seeding", "thousand.commands.solve", "thousand.cli",
+           "thousand.runner.seeding", "thousand.runner.store", "thousand.commands.solve", "thousand.cli",
            # the tests' own helpers document themselves the same way
            "helpers.states", "helpers.views"]
 # importing these runs something (the CLI's entry point) or needs the compiled kernel's internals
