@@ -93,9 +93,7 @@ def parse_card(token: str) -> int:
     ...
     thousand.cards.CardError: bad card '♥10': write the rank first, then the suit, e.g. '10♥'
     """
-    # Phones and web pages send suit symbols with an invisible emoji/text presentation
-    # selector after them ("♥\ufe0f"); it carries no meaning here.
-    tok = _undo_escapes(token).strip().replace("\ufe0f", "").replace("\ufe0e", "")
+    tok = _typed(token)
     if tok.upper() in _RANK_TOKENS:   # "10 H": the suit was written apart from the rank
         example = "10H or TH" if tok.upper() in ("10", "T") else f"{tok.upper()}H"
         raise CardError(f"bad card {token!r}: a rank with no suit; a card is rank+suit without a space, "
@@ -120,17 +118,18 @@ def parse_card(token: str) -> int:
     return card(_RANK_TOKENS[rank_tok], suit)
 
 
-_SUITS_CHARS = "SCDH♠♣♦♥♤♧♢♡"
-_CARDS_RUN = re.compile(rf"(?:(?:10|[9JQKTA])[{_SUITS_CHARS}])+", re.IGNORECASE)
-_CARD_THEN_NAME = re.compile(r"(10|[9JQKTA])(SPADES?|CLUBS?|DIAMONDS?|HEARTS?)", re.IGNORECASE)
+# One card as parse_card reads it (ranks and suits from its own tables), for the hints below.
+_RANKS_RE = "10|[" + "".join(r for r in _RANK_TOKENS if len(r) == 1) + "]"
+_ONE_CARD = re.compile(f"(?:{_RANKS_RE})[{''.join(_LETTER_TO_SUIT)}{''.join(_SYMBOL_TO_SUIT)}]", re.IGNORECASE)
+_CARDS_RUN = re.compile(f"(?:{_ONE_CARD.pattern})+", re.IGNORECASE)
+_CARD_THEN_NAME = re.compile(f"({_RANKS_RE})(SPADES?|CLUBS?|DIAMONDS?|HEARTS?)", re.IGNORECASE)
 
 
 def _misspelt(tok: str) -> str | None:
     """What a token that is no card most likely meant: cards written without a space
     between them (``AHTH``), or a suit spelt out (``JSpades``); None when neither."""
     if _CARDS_RUN.fullmatch(tok):
-        cards = re.findall(rf"(?:10|[9JQKTA])[{_SUITS_CHARS}]", tok, re.IGNORECASE)
-        return f"cards written together; separate them with spaces: {' '.join(cards)}"
+        return f"cards written together; separate them with spaces: {' '.join(_ONE_CARD.findall(tok))}"
     m = _CARD_THEN_NAME.fullmatch(tok)
     if m:
         return f"write the suit as a letter or symbol: {m.group(1).upper()}{m.group(2)[0].upper()}"
@@ -148,13 +147,20 @@ def parse_suit(token: str) -> int:
     >>> parse_suit("h"), parse_suit("♡"), parse_suit("Spade")
     (3, 3, 0)
     """
-    tok = _undo_escapes(token).strip().replace("\ufe0f", "").replace("\ufe0e", "")
+    tok = _typed(token)
     if tok in _SYMBOL_TO_SUIT:
         return _SYMBOL_TO_SUIT[tok]
     suit = _LETTER_TO_SUIT.get(tok.upper(), _SUIT_NAMES.get(tok.upper()))
     if suit is None:
         raise CardError(f"unknown suit {token!r} (use S C D H, ♠ ♣ ♦ ♥ or spades, clubs, diamonds, hearts)")
     return suit
+
+
+def _typed(token: str) -> str:
+    """A typed card or suit token as read: escaped UTF-8 undone, spaces and the invisible
+    emoji/text presentation selector that phones and web pages send after suit symbols
+    ("♥\ufe0f") dropped."""
+    return _undo_escapes(token).strip().replace("\ufe0f", "").replace("\ufe0e", "")
 
 
 def _undo_escapes(text: str) -> str:

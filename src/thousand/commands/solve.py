@@ -70,6 +70,8 @@ examples:
 """
 
 MAX_TAKEN = 10000   # far above any deal's points (120 + marriages); keeps the kernel's int32 row safe
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--hands", metavar='"H0 | H1 | H2"', help="the hands in play order, separated by |")
@@ -82,7 +84,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--declarer", type=int, default=None, metavar="SEAT", help="the declarer's seat (default 0)")
     p.add_argument("--lead", type=int, default=None, metavar="SEAT",
                    help="the seat that leads (the trick in progress, if any) (default the declarer)")
-    p.add_argument("--trump", default=None, metavar="SUIT", help="trump suit: S C D H (or ♠ ♣ ♦ ♥, spades ... hearts) or none (default none)")
+    p.add_argument("--trump", default=None, metavar="SUIT",
+                   help="trump suit: S C D H (or ♠ ♣ ♦ ♥, spades ... hearts) or none (default none)")
     p.add_argument("--trick", default=None, metavar='"CARDS"', help="the trick in progress, from its leader on")
     p.add_argument("--taken", default=None, metavar='"P0,P1,P2"', help="deal points each seat has taken so far")
     add_rules_arguments(p)
