@@ -51,6 +51,12 @@ Memory: no per-unit array is kept.  Chunks are simulated a batch at a time, thei
 unit tables folded chunk by chunk into running sums, means and cross-products
 (:class:`Moments`, :class:`UnitStats`) and dropped, so a comparison of a billion deals
 holds what one of a thousand does.
+
+Nothing computed is lost: given ``units`` (``compare --out DIR`` gives ``DIR/units``),
+every chunk's unit table is written there as it is computed, one runner chunk store a
+rule set (:mod:`thousand.runner.store`), and ``resume`` reads the chunks already there
+back instead of playing them again: an interrupted comparison continues where it
+stopped, and a finished one is summarised again at once, with the same numbers.
 """
 from __future__ import annotations
 
@@ -60,6 +66,7 @@ import json
 import math
 import os
 import re
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,6 +89,7 @@ __all__ = [
     "MetricRow", "ComparisonResult", "compare_units", "compare_rules", "write_outputs",
     "result_markdown", "result_table", "forest_plot", "COMPARE_CHUNK_GAMES",
     "COMPARE_CHUNK_DEALS", "play_paired", "simulate_chunks", "claim_out_dir", "OUTPUT_FILES", "WRITTEN_FILE",
+    "UNITS_DIR",
 ]
 
 # Chunks for comparison runs: small enough that a --precision round adds little more than
@@ -97,6 +105,11 @@ BATCH_UNITS = 100_000
 # bound the time: every rule set is simulated, so 10**10 deals take days even on many
 # cores (a tenth of the runner's limits for simulate and games).
 MAX_UNITS = {"games": 10**9, "deals": 10**10}
+#: Where ``compare --out DIR`` keeps every chunk's unit tables (``DIR/units/rules-<i>``).
+UNITS_DIR = "units"
+# In a games comparison's unit table: each game's number of deals (the deals-per-game
+# distribution of a chunk read back from the store is rebuilt from it).
+GAME_DEALS = "deals_in_game"
 
 
 # =========================================================================== metrics
@@ -865,19 +878,45 @@ class _PairedChunk:
     chunk: int
     size: int
     reduce: Reducer
+    store: str | None = None   # the rule set's unit store: the worker writes the chunk's table there
+    token: str | None = None   # the store's writer token (its temporary files' names)
+    read: bool = False         # the chunk is in the store already: read it back, do not play
 
 
 def _play_paired_chunk(task: _PairedChunk) -> Any:
     from thousand.runner.chunks import unit_chunk_columns
+    from thousand.runner.store import chunk_file, write_frame
 
+    if task.read:
+        table = pl.read_parquet(Path(task.store) / chunk_file(task.chunk))
+        return table, _deals_hist(table)
     games, deals = unit_chunk_columns(task.mode, task.rules, task.strategies, task.seed, task.chunk, task.size)
-    return task.reduce(None if games is None else pl.DataFrame(games).lazy(), pl.DataFrame(deals).lazy())
+    table, counts = task.reduce(None if games is None else pl.DataFrame(games).lazy(), pl.DataFrame(deals).lazy())
+    if task.store is not None:   # here, in the worker: a chunk computed is kept even if the run stops now
+        write_frame(table, task.store, task.chunk, task.token)
+    return table, counts
+
+
+def _deals_hist(table: pl.DataFrame) -> np.ndarray:
+    """The deals-per-game counts of a games comparison's unit table (empty for deals)."""
+    if GAME_DEALS not in table.columns or table.height == 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.bincount(table[GAME_DEALS].to_numpy().astype(np.int64))
+
+
+@dataclass(frozen=True)
+class _UnitStore:
+    """Where :func:`play_paired` keeps one rule set's chunks, and those already there."""
+
+    path: str
+    token: str
+    kept: frozenset[int]
 
 
 def play_paired(rules: Rules, mode: str, first_chunk: int, n_chunks: int, chunk_size: int,
                 seed: int, strategies: Sequence[str] | str | None, jobs: int,
                 backend: str = "loky", reduce: Reducer = _collect,
-                on_chunk: Callable[[int], None] | None = None) -> Any:
+                on_chunk: Callable[[int], None] | None = None, store: _UnitStore | None = None) -> Any:
     """The default source of a comparison: every game (or block of deals) on its own stream.
 
     The runner's *unit* streams (:mod:`thousand.runner.seeding`): games mode plays each
@@ -887,13 +926,16 @@ def play_paired(rules: Rules, mode: str, first_chunk: int, n_chunks: int, chunk_
     Chunks run on the runner's worker pool and come back in order; each is reduced in its
     worker (only unit tables travel back).  ``reduce`` must return ``(unit table,
     deals-per-game counts)``.  :func:`simulate_chunks` is the same on chunk streams.
+    With ``store`` each chunk's unit table is written to the rule set's store by its
+    worker, and a chunk the store holds already is read back instead of played.
     """
     from thousand.runner.pool import run_tasks
     from thousand.simulate import normalize_strategies
 
     strategies = normalize_strategies(strategies, rules.players)
     rules_array = rules.to_kernel()
-    tasks = [_PairedChunk(mode, rules_array, strategies, seed, k, chunk_size, reduce)
+    tasks = [_PairedChunk(mode, rules_array, strategies, seed, k, chunk_size, reduce,
+                          *((store.path, store.token, k in store.kept) if store is not None else ()))
              for k in range(first_chunk, first_chunk + n_chunks)]
     tables, hist = [], np.zeros(0, dtype=np.int64)
     # In order, so the tables (and so every statistic) do not depend on the workers.
@@ -915,7 +957,8 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
                   overrides: Sequence[str] | None = None, confidence: float = 0.95,
                   progress: bool | None = None, backend: str = "loky",
                   simulator: Simulator | None = None, chunk_size: int | None = None,
-                  allow_duplicates: bool = False) -> ComparisonResult:
+                  allow_duplicates: bool = False, units: str | os.PathLike | None = None,
+                  resume: bool = False) -> ComparisonResult:
     """Simulate every rule set on the same seeds and compare them with paired statistics.
 
     Parameters
@@ -953,6 +996,14 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     allow_duplicates
         Accept the same rules twice (a rule set against itself: every difference is
         exactly 0, a check of the method); otherwise that is a :class:`ThousandError`.
+    units
+        A directory that keeps every chunk's unit tables as they are computed (a runner
+        chunk store a rule set, ``rules-<i>``), so that an interrupted comparison loses
+        nothing computed; ``thousand compare --out DIR`` gives ``DIR/units``.
+    resume
+        Continue the comparison kept in ``units`` (the same rule sets, seed, strategies,
+        size and metrics): its chunks are read back, the missing ones played.  Without it
+        a directory that holds one is refused.
 
     Returns
     -------
@@ -1007,14 +1058,26 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
                             f"got {max_units:,}")
 
     counters = _event_metrics(mode)
+    if simulator is not None and units is not None:
+        raise ValueError("a comparison keeps its units only with the default simulator")
+    if resume and units is None:
+        raise ThousandError("--resume continues a comparison kept in --out; give --out DIR")
+
+    # A comparison that keeps its units keeps every metric of the mode, so that a --resume
+    # with other --metric (or --precision) reads them back instead of playing again.
+    tabled = [*chosen, *counters]
+    if units is not None:
+        every = [m for m in _build_metrics(players) if mode == "games" or m.level == "deal"]
+        tabled = [*every, *[m for m in chosen if m.name not in {e.name for e in every}], *counters]
 
     def reduce(games: pl.LazyFrame | pl.DataFrame | None, deals: pl.LazyFrame | pl.DataFrame) -> tuple:
-        table = unit_table(games, deals, [*chosen, *counters], players)
-        counts = np.zeros(0, dtype=np.int64)
-        if games is not None:
-            n_deals = games.lazy().select("deals").collect()["deals"].to_numpy().astype(np.int64)
-            counts = np.bincount(n_deals)
-        return table, counts
+        table = unit_table(games, deals, tabled, players)
+        if games is None:
+            return table, np.zeros(0, dtype=np.int64)
+        per_game = games.lazy().select(pl.col("game_id").cast(table.schema[UNIT]).alias(UNIT),
+                                       pl.col("deals").cast(pl.Int64).alias(GAME_DEALS)).collect()
+        table = table.join(per_game, on=UNIT, how="left")
+        return table, _deals_hist(table)
 
     stats = UnitStats(chosen, len(rules))
     hists: list[np.ndarray] = [np.zeros(0, dtype=np.int64) for _ in rules]
@@ -1030,6 +1093,10 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     done_chunks = done_units = 0
     want_units = n
     rounds = 0
+    held = contextlib.ExitStack()
+    stores = [] if units is None else _open_unit_stores(
+        held, Path(units), rules, labels, mode, n, chunk_size, max_units if precision is not None else n,
+        seed, strategies, [m.name for m in tabled], precision, resume)
     bar = progress_bar(want_units * len(rules), mode[:-1], desc="compare", progress=progress)
     result_rows: list[MetricRow] = []
 
@@ -1039,6 +1106,9 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
             kw: dict[str, Any] = dict(backend=backend, reduce=reduce)
             if simulator is None and bar is not None:
                 kw["on_chunk"] = bar.update
+            if stores:
+                store, kept = stores[i]
+                kw["store"] = _UnitStore(os.fspath(store.path), store.token, kept)
             table, counts = simulate_fn(r, mode, start, count, size, seed, strategies, jobs, **kw)
             batch.append(table)
             hists[i] = _add_hist(hists[i], counts)
@@ -1079,9 +1149,23 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
             if bar is not None:
                 bar.total = want_units * len(rules)
                 bar.refresh()
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+            bar = None
+        if stores:
+            kept = sum(len(st.written()) for st, _ in stores)
+            print(f"interrupted: {kept:,} chunk tables ({len(stores)} rule sets) are kept in {os.fspath(units)}; "
+                  "run the same command with --resume to continue", file=sys.stderr)
+        raise
+    else:
+        for st, _ in stores:
+            st.meta["played"] = done_units
+            st.complete()
     finally:
         if bar is not None:
             bar.close()
+        held.close()
     n_units = stats.n
     worst = None if precision is None else _worst_width(result_rows, chosen)
     met = None if precision is None else worst is not None and worst < precision
@@ -1095,6 +1179,43 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
         rows=result_rows, metrics=[m.name for m in chosen], rounds=rounds, precision=precision,
         precision_met=met, confidence=confidence, deals_hist=[h.tolist() for h in hists],
         seconds=time.perf_counter() - started, notes=[text for _, _, text in notes])
+
+
+def _open_unit_stores(held: contextlib.ExitStack, units: Path, rules: Sequence[Rules], labels: Sequence[str],
+                      mode: str, n: int, chunk_size: int, most_units: int, seed: int,
+                      strategies: Sequence[str] | str | None, metrics: Sequence[str], precision: float | None,
+                      resume: bool) -> list[tuple[Any, frozenset[int]]]:
+    """One chunk store a rule set in ``units/rules-<i>``, prepared (claimed, checked against
+    an earlier run's metadata when resuming) and opened, with the chunks it keeps; refused in
+    one line before any work.
+
+    A store numbers its chunks as the comparison does: the first round's (its last one
+    shorter when the chunks do not divide it), then a ``--precision`` run's later rounds,
+    whole chunks up to ``most_units``.
+    """
+    from thousand.runner.store import MAX_CHUNKS, ChunkStore
+    from thousand.simulate import normalize_strategies
+
+    n_chunks = math.ceil(n / chunk_size) + math.ceil((most_units - n) / chunk_size)
+    if n_chunks > MAX_CHUNKS:
+        raise ThousandError(f"--out keeps at most {MAX_CHUNKS:,} chunks a rule set, and this comparison may need "
+                            f"{n_chunks:,} ({chunk_size:,} {mode} each); compare fewer {mode} (or a lower "
+                            "--max-games), or leave out --out")
+    stores = []
+    for i, (r, label) in enumerate(zip(rules, labels)):
+        # Keys named as the options that set them, so that a refused --resume names the option.
+        meta = {"kind": "compare_units", "rows": "units", "mode": mode, mode: n, "max_games": most_units,
+                "n": n_chunks * chunk_size, "chunk_size": chunk_size, "n_chunks": n_chunks, "seed": int(seed),
+                "rule_set": i, "label": label, "rules": r.as_dict(), "rules_hash": r.hash, "rule_sets": len(rules),
+                "strategies": list(normalize_strategies(strategies, r.players)), "metrics": list(metrics),
+                "precision": precision}
+        store = held.enter_context(ChunkStore(units / f"rules-{i}", meta, (
+            "kind", "mode", mode, "max_games", "seed", "rule_set", "rules_hash", "strategies", "metrics", "precision",
+            "rule_sets", "n", "chunk_size")))
+        store.prepare(resume)
+        stores.append(store)
+    # Opened once all are known to be this comparison's: open() writes each one's metadata.
+    return [(st, frozenset(st.open(None))) for st in stores]
 
 
 def _refuse_duplicates(given: Sequence[Rules | str], rules: Sequence[Rules], labels: Sequence[str],

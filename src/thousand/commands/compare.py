@@ -6,6 +6,7 @@ import contextlib
 import json
 import math
 import sys
+from pathlib import Path
 
 from thousand.commands.common import add_rules_arguments, add_seed_argument
 from thousand.errors import ThousandError, check_name
@@ -50,6 +51,11 @@ Size: at most 1,000,000,000 games or 10,000,000,000 deals per rule set (also for
 --max-games): every rule set is simulated, so that is already days of work.  Memory
 does not grow with the size: units are folded into running sums 100,000 at a time.
 
+--out DIR keeps every chunk's unit tables in DIR/units (Parquet, one chunk store a rule
+set) as they are computed: an interrupted comparison loses nothing computed, and the same
+command with --resume continues it (or, finished, writes its outputs again at once), with
+the same numbers as a run never interrupted.
+
 --games N runs exactly N games per rule set (chunks of at most 250, the last one shorter
 when they do not divide N; --deals: chunks of 50,000).  --precision X keeps adding
 rounds of new games (continuing the same seed sequence, so earlier games are kept)
@@ -61,6 +67,7 @@ deals_mean): pick metrics of one kind with --metric.
 examples:
   thousand compare --rules classic --rules classic:bolts=off --games 20000
   thousand compare --rules classic --rules classic:barrel_at=none --rules russian --games 10000 --out cmp
+  thousand compare --rules classic --rules classic:barrel_at=none --rules russian --games 10000 --out cmp --resume
   thousand compare --rules classic --rules classic:target=500,barrel_at=none --metric deals_mean --precision 0.5
   thousand compare --rules classic --rules classic:bolts=off --metric declarer_success,win_first_dealer --precision 0.02
   thousand compare --rules classic --rules classic:must_beat=on --deals 500000 --json
@@ -95,7 +102,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="cap per rule set for --precision, never exceeded (default 32 x the first round)")
     p.add_argument("--out", "-o", default=None, metavar="DIR",
                    help="write compare.md, compare.csv, compare.json and compare_forest.png there, and their "
-                        "record compare_files.json: a later run replaces only files it lists, unchanged")
+                        "record compare_files.json: a later run replaces only files it lists, unchanged; "
+                        "every chunk's units are kept in DIR/units as they are computed")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the comparison kept in --out (after an interruption), or summarise a "
+                        "finished one again at once")
     p.add_argument("--json", action="store_true",
                    help="print a JSON list (one object per metric and rule set) instead of the table")
     p.add_argument("--list-metrics", action="store_true", help="list the metric names and exit")
@@ -120,6 +131,8 @@ def run(args: argparse.Namespace) -> int:
         raise ThousandError(f"--precision must be a positive number, got {args.precision}")
     if args.jobs == 0 or args.jobs < -1:
         raise ThousandError(f"--jobs must be a positive number of workers or -1 for all cores, got {args.jobs}")
+    if args.resume and not args.out:
+        raise ThousandError("--resume continues a comparison kept in --out; give --out DIR")
     if args.max_games is not None and args.precision is None:
         raise ThousandError("--max-games caps a --precision run; give --precision too")
     check_name(args.out, "--out", "the directory to write to")
@@ -127,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     if n_games is None and n_deals is None:
         n_games = DEFAULT_GAMES
 
-    from thousand.analysis.compare import claim_out_dir, compare_rules, result_table, write_outputs
+    from thousand.analysis.compare import UNITS_DIR, claim_out_dir, compare_rules, result_table, write_outputs
 
     from thousand.runner.store import claim_dir
 
@@ -138,7 +151,8 @@ def run(args: argparse.Namespace) -> int:
         result = compare_rules(
             specs, n_games=n_games, n_deals=n_deals, seed=args.seed, strategies=args.strategy,
             jobs=args.jobs, precision=args.precision, max_units=args.max_games, metrics=args.metric,
-            overrides=args.overrides, progress=False if args.no_progress else None)
+            overrides=args.overrides, progress=False if args.no_progress else None,
+            units=Path(args.out) / UNITS_DIR if args.out else None, resume=args.resume)
         if args.out:
             write_outputs(result, args.out, claim=True)
     if args.json:

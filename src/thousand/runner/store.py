@@ -20,7 +20,8 @@ it ends); :func:`claim_dir` does the same for other outputs (the report's folder
 ``compare --out``).
 
 The store knows nothing of what a chunk holds: the deal and game datasets of
-``thousand.simulate`` and the report's forced-declarer hands are both stores.
+``thousand.simulate``, the report's forced-declarer hands and ``compare``'s unit tables
+are all stores.
 """
 from __future__ import annotations
 
@@ -54,7 +55,8 @@ JOURNAL_FILE = "chunks.jsonl"
 # recorded (chunk_rows, chunk_bytes), the writers' tokens of their temporary files (writers).
 FORMAT_VERSION = 3
 #: What a store may hold: ``kind`` counts the items of ``n``; ``rows`` is what a row is.
-KINDS = {"deals": ("deals",), "games": ("games", "deals"), "forced_hands": ("completions",)}
+KINDS = {"deals": ("deals",), "games": ("games", "deals"), "forced_hands": ("completions",),
+         "compare_units": ("units",)}
 # Chunk files a store may have: every chunk is a task and a file, so a tiny chunk size with
 # a large count would fill memory with tasks (and the directory with files) before work;
 # a metadata.json claiming more is damaged (load() would list them all).

@@ -1,0 +1,108 @@
+"""``compare --out`` keeps every chunk's unit tables; ``--resume`` continues an interrupted
+comparison to exactly the result of one never interrupted."""
+import pytest
+
+from thousand.analysis import compare as c
+from thousand.cli import main
+from thousand.errors import ThousandError
+from thousand.runner import chunks
+
+RULES = ["classic", "classic:bolts=off"]
+KW = dict(seed=5, progress=False, jobs=1, backend="threads")
+
+
+def _stop_after(monkeypatch, calls):
+    """Play chunks as usual, recording each (rule set's) call; the call numbered
+    ``calls[0]`` raises KeyboardInterrupt, as a Ctrl-C mid-run would."""
+    real = chunks.unit_chunk_columns
+    played = []
+
+    def play(*args, **kwargs):
+        played.append(args[4])
+        if calls and len(played) == calls[0]:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(chunks, "unit_chunk_columns", play)
+    return played
+
+
+# Rule set 0's chunks are played first, then rule set 1's: stop at rule set 1's third chunk.
+@pytest.mark.parametrize("size, stop, left", [(dict(n_games=40, chunk_size=10), 7, [2, 3]),
+                                              (dict(n_deals=900, chunk_size=300), 6, [2])])
+def test_an_interrupted_comparison_resumes_to_the_same_result(tmp_path, monkeypatch, capsys, size, stop, left):
+    whole = c.compare_rules(RULES, **size, **KW)
+    calls = [stop]
+    played = _stop_after(monkeypatch, calls)
+    units = tmp_path / "units"
+    with pytest.raises(KeyboardInterrupt):
+        c.compare_rules(RULES, **size, units=units, **KW)
+    n_chunks = len(played) - 1
+    assert sorted(p.name for p in (units / "rules-1").glob("chunk-*")) == ["chunk-000000.parquet",
+                                                                           "chunk-000001.parquet"]
+    assert f"interrupted: {n_chunks} chunk tables (2 rule sets) are kept in {units}; run the same command " \
+           "with --resume" in capsys.readouterr().err
+
+    with pytest.raises(ThousandError, match="already holds a run; use --resume"):
+        c.compare_rules(RULES, **size, units=units, **KW)
+    with pytest.raises(ThousandError, match='cannot resume .*rules-1.*other rules: bolts="off", not "not_on_barrel"'):
+        c.compare_rules(["classic", "classic:bolts=not_on_barrel"], **size, units=units, resume=True, **KW)
+    played.clear()
+    calls.clear()
+    resumed = c.compare_rules(RULES, **size, units=units, resume=True, **KW)
+    assert played == left   # what was kept is read back, not played
+    assert resumed.to_json() == whole.to_json()
+    assert resumed.deals_hist == whole.deals_hist and resumed.n == whole.n
+
+
+def test_a_finished_comparison_is_summarised_again_for_other_metrics_without_playing(tmp_path, monkeypatch):
+    units = tmp_path / "units"
+    c.compare_rules(RULES, n_games=30, chunk_size=10, units=units, **KW)
+    played = _stop_after(monkeypatch, [])
+    again = c.compare_rules(RULES, n_games=30, chunk_size=10, units=units, resume=True,
+                            metrics=["deals_mean,declarer_success"], **KW)
+    assert played == []
+    monkeypatch.undo()
+    fresh = c.compare_rules(RULES, n_games=30, chunk_size=10, metrics=["deals_mean,declarer_success"], **KW)
+    assert again.to_json() == fresh.to_json() and again.metrics == ["deals_mean", "declarer_success"]
+
+
+def test_a_precision_run_keeps_its_rounds_and_resumes_them(tmp_path, monkeypatch):
+    kw = dict(n_games=20, chunk_size=10, precision=1.0, max_units=80, metrics=["deals_mean"], **KW)
+    whole = c.compare_rules(RULES, **kw)
+    assert whole.rounds >= 2 and whole.n > 20   # the test needs a second round
+    calls = [6]   # in the second round
+    played = _stop_after(monkeypatch, calls)
+    units = tmp_path / "units"
+    with pytest.raises(KeyboardInterrupt):
+        c.compare_rules(RULES, units=units, **kw)
+    kept = len(played) - 1
+    played.clear()
+    calls.clear()
+    resumed = c.compare_rules(RULES, units=units, resume=True, **kw)
+    assert len(played) == 2 * whole.n // 10 - kept
+    assert resumed.to_json() == whole.to_json() and resumed.rounds == whole.rounds
+    with pytest.raises(ThousandError, match="cannot resume .*max_games=80, not 160"):
+        c.compare_rules(RULES, units=units, resume=True, **{**kw, "max_units": 160})
+
+
+def test_a_comparison_beyond_the_chunks_a_store_holds_is_refused_before_any_work(tmp_path, monkeypatch):
+    played = _stop_after(monkeypatch, [])
+    with pytest.raises(ThousandError, match="--out keeps at most 100,000 chunks a rule set"):
+        c.compare_rules(RULES, n_games=300_000, chunk_size=2, units=tmp_path / "u", **KW)
+    assert played == [] and not (tmp_path / "u").exists()
+
+
+def test_cli_out_twice_needs_resume_and_resume_needs_out(tmp_path, capsys):
+    out = str(tmp_path / "cmp")
+    argv = ["compare", "--rules", "classic", "--rules", "classic:bolts=off", "--games", "20", "--jobs", "1",
+            "--no-progress", "--json"]
+    assert main([*argv, "--out", out]) == 0
+    first = capsys.readouterr().out
+    assert main([*argv, "--out", out]) == 2
+    assert "already holds a run; use --resume" in capsys.readouterr().err
+    assert main([*argv, "--out", out, "--resume"]) == 0
+    assert capsys.readouterr().out == first
+    assert main([*argv, "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--resume continues a comparison kept in --out" in err
