@@ -957,8 +957,10 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
                   overrides: Sequence[str] | None = None, confidence: float = 0.95,
                   progress: bool | None = None, backend: str = "loky",
                   simulator: Simulator | None = None, chunk_size: int | None = None,
-                  allow_duplicates: bool = False, units: str | os.PathLike | None = None,
-                  resume: bool = False) -> ComparisonResult:
+                  allow_duplicates: bool = False,
+                  units: str | os.PathLike | Sequence[str | os.PathLike] | None = None,
+                  resume: bool = False, replace_stale: bool = False,
+                  resume_hint: str = "run the same command with --resume to continue") -> ComparisonResult:
     """Simulate every rule set on the same seeds and compare them with paired statistics.
 
     Parameters
@@ -998,12 +1000,18 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
         exactly 0, a check of the method); otherwise that is a :class:`ThousandError`.
     units
         A directory that keeps every chunk's unit tables as they are computed (a runner
-        chunk store a rule set, ``rules-<i>``), so that an interrupted comparison loses
-        nothing computed; ``thousand compare --out DIR`` gives ``DIR/units``.
+        chunk store a rule set, ``rules-<i>``), or one directory per rule set, so that an
+        interrupted comparison loses nothing computed; ``thousand compare --out DIR``
+        gives ``DIR/units``, the report one folder a rule set in its ``data``.
     resume
         Continue the comparison kept in ``units`` (the same rule sets, seed, strategies,
         size and metrics): its chunks are read back, the missing ones played.  Without it
         a directory that holds one is refused.
+    replace_stale
+        With ``resume``: a rule set's store made with other settings is emptied (of its
+        own files only) and played afresh instead of refused (the report's way).
+    resume_hint
+        What the line printed on an interruption says to do next.
 
     Returns
     -------
@@ -1094,9 +1102,16 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     want_units = n
     rounds = 0
     held = contextlib.ExitStack()
-    stores = [] if units is None else _open_unit_stores(
-        held, Path(units), rules, labels, mode, n, chunk_size, max_units if precision is not None else n,
-        seed, strategies, [m.name for m in tabled], precision, resume)
+    if units is None:
+        stores = []
+    else:
+        folders = [Path(units) / f"rules-{i}" for i in range(len(rules))] if isinstance(units, (str, os.PathLike)) \
+            else [Path(u) for u in units]
+        if len(folders) != len(rules):
+            raise ValueError("one units folder per rule set")
+        stores = _open_unit_stores(held, folders, rules, labels, mode, n, chunk_size,
+                                   max_units if precision is not None else n, seed, strategies,
+                                   [m.name for m in tabled], precision, resume, replace_stale)
     bar = progress_bar(want_units * len(rules), mode[:-1], desc="compare", progress=progress)
     result_rows: list[MetricRow] = []
 
@@ -1155,8 +1170,9 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
             bar = None
         if stores:
             kept = sum(len(st.written()) for st, _ in stores)
-            print(f"interrupted: {kept:,} chunk tables ({len(stores)} rule sets) are kept in {os.fspath(units)}; "
-                  "run the same command with --resume to continue", file=sys.stderr)
+            where = os.fspath(units) if isinstance(units, (str, os.PathLike)) else os.fspath(Path(folders[0]).parent)
+            print(f"interrupted: {kept:,} chunk tables ({len(stores)} rule sets) are kept in {where}; {resume_hint}",
+                  file=sys.stderr)
         raise
     else:
         for st, _ in stores:
@@ -1181,19 +1197,20 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
         seconds=time.perf_counter() - started, notes=[text for _, _, text in notes])
 
 
-def _open_unit_stores(held: contextlib.ExitStack, units: Path, rules: Sequence[Rules], labels: Sequence[str],
-                      mode: str, n: int, chunk_size: int, most_units: int, seed: int,
+def _open_unit_stores(held: contextlib.ExitStack, folders: Sequence[Path], rules: Sequence[Rules],
+                      labels: Sequence[str], mode: str, n: int, chunk_size: int, most_units: int, seed: int,
                       strategies: Sequence[str] | str | None, metrics: Sequence[str], precision: float | None,
-                      resume: bool) -> list[tuple[Any, frozenset[int]]]:
-    """One chunk store a rule set in ``units/rules-<i>``, prepared (claimed, checked against
-    an earlier run's metadata when resuming) and opened, with the chunks it keeps; refused in
-    one line before any work.
+                      resume: bool, replace_stale: bool) -> list[tuple[Any, frozenset[int]]]:
+    """One chunk store a rule set in ``folders``, prepared (claimed, checked against an
+    earlier run's metadata when resuming) and opened, with the chunks it keeps; refused in
+    one line before any work.  With ``replace_stale`` a store of other settings is emptied
+    of its own files instead of refused.
 
     A store numbers its chunks as the comparison does: the first round's (its last one
     shorter when the chunks do not divide it), then a ``--precision`` run's later rounds,
     whole chunks up to ``most_units``.
     """
-    from thousand.runner.store import MAX_CHUNKS, ChunkStore
+    from thousand.runner.store import METADATA_FILE, MAX_CHUNKS, ChunkStore, own_files, read_metadata, remove_files
     from thousand.simulate import normalize_strategies
 
     n_chunks = math.ceil(n / chunk_size) + math.ceil((most_units - n) / chunk_size)
@@ -1202,17 +1219,21 @@ def _open_unit_stores(held: contextlib.ExitStack, units: Path, rules: Sequence[R
                             f"{n_chunks:,} ({chunk_size:,} {mode} each); compare fewer {mode} (or a lower "
                             "--max-games), or leave out --out")
     stores = []
-    for i, (r, label) in enumerate(zip(rules, labels)):
+    for i, (r, label, folder) in enumerate(zip(rules, labels, folders)):
         # Keys named as the options that set them, so that a refused --resume names the option.
         meta = {"kind": "compare_units", "rows": "units", "mode": mode, mode: n, "max_games": most_units,
                 "n": n_chunks * chunk_size, "chunk_size": chunk_size, "n_chunks": n_chunks, "seed": int(seed),
                 "rule_set": i, "label": label, "rules": r.as_dict(), "rules_hash": r.hash, "rule_sets": len(rules),
                 "strategies": list(normalize_strategies(strategies, r.players)), "metrics": list(metrics),
                 "precision": precision}
-        store = held.enter_context(ChunkStore(units / f"rules-{i}", meta, (
-            "kind", "mode", mode, "max_games", "seed", "rule_set", "rules_hash", "strategies", "metrics", "precision",
-            "rule_sets", "n", "chunk_size")))
-        store.prepare(resume)
+        keys = ("kind", "mode", mode, "max_games", "seed", "rule_set", "rules_hash", "strategies", "metrics",
+                "precision", "rule_sets", "n", "chunk_size")
+        if replace_stale and (folder / METADATA_FILE).is_file():
+            old = read_metadata(folder)
+            if any(old.get(k) != meta.get(k) for k in keys):
+                remove_files(folder, [f.name for f in own_files(folder, old)])
+        store = held.enter_context(ChunkStore(folder, meta, keys))
+        store.prepare(resume or replace_stale)
         stores.append(store)
     # Opened once all are known to be this comparison's: open() writes each one's metadata.
     return [(st, frozenset(st.open(None))) for st in stores]

@@ -9,6 +9,7 @@ Layout of ``DIR`` after :func:`build_report`::
     tables/*.csv           every table, full precision
     data/<label>/          the deal datasets (Parquet chunks + metadata.json), one per rule set
     data/forced_hands.parquet   the forced-declarer completions behind the bid thresholds
+    data/_compare-<i>/     the comparison's unit tables, one store a rule set (several --rules only)
     compare.md             the house-rule comparison section alone (several --rules only)
 
 Sections and where they come from: redeal frequencies and marriages (this package:
@@ -1121,8 +1122,12 @@ def _compare_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_dir:
                                      "available.")], tables, figs
     try:
         log(f"comparing {len(cfg.rules)} rule sets over {cfg.games:,} games each ...")
+        # Kept chunk by chunk in data/, so a rerun reuses what an earlier one (finished or
+        # interrupted) computed with the same settings, and plays only the rest.
         result = cmp.compare_rules(cfg.rules, n_games=cfg.games, seed=cfg.seed, strategies=cfg.strategies,
-                                   jobs=cfg.jobs, labels=cfg.labels, progress=cfg.progress)
+                                   jobs=cfg.jobs, labels=cfg.labels, progress=cfg.progress,
+                                   units=[cfg.out / "data" / name for name in _compare_folders(cfg)],
+                                   resume=True, replace_stale=True, resume_hint=RESUME_HINT)
         md = cmp.write_outputs(result, cfg.out, level=2, tables_dir=tables_dir, figures_dir=charts_dir)
         for name in ("compare.csv", "compare.json"):
             if (tables_dir / name).exists():
@@ -1154,6 +1159,12 @@ def _redeal_rule_sets(cfg: ReportConfig) -> list[tuple[str, Rules]]:
                 out.append((name, r))
                 seen.add(r.hash)
     return out
+
+
+def _compare_folders(cfg: ReportConfig) -> list[str]:
+    """The folders of ``data/`` that keep the house-rule comparison's unit tables, one a rule
+    set (none with one rule set).  A label's folder (:func:`_slug`) never starts with "_"."""
+    return [f"_compare-{i}" for i in range(len(cfg.rules))] if len(cfg.rules) > 1 else []
 
 
 DATASETS_FILE = "datasets.json"  # in DIR/data: the dataset folders the report made there
@@ -1345,7 +1356,7 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     t0 = time.perf_counter()
     out = cfg.out
     rule_sets = _redeal_rule_sets(cfg)
-    _claim_outputs(cfg, [_slug(label) for label, _ in rule_sets])
+    _claim_outputs(cfg, [*(_slug(label) for label, _ in rule_sets), *_compare_folders(cfg)])
     earlier = _earlier_report(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -1406,7 +1417,7 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
         parts_kept = False
     if parts.exists() and not parts_kept:
         _remove_parts(parts)
-    _remove_stale_datasets(out, [_slug(label) for label, _ in rule_sets], log)
+    _remove_stale_datasets(out, [*(_slug(label) for label, _ in rule_sets), *_compare_folders(cfg)], log)
     tables: dict[str, Path] = {}
     figs: dict[str, Path] = {}
     data: dict[str, Path] = {}

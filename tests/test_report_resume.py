@@ -223,3 +223,51 @@ def test_a_damaged_or_swapped_forced_declarer_file_is_played_again(first_report,
     build_report(_config(copy, logs))
     assert any("is not the file this report wrote" in line for line in logs), logs
     assert _tables(copy) == tables
+
+
+def test_the_comparison_is_kept_reused_continued_and_replaced_like_the_datasets(tmp_path, monkeypatch, capsys):
+    from thousand.rules import parse_rules_spec
+
+    two = dict(rules=[parse_rules_spec("classic"), parse_rules_spec("classic:bolts=off")],
+               labels=["classic", "classic:bolts=off"], games=40, presets=False, deals=600, play_deals=5,
+               defence_deals=1)
+    whole = tmp_path / "whole"
+    build_report(_config(whole, [], **two))
+    table = (whole / "tables" / "compare.csv").read_bytes()
+    kept = {p: p.stat().st_mtime_ns for p in (whole / "data").glob("_compare-*/chunk-*.parquet")}
+    assert {p.parent.name for p in kept} == {"_compare-0", "_compare-1"}
+
+    real = chunks.unit_chunk_columns
+    played: list[int] = []
+
+    def play(*args, **kwargs):
+        played.append(args[4])
+        return real(*args, **kwargs)
+    monkeypatch.setattr(chunks, "unit_chunk_columns", play)
+    build_report(_config(whole, [], **two))      # the same settings: nothing is played again
+    assert played == [] and (whole / "tables" / "compare.csv").read_bytes() == table
+    assert {p: p.stat().st_mtime_ns for p in kept} == kept
+
+    stopped = tmp_path / "stopped"
+
+    def stop_in_the_second_rule_set(*args, **kwargs):
+        played.append(args[4])
+        if len(played) == 2:   # 40 games are one chunk a rule set: stop at the second rule set's
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+    monkeypatch.setattr(chunks, "unit_chunk_columns", stop_in_the_second_rule_set)
+    with pytest.raises(KeyboardInterrupt):
+        build_report(_config(stopped, [], **two))
+    assert "run the same `thousand report` command again to continue" in capsys.readouterr().err
+    monkeypatch.setattr(chunks, "unit_chunk_columns", play)
+    played.clear()
+    build_report(_config(stopped, [], **two))
+    assert played == [0]                            # only the second rule set's chunk
+    assert (stopped / "tables" / "compare.csv").read_bytes() == table
+
+    played.clear()
+    build_report(_config(whole, [], **{**two, "games": 60}))   # other settings: played afresh
+    assert played == [0, 0]
+    assert (whole / "tables" / "compare.csv").read_bytes() != table
+    build_report(_config(whole, [], **{**two, "rules": two["rules"][:1], "labels": two["labels"][:1]}))
+    assert not list((whole / "data").glob("_compare-*"))   # no comparison now: its data goes
