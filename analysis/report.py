@@ -19,6 +19,7 @@ replaced by a line saying so, never by made-up numbers.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import math
@@ -87,6 +88,11 @@ class ReportConfig:
 
     def __post_init__(self) -> None:
         check_name(self.out, "--out", "the directory to write to")
+        try:
+            # polars takes paths as UTF-8 text: refused now, not once folders are made
+            os.fspath(self.out).encode("utf-8")
+        except UnicodeEncodeError:
+            raise ThousandError(f"--out {os.fspath(self.out)!r} is not a UTF-8 name; choose another") from None
         self.out = Path(self.out)
         # Every limit a section would hit later is checked here, before any work, so that a
         # bad value is one error line instead of a report with a section missing.
@@ -1358,13 +1364,13 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     rule_sets = _redeal_rule_sets(cfg)
     _claim_outputs(cfg, [*(_slug(label) for label, _ in rule_sets), *_compare_folders(cfg)])
     earlier = _earlier_report(out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "tables").mkdir(exist_ok=True)
-        (out / "charts").mkdir(exist_ok=True)
-        (out / "data").mkdir(exist_ok=True)
-    except OSError as e:
-        raise ThousandError(f"cannot create output directory {os.fspath(out)!r}: {e.strerror}") from None
+    for folder in (out, out / "tables", out / "charts", out / "data"):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            # the folder that failed, not --out: "rw/tables" when that is a file of the user's
+            why = "a file is in the way" if e.errno == errno.EEXIST else e.strerror
+            raise ThousandError(f"cannot create output directory {os.fspath(folder)!r}: {why}") from None
     from thousand.runner.store import claim_dir
     # One report at a time in a folder: two would mix their data (a page labelled with one
     # seed showing the other's thresholds).

@@ -216,3 +216,53 @@ def test_an_interrupted_match_says_what_it_kept(tmp_path, capsys, monkeypatch):
         match.match(["greedy", "standard"], n_deals=8000, out=out, backend="threads", jobs=1, progress=False)
     err = capsys.readouterr().err
     assert f"interrupted: 2 of 4 chunks are written in {out}; run the same command with --resume" in err
+
+
+# --------------------------------------------------------------------------- third try-out's leftovers
+def test_a_strategy_written_with_its_default_values_is_the_same_strategy(tmp_path, capsys):
+    from thousand.strategies import canonical
+    assert canonical("standard:margin=10") == canonical("standard") == "standard"
+    assert canonical("standard:margin=25") == "standard:margin=25"
+    out = str(tmp_path / "r")
+    assert cli.main(["simulate", "--deals", "1500", "--out", out, "--no-progress"]) == 0
+    assert cli.main(["simulate", "--deals", "1500", "--out", out, "--resume", "--strategy", "standard:margin=10",
+                     "--no-progress"]) == 0
+    assert "nothing to compute" in capsys.readouterr().out
+    line = error_line(capsys, "simulate", "--deals", "1500", "--out", out, "--resume", "--strategy",
+                      "standard:margin=25", "--no-progress")
+    assert "cannot resume" in line and "standard:margin=25" in line
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--set", "bolts=off", "--set", "bolts=always"], "--set bolts is given twice, as off and as always"),
+    (["classic:bolts=off,bolts=always"], "rule option bolts is given twice, as off and as always"),
+    (["--set", "barrel_at=900,barrel_at=none"], "rule option barrel_at is given twice, as 900 and as none"),
+])
+def test_one_option_given_two_values_is_refused_not_settled_by_order(capsys, args, said):
+    assert said in error_line(capsys, "rules", *args)
+
+
+def test_the_same_value_twice_and_a_set_over_the_specs_own_value_are_fine():
+    assert parse_rules_spec("classic", ["bolts=off", "bolts=OFF"]).bolts == "off"
+    assert parse_rules_spec("classic:bolts=off", ["bolts=always"]).bolts == "always"   # --set wins, as documented
+
+
+def test_more_jobs_than_cores_gets_a_note_and_runs(capsys, monkeypatch):
+    monkeypatch.setattr(cli.os, "cpu_count", lambda: 2)
+    assert cli.main(["simulate", "--deals", "300", "--jobs", "3", "--no-progress", "--backend", "threads"]) == 0
+    err = capsys.readouterr().err
+    assert "note: --jobs 3 is more than this machine's 2 cores" in err
+    assert cli.main(["simulate", "--deals", "300", "--jobs", "2", "--no-progress", "--backend", "threads"]) == 0
+    assert "note:" not in capsys.readouterr().err
+
+
+def test_report_names_the_folder_it_cannot_make_and_refuses_a_non_utf8_out_before_making_any(tmp_path, capsys):
+    out = tmp_path / "rw"
+    out.mkdir()
+    (out / "tables").write_text("mine")
+    line = error_line(capsys, "report", "--deals", "100", "--out", str(out), "--no-progress")
+    assert line.endswith(f"cannot create output directory {str(out / 'tables')!r}: a file is in the way")
+    bad = str(tmp_path).encode() + b"/bad\xff"
+    import os
+    line = error_line(capsys, "report", "--deals", "100", "--out", os.fsdecode(bad), "--no-progress")
+    assert "is not a UTF-8 name" in line and os.listdir(tmp_path) == ["rw"]

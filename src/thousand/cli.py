@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import errno
 import importlib
+import os
 import re
 import sys
 from typing import NoReturn
@@ -128,6 +129,17 @@ def _interrupted(command: str, stop: BaseException | None) -> int:
     return 128 + getattr(stop, "signum", 2)
 
 
+def _note_oversubscribed(args: argparse.Namespace) -> None:
+    """A ``note:`` when ``--jobs`` asks for more local workers than the machine has cores:
+    allowed (the result is the same), but the extra workers only share the cores, and each
+    one holds its own memory.  A Dask cluster's workers are not this machine's."""
+    jobs = getattr(args, "jobs", None)
+    cores = os.cpu_count() or 1
+    if isinstance(jobs, int) and jobs > cores and getattr(args, "backend", "loky") != "dask":
+        print(f"note: --jobs {jobs} is more than this machine's {cores} cores: the extra workers share them "
+              f"(no faster, more memory); -1 uses every core", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     # A console that cannot show suit symbols or the names in the help gets letters,
     # not a UnicodeEncodeError (a Windows console, a Latin-1 locale).
@@ -146,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if extra:
         args._parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    _note_oversubscribed(args)
     from concurrent.futures import BrokenExecutor
 
     from thousand.runner.pool import stop_signals_interrupt

@@ -286,7 +286,9 @@ def parse_overrides(text: str) -> dict[str, str]:
             raise RulesError(f"bad rule override {part!r}: write name=value, e.g. bolts=off")
         k, v = part.split("=", 1)
         k = k.strip().lower()  # option names are lower case; presets are read in any case too
-        coerce_option(k, v)  # validates the name and the value early
+        value = coerce_option(k, v)  # validates the name and the value early
+        if k in out and coerce_option(k, out[k]) != value:
+            raise RulesError(f"rule option {k} is given twice, as {out[k]} and as {v.strip()}: give it once")
         out[k] = v.strip()
     return out
 
@@ -361,9 +363,16 @@ def parse_rules_spec(spec: str | Rules | None, overrides: list[str] | None = Non
             raise RulesError(f"unknown rule set {base!r}: use classic, russian, polish or a .toml file")
     # All overrides are applied at once and checked once, so their order never matters
     # (target=100 then barrel_at=none is as valid as the other way round).
+    # A --set overrides the spec's own value of an option, but two --set of one option
+    # that disagree are a mistake, not an order to pick the last.
     merged: dict[str, str] = parse_overrides(extra) if extra else {}
+    given: dict[str, str] = {}
     for item in overrides or []:
-        merged.update(parse_overrides(item))
+        for k, v in parse_overrides(item).items():
+            if k in given and coerce_option(k, given[k]) != coerce_option(k, v):
+                raise RulesError(f"--set {k} is given twice, as {given[k]} and as {v}: give it once")
+            given[k] = v
+    merged.update(given)
     return rules.with_overrides(merged) if merged else rules
 
 

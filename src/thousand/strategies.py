@@ -215,11 +215,19 @@ def parse_strategy(spec: str) -> ParsedStrategy:
 
 
 def canonical(spec: str) -> str:
-    """The spec written one way: the name, then the given parameters sorted (``'standard'``)."""
+    """The spec written one way: the name, then the parameters given a value other than
+    their default, sorted; so one strategy has one spelling (a run's metadata, a match's
+    labels).
+
+    >>> canonical(" Standard:margin=25 "), canonical("standard:margin=10"), canonical("standard")
+    ('standard:margin=25', 'standard', 'standard')
+    """
     p = parse_strategy(spec)
-    if not p.given:
+    params = _strategy(p.name).params
+    changed = {k: v for k, v in p.given.items() if v != params[k].default}
+    if not changed:
         return p.name
-    return p.name + ":" + ",".join(f"{k}={v:g}" for k, v in sorted(p.given.items()))
+    return p.name + ":" + ",".join(f"{k}={v:g}" for k, v in sorted(changed.items()))
 
 
 def resolve_strategies(strategies: str | Sequence[str] | None, players: int,
