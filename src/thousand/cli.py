@@ -21,7 +21,7 @@ from thousand.errors import USER_ERRORS
 
 # Order shown in `thousand --help`.
 COMMAND_MODULES = [
-    "rules_cmd", "explain", "simulate_cmd", "games_cmd", "bid", "solve", "compare", "match", "report",
+    "rules_cmd", "explain", "simulate_cmd", "games_cmd", "bid", "solve", "compare", "match", "report", "play",
 ]
 
 EPILOG = """examples:
@@ -33,6 +33,7 @@ EPILOG = """examples:
   thousand compare --rules classic --rules classic:bolts=off --games 20000
   thousand match --strategy greedy --strategy standard   duplicate match: same decks, seats rotated
   thousand report --out report              the full report (what `make report` runs)
+  thousand play --save game.json            sit at the table and play the bots
 
 Rule sets are named as a preset (classic, russian, polish), a preset with overrides
 (classic:bolts=off,barrel_at=900) or a TOML file; `--set name=value` overrides further.

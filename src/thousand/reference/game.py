@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from thousand.errors import IllegalDecision
 from thousand.rules import Rules
@@ -193,7 +193,8 @@ class _Counters:
         c["golden_reset"] = c["golden_reset"] or notes.golden_reset
 
 
-def _run_game(rules: Rules, first_dealer: int, next_deal) -> GameResult:
+def _run_game(rules: Rules, first_dealer: int, next_deal,
+              on_deal: Callable[[DealResult, SettleNotes], None] | None = None) -> GameResult:
     n = rules.players
     state = GameState.fresh(n)
     state.golden = rules.golden_kon
@@ -211,6 +212,8 @@ def _run_game(rules: Rules, first_dealer: int, next_deal) -> GameResult:
         deals.append(res)
         notes_list.append(notes)
         counters.add(res, notes)
+        if on_deal is not None:
+            on_deal(res, notes)
         if res.is_redeal:
             continue
         history.append(list(state.scores))
@@ -228,10 +231,13 @@ def _run_game(rules: Rules, first_dealer: int, next_deal) -> GameResult:
                       final=list(state.scores), counters=counters.c, deals=deals, notes=notes_list, trace=trace)
 
 
-def play_game(rules: Rules, players: Sequence[Player], stream: Stream, max_redeals: int = 10000) -> GameResult:
+def play_game(rules: Rules, players: Sequence[Player], stream: Stream, max_redeals: int = 10000,
+              on_deal: Callable[[DealResult, SettleNotes], None] | None = None) -> GameResult:
     """Play a game to the target (or ``max_deals``): the first dealer is ``draw_bounded(n)``.
 
     ``max_redeals`` guards against players that redeal for ever (a ThousandError past it).
+    ``on_deal(result, notes)`` is told each deal (a redeal attempt too) once it is settled:
+    how a table shows the end of a deal that nobody is asked about.
     """
     first_dealer = stream.draw_bounded(rules.players)
     in_a_row = [0]
@@ -243,7 +249,7 @@ def play_game(rules: Rules, players: Sequence[Player], stream: Stream, max_redea
             raise IllegalDecision(f"{max_redeals} redeals in a row: the players never play")
         return res
 
-    return _run_game(rules, first_dealer, next_deal)
+    return _run_game(rules, first_dealer, next_deal, on_deal)
 
 
 def replay_game(rules: Rules, game_trace: GameTrace) -> GameResult:

@@ -11,7 +11,7 @@ from thousand.trace import RESIGN, EventKind
 from .deal import DealResult
 from .game import GameResult, SettleNotes
 
-__all__ = ["format_deal", "format_game"]
+__all__ = ["format_deal", "format_game", "format_notes"]
 
 
 def _seat(s: int) -> str:
@@ -103,7 +103,7 @@ def format_deal(res: DealResult, notes: SettleNotes | None = None, title: str | 
         if any(res.cut_fines):
             out.append("cut fines: " + ", ".join(f"{_seat(s)} -{f}" for s, f in enumerate(res.cut_fines) if f))
         if notes is not None:
-            out.extend(_format_notes(notes))
+            out.extend(format_notes(notes))
         return "\n".join(out)
     declarations = iter(res.declared)
     play_events = iter(e for e in events if e.kind == EventKind.PLAY)
@@ -134,7 +134,7 @@ def format_deal(res: DealResult, notes: SettleNotes | None = None, title: str | 
     if any(res.cut_fines):
         out.append("cut fines: " + ", ".join(f"{_seat(s)} -{f}" for s, f in enumerate(res.cut_fines) if f))
     if notes is not None:
-        out.extend(_format_notes(notes))
+        out.extend(format_notes(notes))
     return "\n".join(out)
 
 
@@ -142,7 +142,8 @@ def _went_blind(res: DealResult) -> bool:
     return any(e.kind == EventKind.BLIND and e.a for e in res.trace.events)
 
 
-def _format_notes(notes: SettleNotes) -> list[str]:
+def format_notes(notes: SettleNotes) -> list[str]:
+    """What settling a deal did (penalties, the barrel, resets, the game scores), a line each."""
     out = []
     for s, k in enumerate(notes.bolt_penalties):
         if k:

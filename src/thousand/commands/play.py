@@ -1,0 +1,98 @@
+"""``thousand play``: a person at the table against the bots, in the terminal."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from thousand.commands.common import add_rules_arguments, rules_from_args, seed_value
+from thousand.errors import ThousandError, check_name
+
+NAME = "play"
+HELP = "sit at the table: play a game of Thousand against the bots in the terminal"
+DESCRIPTION = """Play a whole game at the table: you in one seat (--seat, default 0), the bots in
+the others (--opponent: a kernel strategy such as standard, cautious or pimc, the
+search player; once for every other seat or once each).  You are shown what your seat
+may know (your hand, the bids, the talon when it is shown, the card you receive, every
+trick) and asked each decision in turn: blind, a redeal your cards allow, your bid, the
+hand-off, your contract, every card (and whether to declare a marriage with it).  The
+rules are the engine's: an answer they do not allow is asked again with the reason.
+
+At any prompt: help, hand (show the table again), undo (take your last answer back),
+quit.  Cards are typed rank then suit: AH, 10S or TS, QD, 9C, K♥.
+
+--save FILE keeps the game in FILE after every answer (the seed, the rules, the seats
+and your answers: everything else follows from them), so a game stopped anywhere (quit,
+Ctrl-C, a closed terminal) loses nothing; --resume FILE continues it where it stopped.
+Without --seed a new seed is drawn and printed: --seed S deals the same cards again
+(with the same answers, the same game).
+
+examples:
+  thousand play --save game.json
+  thousand play --resume game.json
+  thousand play --rules russian --opponent pimc --save game.json
+  thousand play --seed 7 --seat 1 --opponent cautious --opponent aggressive
+  thousand play --set players=2 --opponent standard
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_rules_arguments(p)
+    p.add_argument("--seat", type=int, default=0, metavar="N", help="your seat (default 0)")
+    p.add_argument("--opponent", action="append", default=None, metavar="NAME[:k=v,...]",
+                   help="the bots: once for every other seat, or once for each in seat order (default standard)")
+    p.add_argument("--seed", type=seed_value, default=None, metavar="S",
+                   help="the game's seed (default: a new one, printed)")
+    p.add_argument("--save", default=None, metavar="FILE",
+                   help="keep the game in FILE after every answer (JSON); --resume FILE continues it")
+    p.add_argument("--resume", default=None, metavar="FILE", help="continue a game saved with --save")
+
+
+def run(args: argparse.Namespace) -> int:
+    from thousand.table import Quit, TableGame, TextTable, load, play, save
+    from thousand.table.session import check_players, new_seed, seat_players
+
+    check_name(args.save, "--save", "the file to keep the game in")
+    if args.resume is not None:
+        check_name(args.resume, "--resume", "the file a game was saved in")
+        given = [flag for flag, on in (("--seed", args.seed is not None), ("--opponent", args.opponent),
+                                       ("--seat", args.seat != 0), ("--rules", args.rules != "classic"),
+                                       ("--set", bool(args.overrides))) if on]
+        if given:
+            raise ThousandError(f"--resume takes the seed, rules and seats from the saved game; drop {', '.join(given)}")
+        game = load(args.resume)
+        if game.finished:
+            raise ThousandError(f"the game in {args.resume!r} is over; start a new one with thousand play")
+        save_to = args.save if args.save is not None else args.resume
+    else:
+        rules = rules_from_args(args)
+        seed = args.seed if args.seed is not None else new_seed()
+        game = TableGame(seed, rules, args.seat, seat_players(rules, args.seat, args.opponent))
+        save_to = args.save
+    check_players(game)
+    if save_to is not None:
+        save(game, save_to)   # now: a file that cannot be written is one line before the first deal
+    print(f"thousand play: seed {game.seed}, rules {game.rules.describe()}; you are seat {game.seat}; "
+          + ", ".join(f"seat {s}: {spec}" for s, spec in enumerate(game.players) if s != game.seat)
+          + ("; type help for the commands" if args.resume is None else
+             f"; resuming after {len(game.answers)} answer{'s' if len(game.answers) != 1 else ''}"))
+    table = TextTable(game.seat, game.players)
+    try:
+        play(game, table, save_to)
+    except Quit as stop:
+        table.muted = False
+        reason = "end of input" if str(stop) == "end of input" else "stopped"
+        print(f"\n{reason}: {_kept(save_to, len(game.answers))}")
+        return 0
+    except KeyboardInterrupt:
+        print(f"\n{_kept(save_to, len(game.answers))}", file=sys.stderr)
+        raise
+    if save_to is not None:
+        print(f"the game is kept in {save_to}")
+    return 0
+
+
+def _kept(save_to: str | None, answers: int) -> str:
+    if save_to is None:
+        return "the game is not kept (give --save FILE to keep a game)"
+    return (f"the game ({answers} answer{'s' if answers != 1 else ''}) is kept in {save_to}: "
+            f"thousand play --resume {save_to} continues it")

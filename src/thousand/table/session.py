@@ -1,0 +1,327 @@
+"""A game at the table: a person in one seat, players of the registry in the others.
+
+A game is decided by its seed, its rules, who sits where, and the person's answers so
+far: the reference engine deals from one seeded stream, and every other player answers
+deterministically from it.  So that is all a game keeps (:class:`TableGame`), saved
+after every answer (whole or not at all).  A saved game is continued by playing it again
+from the start with the answers given back, silently, until they run out; "undo" is the
+same with the last answer dropped.  The rules are the reference engine's, asked through
+the six methods of :class:`~thousand.reference.players.Player`, so a person's answer is
+checked exactly as any player's.
+
+The front end (:class:`Frontend`: the terminal's is :class:`thousand.table.text.TextTable`)
+shows what happens and asks for the answers; it never decides what is legal.
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from thousand.cards import CardError, card_name, parse_card
+from thousand.errors import IllegalDecision, ThousandError
+from thousand.files import read_json, written_whole
+from thousand.reference.deal import DealResult
+from thousand.reference.game import GameResult, SettleNotes, play_game
+from thousand.reference.players import View
+from thousand.reference.rng import Stream
+from thousand.rules import CLASSIC, Rules, format_value
+
+__all__ = ["TableGame", "Decision", "Frontend", "PersonPlayer", "Undo", "Quit", "play", "save", "load", "PERSON",
+           "KINDS"]
+
+FORMAT = "thousand-table"
+VERSION = 1
+#: The person's seat in :attr:`TableGame.players`.
+PERSON = "person"
+#: A saved game is a few KB (a game of 30 deals: about 400 answers).
+MAX_SAVED_BYTES = 16 << 20
+#: The decisions a person answers, as a saved answer names them.
+KINDS = ("blind", "redeal", "bid", "hand_off", "contract", "play")
+
+
+class Undo(Exception):
+    """Raised by a front end: take the person's last answer back."""
+
+
+class Quit(Exception):
+    """Raised by a front end: stop the game here (it is saved after every answer)."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the person is asked: the decision's kind, his view, and its bounds."""
+
+    kind: str                       # one of KINDS
+    view: View
+    lowest: int = 0                 # bid / contract: the range
+    highest: int = 0
+    may_resign: bool = False        # contract: -1 (resign) is allowed
+    redeal: str = ""                # redeal: "hand", "talon" or "four_nines"
+    legal: int = 0                  # play: the legal cards (mask)
+
+
+class Frontend(Protocol):
+    """How a game is shown and answered.  ``muted``: a saved game being played again."""
+
+    muted: bool
+
+    def news(self, view: View) -> None:
+        """Show what happened since the person was last shown the game (before a question)."""
+
+    def ask(self, decision: Decision) -> list[Any]:
+        """The person's answer, as it is saved (:func:`_answer_value`); may raise Undo or Quit."""
+
+    def deal_over(self, result: DealResult, notes: SettleNotes) -> None:
+        """Show a deal's end (also a redeal), once it is settled."""
+
+    def game_over(self, game: GameResult) -> None:
+        """Show the game's end."""
+
+    def told(self, text: str) -> None:
+        """Show one line from the table itself (nothing to undo, resumed, ...)."""
+
+
+@dataclass
+class TableGame:
+    """Everything that decides a game at the table (what is saved)."""
+
+    seed: int
+    rules: Rules
+    seat: int                               # the person's seat
+    players: list[str]                      # a player spec a seat, PERSON at the person's
+    answers: list[list[Any]] = field(default_factory=list)
+    finished: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": FORMAT, "version": VERSION, "seed": self.seed,
+                "rules": {k: format_value(v) for k, v in self.rules.as_dict().items()},
+                "seat": self.seat, "players": self.players, "answers": self.answers, "finished": self.finished}
+
+    @classmethod
+    def from_dict(cls, data: Any, source: str = "the saved game") -> TableGame:
+        """A game from its saved form; a one-line :class:`ThousandError` naming what is wrong."""
+        def bad(what: str) -> ThousandError:
+            return ThousandError(f"{source} is not a saved thousand game: {what}")
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise bad(f'no "format": "{FORMAT}"')
+        if data.get("version") != VERSION:
+            raise bad(f"version {data.get('version')!r}, this thousand reads version {VERSION}")
+        seed = data.get("seed")
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise bad(f"seed must be a whole number >= 0, not {seed!r}")
+        options = data.get("rules")
+        if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
+            raise bad("rules must be an object of rule options as text")
+        try:
+            rules = CLASSIC.with_overrides(dict(options))
+        except (ThousandError, ValueError) as e:   # RulesError is a ValueError
+            raise bad(f"its rules: {e}") from None
+        players, seat = data.get("players"), data.get("seat")
+        if not isinstance(players, list) or len(players) != rules.players or \
+                not all(isinstance(p, str) for p in players):
+            raise bad(f"players must be a list of {rules.players} player specs")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.players \
+                or players[seat] != PERSON or players.count(PERSON) != 1:
+            raise bad(f'seat must be the one seat whose player is "{PERSON}"')
+        answers = data.get("answers")
+        if not isinstance(answers, list) or not all(
+                isinstance(a, list) and a and a[0] in KINDS for a in answers):
+            raise bad(f"answers must be a list of [kind, ...] with kind one of {', '.join(KINDS)}")
+        return cls(seed, rules, seat, list(players), [list(a) for a in answers], bool(data.get("finished", False)))
+
+
+def save(game: TableGame, path: str | os.PathLike) -> None:
+    """Write the game to ``path``, whole or not at all."""
+    try:
+        with written_whole(path) as tmp:
+            tmp.write_text(json.dumps(game.to_dict(), indent=1) + "\n", encoding="utf-8")
+    except OSError as e:
+        raise ThousandError(f"cannot save the game to {os.fspath(path)!r}: {e.strerror}") from None
+
+
+def load(path: str | os.PathLike) -> TableGame:
+    """A game saved by :func:`save`; one line naming the problem otherwise."""
+    return TableGame.from_dict(read_json(path, "saved game", MAX_SAVED_BYTES), repr(os.fspath(path)))
+
+
+# --------------------------------------------------------------------------- the person's seat
+def _card(text: Any) -> int:
+    if not isinstance(text, str):
+        raise ValueError(f"a card is written as text, not {text!r}")
+    return parse_card(text)
+
+
+def _answer_value(kind: str, answer: list[Any]) -> Any:
+    """A saved answer (``[kind, ...]``, cards as names) as the Player method returns it."""
+    values = answer[1:]
+    if kind in ("blind", "redeal"):
+        if len(values) != 1 or not isinstance(values[0], bool):
+            raise ValueError("a yes/no answer is [kind, true|false]")
+        return values[0]
+    if kind in ("bid", "contract"):
+        if len(values) != 1 or isinstance(values[0], bool) or not isinstance(values[0], int):
+            raise ValueError("a bid or contract is [kind, number]")
+        return values[0]
+    if kind == "hand_off":
+        if len(values) != 2:
+            raise ValueError('a hand-off is ["hand_off", card, card]')
+        return _card(values[0]), _card(values[1])
+    if len(values) != 2 or not isinstance(values[1], bool):
+        raise ValueError('a card played is ["play", card, true|false]')
+    return _card(values[0]), values[1]
+
+
+def recorded(kind: str, value: Any) -> list[Any]:
+    """The answer ``value`` (as a Player method returns it) as it is saved."""
+    if kind == "hand_off":
+        return [kind, card_name(value[0], symbols=False), card_name(value[1], symbols=False)]
+    if kind == "play":
+        return [kind, card_name(value[0], symbols=False), bool(value[1])]
+    return [kind, value]
+
+
+class _Replayed(Exception):
+    """A saved answer the game cannot take (another version, an edited file)."""
+
+
+class PersonPlayer:
+    """The person's seat: answers given back first (a saved game, an undo), then the front end's."""
+
+    def __init__(self, frontend: Frontend, given: Sequence[list[Any]], record: Callable[[list[Any]], None]) -> None:
+        self.frontend = frontend
+        self.given = deque(given)
+        self.record = record
+        self.replayed = 0
+        self.from_saved = False     # the last answer given was a saved one
+
+    def _answer(self, decision: Decision) -> Any:
+        if self.given:
+            answer = self.given.popleft()
+            self.replayed += 1
+            self.from_saved = True
+            if not self.given:      # the saved game is caught up: what follows is shown
+                self.frontend.muted = False
+            if answer[0] != decision.kind:
+                raise _Replayed(f"answer {self.replayed} is a {answer[0]}, but the game asks for a {decision.kind}")
+            try:
+                return _answer_value(decision.kind, answer)
+            except (ValueError, CardError) as e:
+                raise _Replayed(f"answer {self.replayed}: {e}") from None
+        self.from_saved = False
+        self.frontend.muted = False
+        self.frontend.news(decision.view)
+        answer = self.frontend.ask(decision)
+        value = _answer_value(decision.kind, answer)
+        self.record(answer)
+        return value
+
+    def go_blind(self, view: View) -> bool:
+        return self._answer(Decision("blind", view))
+
+    def demand_redeal(self, view: View, kind: str) -> bool:
+        return self._answer(Decision("redeal", view, redeal=kind))
+
+    def bid(self, view: View, lowest: int, highest: int) -> int:
+        return self._answer(Decision("bid", view, lowest, highest))
+
+    def hand_off(self, view: View) -> tuple[int, int]:
+        return self._answer(Decision("hand_off", view))
+
+    def raise_or_resign(self, view: View, lowest: int, highest: int, may_resign: bool) -> int:
+        return self._answer(Decision("contract", view, lowest, highest, may_resign))
+
+    def play(self, view: View, legal: int) -> tuple[int, bool]:
+        return self._answer(Decision("play", view, legal=legal))
+
+
+def play(game: TableGame, frontend: Frontend, save_to: str | os.PathLike | None = None) -> GameResult:
+    """Play ``game`` to its end with the person answering through ``frontend``.
+
+    The answers ``game`` holds are given back first (silently: ``frontend.muted``), so a
+    saved game continues where it stopped.  Every new answer is appended to
+    ``game.answers`` and, with ``save_to``, saved at once.  :class:`Undo` from the front
+    end takes the last answer back (the game is played again up to the decision before
+    it); :class:`Quit` (and Ctrl-C) leave this function with everything answered kept.
+    A saved answer the game cannot take is a one-line :class:`ThousandError`.
+    """
+    from thousand.players import make_player
+
+    def record(answer: list[Any]) -> None:
+        game.answers.append(answer)
+        if save_to is not None:
+            save(game, save_to)
+
+    while True:
+        frontend.muted = bool(game.answers)
+        person = PersonPlayer(frontend, list(game.answers), record)
+        stream = Stream(game.seed)
+        players = [person if s == game.seat else make_player(spec, game.rules, s, stream)
+                   for s, spec in enumerate(game.players)]
+        try:
+            result = play_game(game.rules, players, stream, on_deal=frontend.deal_over)
+        except Undo:
+            if not game.answers:
+                frontend.told("nothing to undo yet")
+            else:
+                game.answers.pop()
+                if save_to is not None:
+                    save(game, save_to)
+                frontend.told("taken back: the game is played again up to your last decision before it")
+            continue
+        except _Replayed as e:
+            raise ThousandError(f"the saved game does not fit this thousand (another version, or an edited "
+                                f"file): {e}") from None
+        except IllegalDecision as e:
+            if person.from_saved:   # a saved answer the engine refuses
+                raise ThousandError(f"the saved game does not fit this thousand (another version, or an "
+                                    f"edited file): {e}") from None
+            raise
+        if person.given:
+            raise ThousandError(f"the saved game does not fit this thousand: the game ended with "
+                                f"{len(person.given)} saved answers left over")
+        game.finished = True
+        if save_to is not None:
+            save(game, save_to)
+        frontend.muted = False
+        frontend.game_over(result)
+        return result
+
+
+def seat_players(rules: Rules, seat: int, opponents: Sequence[str] | None) -> list[str]:
+    """The player spec of every seat: PERSON at ``seat``, ``opponents`` (one for all, or
+    one a seat in seat order) at the others; each name checked against the registry."""
+    from thousand.players import names, parse_spec
+
+    n = rules.players
+    if not 0 <= seat < n:
+        raise ThousandError(f"--seat must be a seat 0..{n - 1}, got {seat}")
+    specs = list(opponents or ["standard"])
+    if len(specs) not in (1, n - 1):
+        raise ThousandError(f"--opponent: give it once, or once for each of the {n - 1} other seats, "
+                            f"not {len(specs)} times")
+    for spec in specs:
+        name = parse_spec(spec)[0].lower()
+        if name not in names():
+            raise ThousandError(f"unknown player {name!r}: use {', '.join(names())}")
+    others = iter(specs * (n - 1) if len(specs) == 1 else specs)
+    return [PERSON if s == seat else next(others) for s in range(n)]
+
+
+def check_players(game: TableGame) -> None:
+    """Build every seat's player once, so a bad spec is one line before the game starts."""
+    from thousand.players import make_player
+
+    for s, spec in enumerate(game.players):
+        if s != game.seat:
+            make_player(spec, game.rules, s, Stream(0))
+
+
+def new_seed() -> int:
+    """A fresh seed for a game the person did not seed (printed, so it can be played again)."""
+    import secrets
+
+    return secrets.randbelow(10**9)

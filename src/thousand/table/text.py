@@ -1,0 +1,326 @@
+"""The table in a terminal: what happens, a line at a time, and a prompt for each decision.
+
+Everything the person is shown is what his seat may know (:class:`~thousand.reference.
+players.View`): his hand, the bids, the talon when it is shown to him, the card he
+receives, the tricks.  A typed answer is checked here only to ask again with a helpful
+line instead of failing (the engine checks it once more, as any player's).  At any
+prompt: ``help``, ``hand`` (show the table again), ``undo`` (take the last answer back),
+``quit`` (stop; a saved game continues later).
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from thousand.cards import (JACK, MARRIAGE_VALUES, NINE, SUIT_SYMBOLS, CardError, card_name, card_points,
+                            count_rank, format_hand, parse_card, parse_cards, suit_of)
+from thousand.reference.deal import DealResult
+from thousand.reference.game import GameResult, SettleNotes
+from thousand.reference.legal import can_declare
+from thousand.reference.players import View
+from thousand.reference.playthrough import format_notes
+from thousand.schema import REDEAL_NAMES
+from thousand.trace import RESIGN
+
+from .session import Decision, Quit, Undo, recorded
+
+__all__ = ["TextTable", "HELP"]
+
+HELP = """At any prompt:
+  help   this text            hand   show the table again
+  undo   take your last answer back (the game is played again up to the decision before it)
+  quit   stop here (with --save the game is kept: thousand play --resume FILE continues it)
+Cards are written rank then suit: AH, 10S (or TS), QD, 9C, K♥.  A bid is a number or "pass"."""
+
+_YES, _NO = {"y", "yes", "j", "ja", "d", "da", "t", "tak"}, {"n", "no", "nein", "net", "nie"}
+
+
+class TextTable:
+    """The terminal front end (:class:`~thousand.table.session.Frontend`).
+
+    ``read`` returns one typed line, ``None`` at the end of input (which stops the game as
+    ``quit`` does); ``out`` receives everything shown.
+    """
+
+    def __init__(self, seat: int, players: list[str], read: Callable[[str], str | None] | None = None,
+                 out: TextIO | None = None) -> None:
+        self.seat = seat
+        self.players = players
+        self.read = read or _read_line
+        self.out = out or sys.stdout
+        self.muted = False
+        self.deals = 0
+        self._last_view: View | None = None
+        self._new_deal()
+
+    # ------------------------------------------------------------------ showing
+    def _new_deal(self) -> None:
+        self.shown: dict[str, Any] = {"header": False, "hand": False, "bids": 0, "declarer": False, "talon": False,
+                                      "received": False, "contract": False, "tricks": 0, "trick": 0,
+                                      "declared": 0}
+
+    def say(self, text: str = "") -> None:
+        if not self.muted:
+            print(text, file=self.out, flush=True)
+
+    def who(self, s: int) -> str:
+        return "you" if s == self.seat else f"seat {s}"
+
+    def does(self, s: int, what: str) -> str:
+        """``what`` (a verb first, as the person says it) done by seat ``s``: "you pass", "seat 1 passes"."""
+        if s == self.seat:
+            return f"you {what}"
+        verb, _, rest = what.partition(" ")
+        verb = verb + ("es" if verb.endswith(("s", "sh", "ch")) else "s")
+        return f"seat {s} {verb}" + (f" {rest}" if rest else "")
+
+    def told(self, text: str) -> None:
+        self.say(f"({text})")
+
+    def _scores(self, scores: Any) -> str:
+        return ", ".join(f"{self.who(s)} {v}" for s, v in enumerate(scores))
+
+    def news(self, view: View) -> None:
+        """Everything public since the last question of this deal (a resumed game: all of it)."""
+        if self.muted:
+            return
+        self._last_view = view
+        sh = self.shown
+        if not sh["header"]:
+            sh["header"] = True
+            line = f"\n=== deal {self.deals + 1}: dealer {self.who(view.dealer)}; scores {self._scores(view.scores)}"
+            if view.barrel_sitter >= 0:
+                line += f"; {self.who(view.barrel_sitter)} on the barrel"
+            self.say(line)
+        if view.hand and not sh["hand"]:   # not before a blind decision: the hand is not seen yet
+            sh["hand"] = True
+            self.say(f"your hand: {self._hand(view.hand)}")
+        for i, (s, v) in enumerate(view.bids[sh["bids"]:], start=sh["bids"]):
+            what = f"open {v}" if i == 0 else "pass" if v == 0 else f"bid {v}"
+            self.say(self.does(s, what))
+        sh["bids"] = len(view.bids)
+        if view.declarer >= 0 and not sh["declarer"] and view.phase != "auction":
+            sh["declarer"] = True
+            how = "on obligation" if view.obligation else "blind" if view.blind else f"at {view.high_bid}"
+            self.say(self.does(view.declarer, f"win the auction {how}"))
+        if view.talon and not sh["talon"]:
+            sh["talon"] = True
+            self.say(f"talon: {format_hand(view.talon)}")
+        if view.received >= 0 and not sh["received"]:
+            sh["received"] = True
+            self.say(f"you receive {card_name(view.received)} from {self.who(view.declarer)}")
+        if view.phase == "play" and not sh["contract"]:
+            sh["contract"] = True
+            self.say(f"contract: {view.contract} by {self.who(view.declarer)}")
+        for i, t in enumerate(view.tricks[sh["tricks"]:], start=sh["tricks"]):
+            self._trick_line(i, t.plays, t.winner, t.points)
+            sh["trick"] = 0
+        sh["tricks"] = len(view.tricks)
+        # the person is asked once a trick, so a declaration not shown yet led the trick in progress
+        self._declarations(view.declared, view.trump)
+        for s, c in view.trick[sh["trick"]:]:
+            self.say("  " + self.does(s, f"play {card_name(c)}"))
+        sh["trick"] = len(view.trick)
+
+    def _declarations(self, declared: Any, trump: int) -> None:
+        for s, suit, value in declared[self.shown["declared"]:]:
+            self.say(self.does(s, f"declare {value} in {SUIT_SYMBOLS[suit]}") + f"; trump {_suit(trump)}")
+        self.shown["declared"] = len(declared)
+
+    def _trick_line(self, i: int, plays: Any, winner: int, points: int) -> None:
+        cards = ", ".join(f"{self.who(s)} {card_name(c)}" for s, c in plays)
+        self.say(f"trick {i + 1}: {cards} -> {self.who(winner)} (+{points})")
+
+    def _hand(self, hand: int, legal: int = 0) -> str:
+        text = format_hand(hand)
+        return text if not legal or legal == hand else f"{text}   (you may play {format_hand(legal)})"
+
+    def deal_over(self, res: DealResult, notes: SettleNotes) -> None:
+        sh = self.shown
+        if res.is_redeal:
+            shown = f" (the talon: {format_hand(res.talon)})" if REDEAL_NAMES[res.redeal] == "talon" else ""
+            self.say(f"REDEAL ({REDEAL_NAMES[res.redeal]}) demanded by {self.who(res.redeal_by)}{shown}: "
+                     "the same dealer deals again")
+        else:
+            rest = res.trick_log[sh["tricks"]:]
+            self._declarations(res.declared, rest[-1].trump if rest else -1)
+            for i, t in enumerate(rest, start=sh["tricks"]):
+                self._trick_line(i, t.plays, t.winner, t.points)
+            d = res.declarer
+            if res.resigned:
+                self.say(self.does(d, f"resign at {res.contract}"))
+            else:
+                taken = "; ".join(f"{self.who(s)} {res.points[s] + res.marriages[s]}" for s in res.active)
+                self.say(f"points: {taken}")
+                self.say(f"{self.who(d)} played for {res.contract}: {'MADE' if res.made else 'FAILED'} "
+                         f"with {res.declarer_points}")
+            self.say("score changes: " + ", ".join(f"{self.who(s)} {v:+d}" for s, v in enumerate(res.scores)))
+            for line in format_notes(notes):
+                if not line.startswith("game scores"):
+                    self.say(line.replace(f"seat {self.seat}", f"seat {self.seat} (you)"))
+            self.say(f"scores: {self._scores(notes.scores)}")
+            self.deals += 1
+        self._new_deal()
+
+    def game_over(self, game: GameResult) -> None:
+        self.say("")
+        if game.winner >= 0:
+            self.say(f"GAME OVER: {'you win' if game.winner == self.seat else f'seat {game.winner} wins'}; "
+                     f"final scores {self._scores(game.final)}")
+        else:
+            self.say(f"GAME OVER after {len(game.history)} deals (max_deals): no winner; "
+                     f"final scores {self._scores(game.final)}")
+
+    # ------------------------------------------------------------------ asking
+    def ask(self, d: Decision) -> list[Any]:
+        view = d.view
+        if d.kind == "bid" and d.lowest > d.highest:
+            self.say(f"you must pass (no bid above {view.high_bid} is allowed)")
+            return ["bid", 0]
+        prompt, parse = self._question(d)
+        while True:
+            line = self.read(prompt)
+            if line is None:
+                raise Quit("end of input")
+            text = line.strip()
+            command = text.lower()
+            if command in ("help", "?", "h"):
+                self.say(HELP)
+                continue
+            if command in ("undo", "u"):
+                raise Undo()
+            if command in ("quit", "exit", "q"):
+                raise Quit("quit")
+            if command in ("hand", "show", "table"):
+                self._show_table(d)
+                continue
+            try:
+                return parse(text)
+            except (ValueError, CardError) as e:
+                self.say(f"  {e}")
+
+    def _show_table(self, d: Decision, whole: bool = True) -> None:
+        """The table now: the deal and scores (``whole``), the contract, the trick, the hand."""
+        view = d.view
+        if whole:
+            self.say(f"deal {self.deals + 1}; scores {self._scores(view.scores)}")
+        if view.contract:
+            self.say(f"contract {view.contract} by {self.who(view.declarer)}; trump {_suit(view.trump)}; "
+                     f"trick {view.trick_index + 1} of {view.n_tricks}; card points taken: "
+                     + ", ".join(f"{self.who(s)} {view.points[s]}" for s in view.active))
+        if view.trick:
+            self.say("on the table: " + ", ".join(f"{self.who(s)} {card_name(c)}" for s, c in view.trick))
+        if view.hand:
+            self.say(f"your hand: {self._hand(view.hand, d.legal)}")
+
+    def _question(self, d: Decision) -> tuple[str, Callable[[str], list[Any]]]:
+        view, rules = d.view, d.view.rules
+        if d.kind == "blind":
+            return "play blind (120, before you look at your cards)? [y/N] ", lambda t: ["blind", _yes_no(t)]
+        if d.kind == "redeal":
+            cards = view.talon if d.redeal == "talon" else view.hand
+            what = {"hand": "your hand", "talon": f"the talon ({format_hand(view.talon)})",
+                    "four_nines": "your four nines"}[d.redeal]
+            self.say(f"{what} allows a redeal: {card_points(cards)} points, {count_rank(cards, NINE)} nines, "
+                     f"{count_rank(cards, JACK)} jacks")
+            return "demand a redeal? [y/N] ", lambda t: ["redeal", _yes_no(t)]
+        if d.kind == "bid":
+            step = rules.bid_step
+
+            def bid(t: str) -> list[Any]:
+                if t.lower() in ("pass", "p", "0"):
+                    return ["bid", 0]
+                value = _number(t, "a bid")
+                if not d.lowest <= value <= d.highest or (value - d.lowest) % step:
+                    raise ValueError(f"a bid here is {d.lowest} to {d.highest} in steps of {step}, or pass")
+                return ["bid", value]
+            return f"your bid ({d.lowest}-{d.highest}, steps of {step}) or pass: ", bid
+        if d.kind == "hand_off":
+            self.say(f"your hand: {format_hand(view.hand)}")
+            if rules.players == 2:
+                return "lay away two cards (e.g. 9C JD): ", lambda t: _two_cards(t, view.hand)
+            order = view.active
+            i = order.index(view.seat)
+            nxt, other = order[(i + 1) % 3], order[(i + 2) % 3]
+            return (f"give two cards: the first to {self.who(nxt)}, the second to {self.who(other)} (e.g. 9C JD): ",
+                    lambda t: _two_cards(t, view.hand))
+        if d.kind == "contract":
+            step = rules.bid_step
+
+            def contract(t: str) -> list[Any]:
+                if not t:
+                    return ["contract", d.lowest]
+                if t.lower() in ("resign", "r"):
+                    if not d.may_resign:
+                        raise ValueError("you may not resign here")
+                    return ["contract", RESIGN]
+                value = _number(t, "a contract")
+                if not d.lowest <= value <= d.highest or (value - d.lowest) % step:
+                    raise ValueError(f"the contract is {d.lowest} to {d.highest} in steps of {step}")
+                return ["contract", value]
+            self.say(f"your hand: {format_hand(view.hand)}")
+            resign = ", or resign" if d.may_resign else ""
+            return f"your contract ({d.lowest}-{d.highest}, Enter keeps {d.lowest}{resign}): ", contract
+        # a card
+        self._show_table(d, whole=False)
+
+        def card(t: str) -> list[Any]:
+            c = parse_card(t.rstrip("!"))
+            if not d.legal >> c & 1:
+                if not view.hand >> c & 1:
+                    raise ValueError(f"{card_name(c)} is not in your hand")
+                raise ValueError(f"{card_name(c)} is not allowed here; you may play {format_hand(d.legal)}")
+            declare = False
+            if can_declare(rules, view.hand, c, view.trick_index, not view.trick):
+                if t.endswith("!"):
+                    declare = True
+                else:
+                    value = _marriage_value(rules, c)
+                    answer = self.read(f"declare the marriage ({value}) with {card_name(c)}? [Y/n] ")
+                    if answer is None:
+                        raise Quit("end of input")
+                    declare = answer.strip().lower() not in _NO
+            return ["play", card_name(c, symbols=False), declare]
+        return "your card: ", card
+
+
+def _suit(suit: int) -> str:
+    return SUIT_SYMBOLS[suit] if suit >= 0 else "none"
+
+
+def _marriage_value(rules: Any, c: int) -> int:
+    return rules.ace_marriage if c % 6 == 5 else MARRIAGE_VALUES[suit_of(c)]
+
+
+def _yes_no(text: str) -> bool:
+    t = text.lower()
+    if not t or t in _NO:
+        return False
+    if t in _YES:
+        return True
+    raise ValueError("answer y or n")
+
+
+def _number(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{what} is a whole number, not {text!r}") from None
+
+
+def _two_cards(text: str, hand: int) -> list[Any]:
+    cards = parse_cards(text)
+    if len(cards) != 2 or cards[0] == cards[1]:
+        raise ValueError("give two different cards, e.g. 9C JD")
+    for c in cards:
+        if not hand >> c & 1:
+            raise ValueError(f"{card_name(c)} is not in your hand")
+    return recorded("hand_off", cards)
+
+
+def _read_line(prompt: str) -> str | None:
+    try:
+        return input(prompt)
+    except EOFError:
+        return None

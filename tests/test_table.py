@@ -1,0 +1,296 @@
+"""The table (``thousand play``): a person's answers drive the reference engine exactly as a
+player's would, a game saved after every answer continues to the same game, undo takes an
+answer back, and the terminal front end turns typed lines into those answers."""
+import io
+import json
+
+import pytest
+
+from thousand.cards import card_name, iter_cards
+from thousand.cli import main
+from thousand.errors import ThousandError
+from thousand.players import make_player
+from thousand.reference.game import play_game
+from thousand.reference.legal import can_declare
+from thousand.reference.players import PassivePlayer, RandomPlayer
+from thousand.reference.rng import Stream
+from thousand.rules import parse_rules_spec
+from thousand.table import Quit, TableGame, TextTable, Undo, load, play
+from thousand.table.session import recorded
+
+SHORT = "classic:max_deals=3"
+BLIND = "russian:max_deals=3,blind=on"
+
+
+def _answer_as(player):
+    """A front end's answers taken from a reference player (as the table saves them)."""
+    def policy(d):
+        v = d.view
+        value = {"blind": lambda: player.go_blind(v), "redeal": lambda: player.demand_redeal(v, d.redeal),
+                 "bid": lambda: player.bid(v, d.lowest, d.highest), "hand_off": lambda: player.hand_off(v),
+                 "contract": lambda: player.raise_or_resign(v, d.lowest, d.highest, d.may_resign),
+                 "play": lambda: player.play(v, d.legal)}[d.kind]()
+        return recorded(d.kind, value)
+    return policy
+
+
+class Scripted:
+    """A front end that answers by ``policy`` and records what it is asked and shown."""
+
+    def __init__(self, policy, stop_after=None):
+        self.policy, self.stop_after = policy, stop_after
+        self.muted = False
+        self.asked, self.deals, self.lines = [], 0, []
+
+    def news(self, view):
+        assert not self.muted
+
+    def ask(self, d):
+        if self.stop_after is not None and len(self.asked) == self.stop_after:
+            raise Quit("quit")
+        self.asked.append(d.kind)
+        return self.policy(d)
+
+    def deal_over(self, res, notes):
+        if not self.muted:
+            self.deals += 1
+
+    def game_over(self, game):
+        self.lines.append("over")
+
+    def told(self, text):
+        self.lines.append(text)
+
+
+def _reference_game(spec, seed, person, opponents=("standard", "standard")):
+    rules = parse_rules_spec(spec)
+    stream = Stream(seed)
+    players = [person] + [make_player(o, rules, s, stream) for s, o in enumerate(opponents, start=1)]
+    return play_game(rules, players, stream)
+
+
+def _table_game(spec, seed, opponents=("standard", "standard")):
+    rules = parse_rules_spec(spec)
+    return TableGame(seed, rules, 0, ["person", *opponents])
+
+
+@pytest.mark.parametrize("spec, game_seed, person", [
+    (SHORT, 5, lambda: PassivePlayer()),
+    (SHORT, 6, lambda: RandomPlayer(Stream(99))),
+    (BLIND, 7, lambda: RandomPlayer(Stream(98))),
+    ("classic:players=2,max_deals=3", 8, lambda: RandomPlayer(Stream(97))),
+])
+def test_the_persons_answers_play_the_game_a_player_would(spec, game_seed, person):
+    opponents = ("standard",) * (parse_rules_spec(spec).players - 1)
+    want = _reference_game(spec, game_seed, person(), opponents)
+    front = Scripted(_answer_as(person()))
+    got = play(_table_game(spec, game_seed, opponents), front)
+    assert got.trace.to_dict() == want.trace.to_dict()
+    assert front.deals == len(want.deals) and front.lines == ["over"]
+    assert len(front.asked) > 10
+
+
+def test_a_game_stopped_anywhere_continues_from_its_file_to_the_same_game(tmp_path):
+    want = _reference_game(SHORT, 6, RandomPlayer(Stream(99)))
+    path = tmp_path / "game.json"
+    game = _table_game(SHORT, 6)
+    person = RandomPlayer(Stream(99))
+    with pytest.raises(Quit):
+        play(game, Scripted(_answer_as(person), stop_after=7), path)
+    saved = json.loads(path.read_text())
+    assert len(saved["answers"]) == 7 and not saved["finished"]
+    again = load(path)
+    assert again.answers == game.answers and again.rules == game.rules and again.seed == 6
+    front = Scripted(_answer_as(person))        # the same player goes on where it stopped
+    got = play(again, front, path)
+    assert got.trace.to_dict() == want.trace.to_dict()
+    assert front.asked and len(json.loads(path.read_text())["answers"]) == 7 + len(front.asked)
+    assert json.loads(path.read_text())["finished"]
+
+
+def test_undo_takes_the_last_answer_back_and_the_game_is_the_one_answered_last():
+    want = _reference_game(SHORT, 5, PassivePlayer())
+    passive = _answer_as(PassivePlayer())
+    state = {"plays": 0, "undone": False}
+
+    def policy(d):
+        if d.kind == "play" and not state["undone"]:
+            state["plays"] += 1
+            if state["plays"] == 2:                 # the first card was answered otherwise: take it back
+                state["undone"] = True
+                raise Undo()
+            if state["plays"] == 1:                 # the highest legal card, not passive's lowest
+                card = max(iter_cards(d.legal))
+                return ["play", card_name(card, symbols=False), False]
+        return passive(d)
+    front = Scripted(policy)
+    game = _table_game(SHORT, 5)
+    got = play(game, front)
+    assert state["undone"] and "taken back" in front.lines[0]
+    assert got.trace.to_dict() == want.trace.to_dict()
+
+
+def test_undo_before_any_answer_says_so_and_goes_on():
+    calls = []
+
+    def policy(d):
+        calls.append(d.kind)
+        if len(calls) == 1:
+            raise Undo()
+        return _answer_as(PassivePlayer())(d)
+    front = Scripted(policy)
+    play(_table_game(SHORT, 5), front)
+    assert front.lines[0] == "nothing to undo yet"
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda d: d["answers"].__setitem__(0, ["play", "AS", False]), "does not fit"),
+    (lambda d: d["answers"].__setitem__(0, ["bid", 107]), "does not fit"),
+    (lambda d: d.__setitem__("format", "other"), 'no "format": "thousand-table"'),
+    (lambda d: d.__setitem__("seat", 1), 'seat must be the one seat whose player is "person"'),
+    (lambda d: d["rules"].__setitem__("bolts", "sometimes"), "its rules: bolts"),
+    (lambda d: d["answers"].append(["dance", 1]), "answers must be a list of [kind, ...]"),
+])
+def test_a_damaged_saved_game_is_one_line(tmp_path, capsys, edit, said):
+    path = tmp_path / "game.json"
+    game = _table_game(SHORT, 5)
+    with pytest.raises(Quit):
+        play(game, Scripted(_answer_as(PassivePlayer()), stop_after=3), path)
+    data = json.loads(path.read_text())
+    edit(data)
+    path.write_text(json.dumps(data))
+    assert main(["play", "--resume", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err and "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- the terminal
+class Typist(TextTable):
+    """Types what ``player`` would answer, as a person would write it."""
+
+    def __init__(self, player, lines, **kw):
+        self.player, self.extra = player, list(lines)
+        super().__init__(read=self._type, **kw)
+
+    def ask(self, d):
+        self.decision = d
+        return super().ask(d)
+
+    def _type(self, prompt):
+        if self.extra:
+            return self.extra.pop(0)
+        d, v, p = self.decision, self.decision.view, self.player
+        if d.kind in ("blind", "redeal"):
+            return "y" if (p.go_blind(v) if d.kind == "blind" else p.demand_redeal(v, d.redeal)) else "n"
+        if d.kind == "bid":
+            b = p.bid(v, d.lowest, d.highest)
+            return "pass" if b == 0 else str(b)
+        if d.kind == "hand_off":
+            return " ".join(card_name(c) for c in p.hand_off(v))
+        if d.kind == "contract":
+            c = p.raise_or_resign(v, d.lowest, d.highest, d.may_resign)
+            return "resign" if c == -1 else "" if c == d.lowest else str(c)
+        card, declare = p.play(v, d.legal)
+        return card_name(card, symbols=False) + ("!" if declare else "")
+
+
+@pytest.mark.parametrize("spec, game_seed", [(SHORT, 6), (BLIND, 7)])
+def test_typed_answers_play_the_same_game_and_the_table_shows_it(spec, game_seed):
+    want = _reference_game(spec, game_seed, RandomPlayer(Stream(99)))
+    out = io.StringIO()
+    typist = Typist(RandomPlayer(Stream(99)), [], seat=0, players=["person", "standard", "standard"], out=out)
+    got = play(_table_game(spec, game_seed), typist)
+    assert got.trace.to_dict() == want.trace.to_dict()
+    text = out.getvalue()
+    assert "=== deal 1:" in text and "your hand:" in text and "trick 1:" in text and "GAME OVER" in text
+    assert text.count("score changes:") == sum(not r.is_redeal for r in want.deals)
+
+
+def test_bad_typing_is_asked_again_with_the_reason():
+    out = io.StringIO()
+    lines = ["maybe", "107", "lots", "hand", "help"]
+    typist = Typist(PassivePlayer(), lines, seat=0, players=["person", "standard", "standard"], out=out)
+    game = _table_game("classic:max_deals=1", 11)
+    play(game, typist)
+    text = out.getvalue()
+    assert "your bid (105-160, steps of 5) or pass" not in text   # a prompt goes to the reader, not out
+    assert "a bid is a whole number, not 'maybe'" in text
+    assert "a bid here is 105 to 160 in steps of 5, or pass" in text
+    assert "a bid is a whole number, not 'lots'" in text
+    assert "deal 1; scores you 0, seat 1 0, seat 2 0" in text      # "hand" shows the table again
+    assert "Cards are written rank then suit" in text               # "help"
+    assert "you pass" in text                                       # then the typist's own answer
+
+
+def test_a_card_not_in_hand_or_not_allowed_is_refused_and_the_marriage_question_is_asked():
+    rules = parse_rules_spec(SHORT)
+    # find a play decision with a declarable card, and one with a card not allowed
+    seen = {}
+
+    class Probe(Scripted):
+        def ask(self, d):
+            v = d.view
+            if d.kind == "play":
+                if "declare" not in seen:
+                    for c in iter_cards(d.legal):
+                        if can_declare(rules, v.hand, c, v.trick_index, not v.trick):
+                            seen["declare"] = d
+                if "illegal" not in seen and d.legal != v.hand:
+                    seen["illegal"] = d
+                if "absent" not in seen:
+                    seen["absent"] = d
+            return super().ask(d)
+    for seed in range(1, 30):   # games until the person may declare a marriage
+        play(_table_game("classic:max_deals=8", seed), Probe(_answer_as(RandomPlayer(Stream(seed)))))
+        if {"declare", "illegal", "absent"} <= set(seen):
+            break
+    assert {"declare", "illegal", "absent"} <= set(seen)
+
+    def typed(d, lines):
+        out = io.StringIO()
+        table = TextTable(0, ["person", "standard", "standard"], read=lambda p: lines.pop(0) if lines else None,
+                          out=out)
+        return table.ask(d), out.getvalue()
+    d = seen["illegal"]
+    wrong = min(c for c in iter_cards(d.view.hand & ~d.legal))
+    right = min(iter_cards(d.legal))
+    answer, text = typed(d, [card_name(wrong), card_name(right, symbols=False)])
+    assert "is not allowed here; you may play" in text and answer[:2] == ["play", card_name(right, symbols=False)]
+    d = seen["absent"]
+    missing = min(c for c in range(24) if not d.view.hand >> c & 1)
+    _, text = typed(d, [card_name(missing, symbols=False), card_name(min(iter_cards(d.legal)))])
+    assert "is not in your hand" in text
+    d = seen["declare"]
+    c = next(c for c in iter_cards(d.legal) if can_declare(rules, d.view.hand, c, d.view.trick_index, True))
+    assert typed(d, [card_name(c), "n"])[0] == ["play", card_name(c, symbols=False), False]
+    assert typed(d, [card_name(c), ""])[0] == ["play", card_name(c, symbols=False), True]
+    with pytest.raises(Undo):
+        typed(d, ["undo"])
+    with pytest.raises(Quit):
+        typed(d, [])                      # the end of input stops the game as quit does
+
+
+def test_cli_plays_saves_and_refuses_what_does_not_fit(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "g.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("pass\npass\nquit\n"))
+    assert main(["play", "--seed", "3", "--save", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "thousand play: seed 3, rules classic; you are seat 0" in out
+    assert f"thousand play --resume {path} continues it" in out
+    assert load(path).seed == 3
+    for argv, said in [
+        (["play", "--resume", str(path), "--seed", "4"], "--resume takes the seed, rules and seats from the saved "
+                                                         "game; drop --seed"),
+        (["play", "--seat", "3"], "--seat must be a seat 0..2, got 3"),
+        (["play", "--opponent", "nosuch"], "unknown player 'nosuch'"),
+        (["play", "--opponent", "standard", "--opponent", "greedy", "--opponent", "random"],
+         "--opponent: give it once, or once for each of the 2 other seats"),
+        (["play", "--save", str(tmp_path / "no" / "g.json")], "cannot save the game to"),
+        (["play", "--resume", str(tmp_path / "none.json")], "none.json"),
+    ]:
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and said in err, (argv, err)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "--resume", str(path)]) == 0     # end of input at once: kept as it was
+    assert "end of input: the game" in capsys.readouterr().out
