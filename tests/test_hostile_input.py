@@ -266,3 +266,13 @@ def test_report_names_the_folder_it_cannot_make_and_refuses_a_non_utf8_out_befor
     import os
     line = error_line(capsys, "report", "--deals", "100", "--out", os.fsdecode(bad), "--no-progress")
     assert "is not a UTF-8 name" in line and os.listdir(tmp_path) == ["rw"]
+
+
+def test_chunks_whose_metadata_was_deleted_are_named_not_called_foreign(tmp_path, capsys):
+    out = tmp_path / "r"
+    assert cli.main(["simulate", "--deals", "1000", "--out", str(out), "--no-progress"]) == 0
+    capsys.readouterr()
+    (out / "metadata.json").unlink()
+    line = error_line(capsys, "simulate", "--deals", "1000", "--out", str(out), "--resume", "--no-progress")
+    assert "holds chunk files but no metadata.json (deleted?)" in line
+    assert sorted(p.name for p in out.iterdir()) == ["chunk-000000.parquet"]   # nothing removed

@@ -440,6 +440,10 @@ class ChunkStore:
                                         f"{_difference(key, old, self.meta)}")
             for key in ("chunk_rows", "chunk_bytes", "writers"):
                 self.meta[key] = old.get(key, self.meta[key])
+        elif any(path.glob("chunk-*.parquet")):
+            # what the chunks were made with is gone with the metadata: they cannot be checked
+            raise ThousandError(f"{os.fspath(path)!r} holds chunk files but no {METADATA_FILE} (deleted?), so "
+                                f"they cannot be checked or continued; move them away or choose another {option}")
         elif any(p for p in path.iterdir() if not p.name.startswith(".")):
             raise ThousandError(f"output directory {os.fspath(path)!r} is not empty and holds no run")
 
