@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from thousand.cards import card_name, iter_cards
+from thousand.cards import card_name, iter_cards, parse_card
 from thousand.cli import main
 from thousand.errors import ThousandError
 from thousand.players import make_player
@@ -16,7 +16,7 @@ from thousand.reference.players import PassivePlayer, RandomPlayer
 from thousand.reference.rng import Stream
 from thousand.rules import parse_rules_spec
 from thousand.table import Quit, TableGame, TextTable, Undo, load, play
-from thousand.table.session import recorded
+from thousand.table.session import answer_of, recorded
 
 SHORT = "classic:max_deals=3"
 BLIND = "russian:max_deals=3,blind=on"
@@ -24,14 +24,7 @@ BLIND = "russian:max_deals=3,blind=on"
 
 def _answer_as(player):
     """A front end's answers taken from a reference player (as the table saves them)."""
-    def policy(d):
-        v = d.view
-        value = {"blind": lambda: player.go_blind(v), "redeal": lambda: player.demand_redeal(v, d.redeal),
-                 "bid": lambda: player.bid(v, d.lowest, d.highest), "hand_off": lambda: player.hand_off(v),
-                 "contract": lambda: player.raise_or_resign(v, d.lowest, d.highest, d.may_resign),
-                 "play": lambda: player.play(v, d.legal)}[d.kind]()
-        return recorded(d.kind, value)
-    return policy
+    return lambda d: recorded(d.kind, answer_of(player, d))
 
 
 class Scripted:
@@ -294,3 +287,24 @@ def test_cli_plays_saves_and_refuses_what_does_not_fit(tmp_path, capsys, monkeyp
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["play", "--resume", str(path)]) == 0     # end of input at once: kept as it was
     assert "end of input: the game" in capsys.readouterr().out
+
+
+def test_hint_says_what_the_bots_would_answer_in_the_seat_and_changes_nothing():
+    out = io.StringIO()
+    plain = _reference_game(SHORT, 6, RandomPlayer(Stream(99)))
+
+    class Asker(Typist):
+        def _type(self, prompt):
+            d = self.decision
+            if d.kind == "play" and not getattr(self, "hinted", False):
+                self.hinted = True
+                self.expected = [recorded("play", answer_of(make_player(spec, d.view.rules, 0, Stream(0)), d))
+                                 for spec in ("standard", "pimc")]
+                return "hint"
+            return super()._type(prompt)
+    typist = Asker(RandomPlayer(Stream(99)), [], seat=0, players=["person", "standard", "standard"], out=out)
+    got = play(_table_game(SHORT, 6), typist)
+    assert got.trace.to_dict() == plain.trace.to_dict()      # a hint draws nothing from the game's stream
+    (std, _), (srch, _) = [(e[1], e[2]) for e in typist.expected]
+    line = next(x for x in out.getvalue().splitlines() if x.startswith("  standard:"))
+    assert line.startswith(f"  standard: {card_name(parse_card(std))}") and f"pimc: {card_name(parse_card(srch))}" in line

@@ -31,7 +31,7 @@ from thousand.reference.rng import Stream
 from thousand.rules import CLASSIC, Rules, format_value
 
 __all__ = ["TableGame", "Decision", "Frontend", "PersonPlayer", "Undo", "Quit", "play", "save", "load", "PERSON",
-           "KINDS"]
+           "KINDS", "answer_of", "recorded"]
 
 FORMAT = "thousand-table"
 VERSION = 1
@@ -182,6 +182,22 @@ def recorded(kind: str, value: Any) -> list[Any]:
     if kind == "play":
         return [kind, card_name(value[0], symbols=False), bool(value[1])]
     return [kind, value]
+
+
+def answer_of(player: Any, d: Decision) -> Any:
+    """What ``player`` (any :class:`~thousand.reference.players.Player`) answers to ``d``."""
+    v = d.view
+    if d.kind == "blind":
+        return player.go_blind(v)
+    if d.kind == "redeal":
+        return player.demand_redeal(v, d.redeal)
+    if d.kind == "bid":
+        return player.bid(v, d.lowest, d.highest)
+    if d.kind == "hand_off":
+        return player.hand_off(v)
+    if d.kind == "contract":
+        return player.raise_or_resign(v, d.lowest, d.highest, d.may_resign)
+    return player.play(v, d.legal)
 
 
 class _Replayed(Exception):

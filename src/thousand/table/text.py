@@ -29,10 +29,13 @@ __all__ = ["TextTable", "HELP"]
 
 HELP = """At any prompt:
   help   this text            hand   show the table again
+  hint   what the bots would answer in your seat (standard, and pimc, the search player)
   undo   take your last answer back (the game is played again up to the decision before it)
   quit   stop here (with --save the game is kept: thousand play --resume FILE continues it)
 Cards are written rank then suit: AH, 10S (or TS), QD, 9C, K♥.  A bid is a number or "pass"."""
 
+#: The players whose answers ``hint`` shows.
+HINT_PLAYERS = ("standard", "pimc")
 _YES, _NO = {"y", "yes", "j", "ja", "d", "da", "t", "tak"}, {"n", "no", "nein", "net", "nie"}
 
 
@@ -195,10 +198,41 @@ class TextTable:
             if command in ("hand", "show", "table"):
                 self._show_table(d)
                 continue
+            if command in ("hint", "advice"):
+                self._hint(d)
+                continue
             try:
                 return parse(text)
             except (ValueError, CardError) as e:
                 self.say(f"  {e}")
+
+    def _hint(self, d: Decision) -> None:
+        """What the bots would answer in your seat, from what your seat knows (no peeking):
+        the rule-based ``standard`` and the search player ``pimc``."""
+        from thousand.players import make_player
+        from thousand.reference.rng import Stream
+
+        from .session import answer_of
+
+        view = d.view
+        said = []
+        for spec in HINT_PLAYERS:
+            # a stream of its own: asking for a hint never changes the game
+            player = make_player(spec, view.rules, self.seat, Stream(0))
+            said.append(f"{spec}: {self._spoken(d, answer_of(player, d))}")
+        self.say("  " + "; ".join(said))
+
+    def _spoken(self, d: Decision, value: Any) -> str:
+        if d.kind in ("blind", "redeal"):
+            return "yes" if value else "no"
+        if d.kind == "bid":
+            return "pass" if value == 0 else f"bid {value}"
+        if d.kind == "hand_off":
+            return f"{card_name(value[0])} and {card_name(value[1])}"
+        if d.kind == "contract":
+            return "resign" if value == RESIGN else f"play for {value}"
+        card, declare = value
+        return card_name(card) + (" declaring the marriage" if declare else "")
 
     def _show_table(self, d: Decision, whole: bool = True) -> None:
         """The table now: the deal and scores (``whole``), the contract, the trick, the hand."""
