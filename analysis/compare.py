@@ -1109,9 +1109,13 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
             else [Path(u) for u in units]
         if len(folders) != len(rules):
             raise ValueError("one units folder per rule set")
-        stores = _open_unit_stores(held, folders, rules, labels, mode, n, chunk_size,
-                                   max_units if precision is not None else n, seed, strategies,
-                                   [m.name for m in tabled], precision, resume, replace_stale)
+        try:
+            stores = _open_unit_stores(held, folders, rules, labels, mode, n, chunk_size,
+                                       max_units if precision is not None else n, seed, strategies,
+                                       [m.name for m in tabled], precision, resume, replace_stale)
+        except BaseException:
+            held.close()   # the folders claimed so far are released at once (a refused resume)
+            raise
     bar = progress_bar(want_units * len(rules), mode[:-1], desc="compare", progress=progress)
     result_rows: list[MetricRow] = []
 

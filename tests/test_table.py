@@ -54,6 +54,9 @@ class Scripted:
     def told(self, text):
         self.lines.append(text)
 
+    def restart(self):
+        self.restarts = getattr(self, "restarts", 0) + 1
+
 
 def _reference_game(spec, seed, person, opponents=("standard", "standard")):
     rules = parse_rules_spec(spec)
@@ -207,9 +210,9 @@ def test_bad_typing_is_asked_again_with_the_reason():
     play(game, typist)
     text = out.getvalue()
     assert "your bid (105-160, steps of 5) or pass" not in text   # a prompt goes to the reader, not out
-    assert "a bid is a whole number, not 'maybe'" in text
+    assert "type a bid (105-160) or pass, not 'maybe'" in text
     assert "a bid here is 105 to 160 in steps of 5, or pass" in text
-    assert "a bid is a whole number, not 'lots'" in text
+    assert "type a bid (105-160) or pass, not 'lots'" in text
     assert "deal 1; scores you 0, seat 1 0, seat 2 0" in text      # "hand" shows the table again
     assert "Cards are written rank then suit" in text               # "help"
     assert "you pass" in text                                       # then the typist's own answer
@@ -308,3 +311,92 @@ def test_hint_says_what_the_bots_would_answer_in_the_seat_and_changes_nothing():
     (std, _), (srch, _) = [(e[1], e[2]) for e in typist.expected]
     line = next(x for x in out.getvalue().splitlines() if x.startswith("  standard:"))
     assert line.startswith(f"  standard: {card_name(parse_card(std))}") and f"pimc: {card_name(parse_card(srch))}" in line
+
+
+def test_save_never_replaces_a_file_and_resume_refuses_any_given_setting(tmp_path, capsys, monkeypatch):
+    kept = tmp_path / "kept.json"
+    kept.write_text('{"important": 1}')
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "--seed", "5", "--save", str(kept)]) == 2
+    assert "already exists: continue the game in it with --resume" in capsys.readouterr().err
+    assert kept.read_text() == '{"important": 1}'
+    game = tmp_path / "g.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("pass\nquit\n"))
+    assert main(["play", "--seed", "5", "--save", str(game)]) == 0
+    before = game.read_text()
+    for extra in (["--rules", "classic"], ["--seat", "0"], ["--save", str(kept)]):
+        assert main(["play", "--resume", str(game), *extra]) == 2
+        err = capsys.readouterr().err
+        assert ("drop " + extra[0]) in err or "already exists" in err, err
+    assert game.read_text() == before and kept.read_text() == '{"important": 1}'
+
+
+def _first_decision(spec, seed, want):
+    """The first decision the person meets (answering as passive) for which ``want(d)``, or None."""
+    found = []
+
+    class Find(Scripted):
+        def ask(self, d):
+            if want(d):
+                found.append(d)
+                raise Quit("found")
+            return super().ask(d)
+    try:
+        play(TableGame(seed, parse_rules_spec(spec), 0, ["person", "standard", "standard"]),
+             Find(_answer_as(PassivePlayer())))
+    except Quit:
+        return found[0]
+    return None
+
+
+def _marriages(d):
+    v = d.view
+    return [] if d.kind != "play" or v.trick else [
+        c for c in iter_cards(d.legal) if can_declare(v.rules, v.hand, c, v.trick_index, True)]
+
+
+def test_every_prompt_takes_the_commands_and_long_or_odd_typing_gets_a_short_reason():
+    def typed(d, lines):
+        out = io.StringIO()
+        table = TextTable(0, ["person", "standard", "standard"], read=lambda p: lines.pop(0) if lines else None,
+                          out=out)
+        return table.ask(d), out.getvalue()
+    d = next(d for d in (_first_decision("classic:max_deals=8", seed, _marriages) for seed in range(1, 60)) if d)
+    c = card_name(_marriages(d)[0])   # a lead that may declare a marriage
+    with pytest.raises(Quit):
+        typed(d, [c, "quit"])                    # quit at the marriage question stops, declares nothing
+    with pytest.raises(Undo):
+        typed(d, [c, "undo"])
+    answer, text = typed(d, [c, "maybe", "n"])
+    assert "answer y or n" in text and answer[2] is False
+    answer, text = typed(d, ["x" * 5000, "10H 9H", c + "!"])
+    assert "that is 5,000 characters" in text and "xxxxxxxxxx" not in text
+    assert "type one card, not 2" in text and answer[2] is True
+    bid = _first_decision("classic", 3, lambda d: d.kind == "bid" and d.lowest <= d.highest)
+    _, text = typed(bid, ["", "9" * 50, "y", "pass"])
+    assert "type a bid (" in text and "far out of range" in text and text.count("\n") == 3
+
+
+def test_a_deal_the_person_only_watches_is_shown_whole_and_undo_restarts_the_count():
+    out = io.StringIO()
+    four = ["standard", "standard", "person", "standard"]
+    typist = Typist(RandomPlayer(Stream(5)), [], seat=2, players=four, out=out)
+    play(TableGame(7, parse_rules_spec("classic:players=4,max_deals=2"), 2, four), typist)
+    text = out.getvalue()
+    watched = text[text.index("=== deal 1"):text.index("=== deal 2")]
+    assert "(you sit this one out)" in watched and "opens 100" in watched and "contract:" in watched
+    assert watched.index("contract:") < watched.index("trick 1:")
+
+    out = io.StringIO()
+    state = {"undone": False}
+
+    class UndoAtDealTwo(Typist):
+        def _type(self, prompt):
+            if self.deals == 1 and not state["undone"]:
+                state["undone"] = True
+                return "undo"
+            return super()._type(prompt)
+    typist = UndoAtDealTwo(PassivePlayer(), [], seat=0, players=["person", "standard", "standard"], out=out)
+    play(_table_game(SHORT, 5), typist)
+    after = out.getvalue().split("taken back")[1]
+    assert state["undone"] and "=== deal 1:" in after and "your hand now:" in after

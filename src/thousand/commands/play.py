@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from thousand.commands.common import add_rules_arguments, rules_from_args, seed_value
@@ -37,7 +38,8 @@ examples:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_rules_arguments(p)
-    p.add_argument("--seat", type=int, default=0, metavar="N", help="your seat (default 0)")
+    p.set_defaults(rules=None)   # None: not given (--resume refuses any given one, the default too)
+    p.add_argument("--seat", type=int, default=None, metavar="N", help="your seat (default 0)")
     p.add_argument("--opponent", action="append", default=None, metavar="NAME[:k=v,...]",
                    help="the bots: once for every other seat, or once for each in seat order (default standard)")
     p.add_argument("--seed", type=seed_value, default=None, metavar="S",
@@ -55,20 +57,30 @@ def run(args: argparse.Namespace) -> int:
     if args.resume is not None:
         check_name(args.resume, "--resume", "the file a game was saved in")
         given = [flag for flag, on in (("--seed", args.seed is not None), ("--opponent", args.opponent),
-                                       ("--seat", args.seat != 0), ("--rules", args.rules != "classic"),
+                                       ("--seat", args.seat is not None), ("--rules", args.rules is not None),
                                        ("--set", bool(args.overrides))) if on]
         if given:
             raise ThousandError(f"--resume takes the seed, rules and seats from the saved game; drop {', '.join(given)}")
         game = load(args.resume)
         if game.finished:
             raise ThousandError(f"the game in {args.resume!r} is over; start a new one with thousand play")
+        try:
+            check_players(game)
+        except ThousandError as e:
+            raise ThousandError(f"the saved game {args.resume!r}: {e}") from None
         save_to = args.save if args.save is not None else args.resume
     else:
         rules = rules_from_args(args)
         seed = args.seed if args.seed is not None else new_seed()
-        game = TableGame(seed, rules, args.seat, seat_players(rules, args.seat, args.opponent))
+        seat = args.seat if args.seat is not None else 0
+        game = TableGame(seed, rules, seat, seat_players(rules, seat, args.opponent))
+        check_players(game)
         save_to = args.save
-    check_players(game)
+    if args.save is not None and os.path.lexists(args.save) and not (
+            args.resume is not None and os.path.realpath(args.save) == os.path.realpath(args.resume)):
+        # never over a game kept there (or any file): a user who forgot --resume loses nothing
+        raise ThousandError(f"{args.save!r} already exists: continue the game in it with --resume {args.save}, "
+                            "or choose another --save")
     if save_to is not None:
         save(game, save_to)   # now: a file that cannot be written is one line before the first deal
     print(f"thousand play: seed {game.seed}, rules {game.rules.describe()}; you are seat {game.seat}; "

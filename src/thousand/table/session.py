@@ -84,6 +84,9 @@ class Frontend(Protocol):
     def told(self, text: str) -> None:
         """Show one line from the table itself (nothing to undo, resumed, ...)."""
 
+    def restart(self) -> None:
+        """The game is about to be played from its start (new, resumed or after an undo)."""
+
 
 @dataclass
 class TableGame:
@@ -127,6 +130,10 @@ class TableGame:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.players \
                 or players[seat] != PERSON or players.count(PERSON) != 1:
             raise bad(f'seat must be the one seat whose player is "{PERSON}"')
+        from thousand.players import names, parse_spec
+        unknown = [p for p in players if p != PERSON and parse_spec(p)[0].lower() not in names()]
+        if unknown:
+            raise bad(f"unknown player {unknown[0]!r} (players: {', '.join(names())})")
         answers = data.get("answers")
         if not isinstance(answers, list) or not all(
                 isinstance(a, list) and a and a[0] in KINDS for a in answers):
@@ -272,6 +279,7 @@ def play(game: TableGame, frontend: Frontend, save_to: str | os.PathLike | None 
             save(game, save_to)
 
     while True:
+        frontend.restart()
         frontend.muted = bool(game.answers)
         person = PersonPlayer(frontend, list(game.answers), record)
         stream = Stream(game.seed)
@@ -297,8 +305,9 @@ def play(game: TableGame, frontend: Frontend, save_to: str | os.PathLike | None 
                                     f"edited file): {e}") from None
             raise
         if person.given:
-            raise ThousandError(f"the saved game does not fit this thousand: the game ended with "
-                                f"{len(person.given)} saved answers left over")
+            left = len(person.given)
+            raise ThousandError(f"the saved game does not fit this thousand: the game ended with {left} saved "
+                                f"answer{'s' if left != 1 else ''} left over")
         game.finished = True
         if save_to is not None:
             save(game, save_to)

@@ -34,6 +34,8 @@ HELP = """At any prompt:
   quit   stop here (with --save the game is kept: thousand play --resume FILE continues it)
 Cards are written rank then suit: AH, 10S (or TS), QD, 9C, K♥.  A bid is a number or "pass"."""
 
+#: The longest line taken as an answer (a longer one is refused without being echoed).
+MAX_ANSWER = 80
 #: The players whose answers ``hint`` shows.
 HINT_PLAYERS = ("standard", "pimc")
 _YES, _NO = {"y", "yes", "j", "ja", "d", "da", "t", "tak"}, {"n", "no", "nein", "net", "nie"}
@@ -52,9 +54,12 @@ class TextTable:
         self.players = players
         self.read = read or _read_line
         self.out = out or sys.stdout
+        self.restart()
+
+    def restart(self) -> None:
+        """The game is played (again) from its start: a new game, a resumed one, an undo."""
         self.muted = False
         self.deals = 0
-        self._last_view: View | None = None
         self._new_deal()
 
     # ------------------------------------------------------------------ showing
@@ -88,17 +93,18 @@ class TextTable:
         """Everything public since the last question of this deal (a resumed game: all of it)."""
         if self.muted:
             return
-        self._last_view = view
         sh = self.shown
         if not sh["header"]:
-            sh["header"] = True
-            line = f"\n=== deal {self.deals + 1}: dealer {self.who(view.dealer)}; scores {self._scores(view.scores)}"
-            if view.barrel_sitter >= 0:
-                line += f"; {self.who(view.barrel_sitter)} on the barrel"
-            self.say(line)
+            self._header(view.dealer, view.scores, view.barrel_sitter)
         if view.hand and not sh["hand"]:   # not before a blind decision: the hand is not seen yet
             sh["hand"] = True
-            self.say(f"your hand: {self._hand(view.hand)}")
+            if view.tricks or view.trick:
+                which = "your hand now"            # a game resumed (or undone) in the middle of a deal
+            elif view.declarer == self.seat and view.talon:
+                which = "your hand with the talon"
+            else:
+                which = "your hand"
+            self.say(f"{which}: {self._hand(view.hand)}")
         for i, (s, v) in enumerate(view.bids[sh["bids"]:], start=sh["bids"]):
             what = f"open {v}" if i == 0 else "pass" if v == 0 else f"bid {v}"
             self.say(self.does(s, what))
@@ -116,7 +122,12 @@ class TextTable:
         if view.phase == "play" and not sh["contract"]:
             sh["contract"] = True
             self.say(f"contract: {view.contract} by {self.who(view.declarer)}")
-        for i, t in enumerate(view.tricks[sh["tricks"]:], start=sh["tricks"]):
+        new_tricks = view.tricks[sh["tricks"]:]
+        if len(new_tricks) > 1:
+            # catching up (a resumed game): which trick each declaration led is not in the
+            # view, so they come first, as "so far"
+            self._declarations(view.declared, view.trump, "so far: ")
+        for i, t in enumerate(new_tricks, start=sh["tricks"]):
             self._trick_line(i, t.plays, t.winner, t.points)
             sh["trick"] = 0
         sh["tricks"] = len(view.tricks)
@@ -126,9 +137,20 @@ class TextTable:
             self.say("  " + self.does(s, f"play {card_name(c)}"))
         sh["trick"] = len(view.trick)
 
-    def _declarations(self, declared: Any, trump: int) -> None:
+    def _header(self, dealer: int, scores: Any, barrel_sitter: int) -> None:
+        self.shown["header"] = True
+        line = f"\n=== deal {self.deals + 1}: dealer {self.who(dealer)}"
+        if dealer == self.seat and len(self.players) == 4:
+            line += " (you sit this one out)"
+        line += f"; scores {self._scores(scores)}"
+        if barrel_sitter >= 0:
+            line += f"; {self.who(barrel_sitter)} on the barrel"
+        self.say(line)
+
+    def _declarations(self, declared: Any, trump: int, before: str = "") -> None:
         for s, suit, value in declared[self.shown["declared"]:]:
-            self.say(self.does(s, f"declare {value} in {SUIT_SYMBOLS[suit]}") + f"; trump {_suit(trump)}")
+            self.say(before + self.does(s, f"declare {value} in {SUIT_SYMBOLS[suit]}")
+                     + ("" if before else f"; trump {_suit(trump)}"))
         self.shown["declared"] = len(declared)
 
     def _trick_line(self, i: int, plays: Any, winner: int, points: int) -> None:
@@ -146,8 +168,13 @@ class TextTable:
             self.say(f"REDEAL ({REDEAL_NAMES[res.redeal]}) demanded by {self.who(res.redeal_by)}{shown}: "
                      "the same dealer deals again")
         else:
+            if not sh["header"]:   # a deal the person was not asked about (4 players: he deals)
+                state = res.state
+                self._header(res.dealer, state.scores if state is not None else [0] * len(self.players),
+                             state.barrel_sitter if state is not None else -1)
+            self._auction(res)   # what he was not shown of it since his last decision
             rest = res.trick_log[sh["tricks"]:]
-            self._declarations(res.declared, rest[-1].trump if rest else -1)
+            self._declarations(res.declared, -1, "declared: " if len(rest) > 1 else "")
             for i, t in enumerate(rest, start=sh["tricks"]):
                 self._trick_line(i, t.plays, t.winner, t.points)
             d = res.declarer
@@ -166,6 +193,24 @@ class TextTable:
             self.deals += 1
         self._new_deal()
 
+    def _auction(self, res: DealResult) -> None:
+        """What was public before the play and not shown yet: bids, the declarer, the talon
+        shown, the contract (all of it for a deal the person only watched)."""
+        sh = self.shown
+        for i, (s, v) in enumerate(res.bid_log[sh["bids"]:], start=sh["bids"]):
+            self.say(self.does(s, f"open {v}" if i == 0 else "pass" if v == 0 else f"bid {v}"))
+        sh["bids"] = len(res.bid_log)
+        if res.declarer < 0:
+            return
+        if not sh["declarer"]:
+            how = "on obligation" if res.obligation else "blind" if res.blind else f"at {res.winning_bid}"
+            self.say(self.does(res.declarer, f"win the auction {how}"))
+        if res.talon_shown and not sh["talon"]:
+            self.say(f"talon: {format_hand(res.talon)}")
+        if not res.resigned and not sh["contract"]:
+            self.say(f"contract: {res.contract} by {self.who(res.declarer)}")
+        sh["declarer"] = sh["talon"] = sh["contract"] = True
+
     def game_over(self, game: GameResult) -> None:
         self.say("")
         if game.winner >= 0:
@@ -183,6 +228,16 @@ class TextTable:
             return ["bid", 0]
         prompt, parse = self._question(d)
         while True:
+            text = self._typed(prompt, d)
+            try:
+                return parse(text)
+            except (ValueError, CardError) as e:
+                self.say(f"  {e}")
+
+    def _typed(self, prompt: str, d: Decision) -> str:
+        """The next typed answer to ``prompt``; the commands (help, hand, hint, undo, quit)
+        are carried out here, at every prompt, and an answer too long to be one is refused."""
+        while True:
             line = self.read(prompt)
             if line is None:
                 raise Quit("end of input")
@@ -190,20 +245,30 @@ class TextTable:
             command = text.lower()
             if command in ("help", "?", "h"):
                 self.say(HELP)
-                continue
-            if command in ("undo", "u"):
+            elif command in ("undo", "u"):
                 raise Undo()
-            if command in ("quit", "exit", "q"):
+            elif command in ("quit", "exit", "q"):
                 raise Quit("quit")
-            if command in ("hand", "show", "table"):
+            elif command in ("hand", "show", "table"):
                 self._show_table(d)
-                continue
-            if command in ("hint", "advice"):
+            elif command in ("hint", "advice"):
                 self._hint(d)
-                continue
+            elif len(text) > MAX_ANSWER:
+                self.say(f"  that is {len(text):,} characters; an answer is a card, a number, y or n, or a command "
+                         "(help)")
+            else:
+                return text
+
+    def _declare(self, d: Decision, c: int) -> bool:
+        """Asked when ``c`` may complete a marriage: declare it?  (Enter: yes.)"""
+        prompt = f"declare the marriage ({_marriage_value(d.view.rules, c)}) with {card_name(c)}? [Y/n] "
+        while True:
+            text = self._typed(prompt, d)
+            if not text:
+                return True
             try:
-                return parse(text)
-            except (ValueError, CardError) as e:
+                return _yes_no(text)
+            except ValueError as e:
                 self.say(f"  {e}")
 
     def _hint(self, d: Decision) -> None:
@@ -265,7 +330,9 @@ class TextTable:
             def bid(t: str) -> list[Any]:
                 if t.lower() in ("pass", "p", "0"):
                     return ["bid", 0]
-                value = _number(t, "a bid")
+                if not t:
+                    raise ValueError(f"type a bid ({d.lowest}-{d.highest}) or pass")
+                value = _number(t, f"a bid ({d.lowest}-{d.highest}) or pass")
                 if not d.lowest <= value <= d.highest or (value - d.lowest) % step:
                     raise ValueError(f"a bid here is {d.lowest} to {d.highest} in steps of {step}, or pass")
                 return ["bid", value]
@@ -300,21 +367,23 @@ class TextTable:
         self._show_table(d, whole=False)
 
         def card(t: str) -> list[Any]:
-            c = parse_card(t.rstrip("!"))
+            if not t:
+                raise ValueError(f"type a card: you may play {format_hand(d.legal)}")
+            words = t.rstrip("!").split()
+            try:   # "10 H" is one card written with a space
+                cards = [parse_card("".join(words))] if len(words) == 2 else parse_cards(words)
+            except CardError:
+                cards = parse_cards(words)
+            if len(cards) != 1:
+                raise ValueError(f"type one card, not {len(cards)}")
+            c = cards[0]
             if not d.legal >> c & 1:
                 if not view.hand >> c & 1:
                     raise ValueError(f"{card_name(c)} is not in your hand")
                 raise ValueError(f"{card_name(c)} is not allowed here; you may play {format_hand(d.legal)}")
             declare = False
             if can_declare(rules, view.hand, c, view.trick_index, not view.trick):
-                if t.endswith("!"):
-                    declare = True
-                else:
-                    value = _marriage_value(rules, c)
-                    answer = self.read(f"declare the marriage ({value}) with {card_name(c)}? [Y/n] ")
-                    if answer is None:
-                        raise Quit("end of input")
-                    declare = answer.strip().lower() not in _NO
+                declare = t.endswith("!") or self._declare(d, c)
             return ["play", card_name(c, symbols=False), declare]
         return "your card: ", card
 
@@ -337,10 +406,13 @@ def _yes_no(text: str) -> bool:
 
 
 def _number(text: str, what: str) -> int:
+    """A typed whole number (at most 6 digits: every bid and contract has 3 or 4)."""
+    if text.isdigit() and len(text) > 6:
+        raise ValueError(f"{text[:8]}... is far out of range: type {what}")
     try:
         return int(text)
     except ValueError:
-        raise ValueError(f"{what} is a whole number, not {text!r}") from None
+        raise ValueError(f"type {what}, not {text!r}") from None
 
 
 def _two_cards(text: str, hand: int) -> list[Any]:
