@@ -68,6 +68,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -763,6 +764,9 @@ class ComparisonResult:
     # One line each: rule options that cannot matter, options never exercised in the run,
     # metrics asked for that apply to no rule set (each row carries those that concern it).
     notes: list[str] = field(default_factory=list)
+    # Chunks (of every rule set) read back from the kept units instead of played; all of them.
+    kept_chunks: int = 0
+    chunks: int = 0
 
     def frame(self) -> pl.DataFrame:
         """The rows as a Polars frame (what the CSV holds; a row's notes joined by "; ")."""
@@ -1080,6 +1084,8 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
 
     def reduce(games: pl.LazyFrame | pl.DataFrame | None, deals: pl.LazyFrame | pl.DataFrame) -> tuple:
         table = unit_table(games, deals, tabled, players)
+        if CHUNK in table.columns:   # whole numbers (a games table's fill_null made them floats)
+            table = table.with_columns(pl.col(CHUNK).cast(pl.Int64))
         if games is None:
             return table, np.zeros(0, dtype=np.int64)
         per_game = games.lazy().select(pl.col("game_id").cast(table.schema[UNIT]).alias(UNIT),
@@ -1168,7 +1174,8 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
             if bar is not None:
                 bar.total = want_units * len(rules)
                 bar.refresh()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, BrokenExecutor, OSError):
+        # stopped (Ctrl-C, a worker killed, a full disk): say what is kept and how to go on
         if bar is not None:
             bar.close()
             bar = None
@@ -1198,7 +1205,8 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
         strategies=list([strategies] if isinstance(strategies, str) else (strategies or [])),
         rows=result_rows, metrics=[m.name for m in chosen], rounds=rounds, precision=precision,
         precision_met=met, confidence=confidence, deals_hist=[h.tolist() for h in hists],
-        seconds=time.perf_counter() - started, notes=[text for _, _, text in notes])
+        seconds=time.perf_counter() - started, notes=[text for _, _, text in notes],
+        kept_chunks=sum(len(kept) for _, kept in stores), chunks=done_chunks * len(rules))
 
 
 def _open_unit_stores(held: contextlib.ExitStack, folders: Sequence[Path], rules: Sequence[Rules],
@@ -1230,8 +1238,8 @@ def _open_unit_stores(held: contextlib.ExitStack, folders: Sequence[Path], rules
                 "rule_set": i, "label": label, "rules": r.as_dict(), "rules_hash": r.hash, "rule_sets": len(rules),
                 "strategies": list(normalize_strategies(strategies, r.players)), "metrics": list(metrics),
                 "precision": precision}
-        keys = ("kind", "mode", mode, "max_games", "seed", "rule_set", "rules_hash", "strategies", "metrics",
-                "precision", "rule_sets", "n", "chunk_size")
+        keys = ("kind", "mode", mode, "precision", "max_games", "seed", "rule_set", "rules_hash", "strategies",
+                "metrics", "rule_sets", "n", "chunk_size")
         if replace_stale and (folder / METADATA_FILE).is_file():
             old = read_metadata(folder)
             if any(old.get(k) != meta.get(k) for k in keys):
@@ -1240,7 +1248,11 @@ def _open_unit_stores(held: contextlib.ExitStack, folders: Sequence[Path], rules
         store.prepare(resume or replace_stale)
         stores.append(store)
     # Opened once all are known to be this comparison's: open() writes each one's metadata.
-    return [(st, frozenset(st.open(None))) for st in stores]
+    # A chunk file is kept only if its first unit is of that chunk (another chunk's file
+    # of the same size copied there is played again, not mixed in).
+    def first_row(k: int) -> pl.DataFrame:
+        return pl.DataFrame({CHUNK: [k]}, schema={CHUNK: pl.Int64})
+    return [(st, frozenset(st.open(first_row, partial=True))) for st in stores]
 
 
 def _refuse_duplicates(given: Sequence[Rules | str], rules: Sequence[Rules], labels: Sequence[str],

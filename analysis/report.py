@@ -1134,6 +1134,10 @@ def _compare_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_dir:
                                    jobs=cfg.jobs, labels=cfg.labels, progress=cfg.progress,
                                    units=[cfg.out / "data" / name for name in _compare_folders(cfg)],
                                    resume=True, replace_stale=True, resume_hint=RESUME_HINT)
+        if result.kept_chunks:
+            log(f"comparison: {result.kept_chunks:,} of {result.chunks:,} chunks reused from "
+                f"{cfg.out / 'data'}/_compare-*" + ("" if result.kept_chunks == result.chunks else
+                                                    ", the rest played"))
         md = cmp.write_outputs(result, cfg.out, level=2, tables_dir=tables_dir, figures_dir=charts_dir)
         for name in ("compare.csv", "compare.json"):
             if (tables_dir / name).exists():

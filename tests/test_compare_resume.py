@@ -106,3 +106,39 @@ def test_cli_out_twice_needs_resume_and_resume_needs_out(tmp_path, capsys):
     assert main([*argv, "--resume"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--resume continues a comparison kept in --out" in err
+
+
+def test_a_chunk_file_swapped_for_another_chunk_of_the_same_size_is_played_again(tmp_path, monkeypatch, capsys):
+    kw = dict(n_games=40, chunk_size=10, **KW)
+    units = tmp_path / "units"
+    whole = c.compare_rules(RULES, units=units, **kw)
+    store = units / "rules-0"
+    (store / "chunk-000003.parquet").write_bytes((store / "chunk-000001.parquet").read_bytes())
+    sizes = {p.stat().st_size for p in (store / "chunk-000001.parquet", store / "chunk-000003.parquet")}
+    assert len(sizes) == 1   # the size check alone cannot tell them apart
+    import json
+    meta = json.loads((store / "metadata.json").read_text())
+    meta["chunk_bytes"]["3"], meta["chunk_rows"]["3"] = meta["chunk_bytes"]["1"], meta["chunk_rows"]["1"]
+    (store / "metadata.json").write_text(json.dumps(meta))
+    played = _stop_after(monkeypatch, [])
+    again = c.compare_rules(RULES, units=units, resume=True, **kw)
+    assert played == [3] and "chunk 3" in capsys.readouterr().err
+    assert again.to_json() == whole.to_json()
+
+
+def test_cli_a_refused_comparison_leaves_no_empty_folder_and_a_broken_metadata_says_what_to_do(tmp_path, capsys):
+    out = tmp_path / "big"
+    assert main(["compare", "--rules", "classic", "--rules", "classic:bolts=off", "--games", "25000001",
+                 "--out", str(out), "--no-progress"]) == 2
+    assert "--out keeps at most 100,000 chunks" in capsys.readouterr().err and not out.exists()
+    out = tmp_path / "cmp"
+    argv = ["compare", "--rules", "classic", "--rules", "classic:bolts=off", "--games", "20", "--jobs", "1",
+            "--no-progress", "--json", "--out", str(out)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert main([*argv, "--resume", "--precision", "0.5", "--metric", "deals_mean"]) == 2
+    assert "it was run with precision=null, not 0.5" in capsys.readouterr().err
+    (out / "units" / "rules-0" / "metadata.json").write_text("{")
+    assert main([*argv, "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert "is not valid JSON" in err and "cannot be continued: move it away or choose another --out" in err

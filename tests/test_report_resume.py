@@ -244,8 +244,10 @@ def test_the_comparison_is_kept_reused_continued_and_replaced_like_the_datasets(
         played.append(args[4])
         return real(*args, **kwargs)
     monkeypatch.setattr(chunks, "unit_chunk_columns", play)
-    build_report(_config(whole, [], **two))      # the same settings: nothing is played again
+    logs: list[str] = []
+    build_report(_config(whole, logs, **two))    # the same settings: nothing is played again
     assert played == [] and (whole / "tables" / "compare.csv").read_bytes() == table
+    assert any("comparison: 2 of 2 chunks reused from" in line for line in logs), logs
     assert {p: p.stat().st_mtime_ns for p in kept} == kept
 
     stopped = tmp_path / "stopped"

@@ -5,6 +5,7 @@ import argparse
 import contextlib
 import json
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -140,10 +141,30 @@ def run(args: argparse.Namespace) -> int:
     if n_games is None and n_deals is None:
         n_games = DEFAULT_GAMES
 
-    from thousand.analysis.compare import UNITS_DIR, claim_out_dir, compare_rules, result_table, write_outputs
+    from thousand.analysis.compare import result_table
 
+    made = bool(args.out) and not os.path.lexists(args.out)
+    try:
+        result = _compare(args, n_games, n_deals)
+    except ThousandError:
+        if made and os.path.isdir(args.out) and not os.listdir(args.out):
+            os.rmdir(args.out)   # refused before any work: leave no empty folder behind
+        raise
+    if args.json:
+        json.dump(result.to_json(), sys.stdout, indent=1)
+        print()
+    else:
+        print(result_table(result))
+        if args.out:
+            print(f"wrote {args.out}/compare.md, compare.csv, compare.json, compare_forest.png")
+    return 0
+
+
+def _compare(args: argparse.Namespace, n_games: int | None, n_deals: int | None):
+    from thousand.analysis.compare import UNITS_DIR, claim_out_dir, compare_rules, write_outputs
     from thousand.runner.store import claim_dir
 
+    specs = args.rules
     with contextlib.ExitStack() as held:
         if args.out:
             claim_out_dir(args.out)  # before the work: never replace a file of the user's, nor fail after it
@@ -155,11 +176,4 @@ def run(args: argparse.Namespace) -> int:
             units=Path(args.out) / UNITS_DIR if args.out else None, resume=args.resume)
         if args.out:
             write_outputs(result, args.out, claim=True)
-    if args.json:
-        json.dump(result.to_json(), sys.stdout, indent=1)
-        print()
-    else:
-        print(result_table(result))
-        if args.out:
-            print(f"wrote {args.out}/compare.md, compare.csv, compare.json, compare_forest.png")
-    return 0
+    return result

@@ -433,7 +433,11 @@ class ChunkStore:
             if not resume:
                 raise ThousandError(
                     f"{os.fspath(path)!r} already holds a run; use --resume to continue it or choose another {option}")
-            old = read_metadata(path)
+            try:
+                old = read_metadata(path)
+            except ThousandError as e:
+                raise ThousandError(f"{e}; the run there cannot be continued: move it away or choose another "
+                                    f"{option}") from None
             for key in self.resume_keys:
                 if old.get(key) != self.meta.get(key):
                     raise ThousandError(f"cannot resume {os.fspath(path)!r}: it was run with "
