@@ -142,3 +142,18 @@ def test_cli_a_refused_comparison_leaves_no_empty_folder_and_a_broken_metadata_s
     assert main([*argv, "--resume"]) == 2
     err = capsys.readouterr().err
     assert "is not valid JSON" in err and "cannot be continued: move it away or choose another --out" in err
+
+
+def test_a_byte_changed_inside_a_kept_chunk_is_caught_by_its_checksum_and_played_again(tmp_path, monkeypatch,
+                                                                                       capsys):
+    kw = dict(n_games=40, chunk_size=10, **KW)
+    units = tmp_path / "units"
+    whole = c.compare_rules(RULES, units=units, **kw)
+    chunk = units / "rules-1" / "chunk-000002.parquet"
+    data = bytearray(chunk.read_bytes())
+    data[200] ^= 0xFF                       # the size stays, a value inside changes
+    chunk.write_bytes(bytes(data))
+    played = _stop_after(monkeypatch, [])
+    again = c.compare_rules(RULES, units=units, resume=True, **kw)
+    assert played == [2] and "its SHA-256 differs" in capsys.readouterr().err
+    assert again.to_json() == whole.to_json()

@@ -26,6 +26,7 @@ are all stores.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import math
 import os
@@ -129,13 +130,15 @@ def write_chunk(columns: dict[str, np.ndarray], store: str | os.PathLike, k: int
     return _write_recorded(Path(store), k, len(next(iter(columns.values()))), token, write)
 
 
-def write_frame(frame: pl.DataFrame, store: str | os.PathLike, k: int, token: str) -> int:
+def write_frame(frame: pl.DataFrame, store: str | os.PathLike, k: int, token: str, digest: bool = False) -> int:
     """Write a polars frame as chunk ``k`` of the store in ``store`` (polars' writer, its
-    defaults), whole or not at all, and record it; returns its size in bytes."""
+    defaults), whole or not at all, and record it; returns its size in bytes.  ``digest``:
+    record its SHA-256 too (a store opened with ``digests``: small chunks whose every byte
+    is checked on resume)."""
     def write(tmp: Path) -> None:
         with _polars_os_errors(tmp):
             frame.write_parquet(tmp)
-    return _write_recorded(Path(store), k, frame.height, token, write)
+    return _write_recorded(Path(store), k, frame.height, token, write, digest)
 
 
 @contextlib.contextmanager
@@ -153,7 +156,8 @@ def _polars_os_errors(path: Path) -> Iterator[None]:
         raise OSError(code, os.strerror(code), os.fspath(path)) from None
 
 
-def _write_recorded(store: Path, k: int, rows: int, token: str, write: Callable[[Path], object]) -> int:
+def _write_recorded(store: Path, k: int, rows: int, token: str, write: Callable[[Path], object],
+                    digest: bool = False) -> int:
     """``write`` chunk ``k`` to a temporary name, record it in the journal, rename it into
     place; its size in bytes.
 
@@ -164,8 +168,12 @@ def _write_recorded(store: Path, k: int, rows: int, token: str, write: Callable[
     with written_whole(store / chunk_file(k), token) as tmp:
         write(tmp)
         size = tmp.stat().st_size
-        journal_chunk(store, k, rows, size)
+        journal_chunk(store, k, rows, size, _sha256(tmp) if digest else None)
     return size
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def write_json_atomic(path: Path, data: dict[str, Any], token: str | None = None) -> None:
@@ -174,7 +182,7 @@ def write_json_atomic(path: Path, data: dict[str, Any], token: str | None = None
         tmp.write_text(json.dumps(data, indent=2) + "\n")
 
 
-def journal_chunk(store: str | os.PathLike, k: int, rows: int, size: int) -> None:
+def journal_chunk(store: str | os.PathLike, k: int, rows: int, size: int, sha256: str | None = None) -> None:
     """Record chunk ``k`` of the store in ``store`` as written (``rows`` rows, ``size`` bytes).
 
     Called by the worker that wrote the chunk, just before its rename, so that a chunk is
@@ -182,12 +190,15 @@ def journal_chunk(store: str | os.PathLike, k: int, rows: int, size: int) -> Non
     line in append mode: whole or (if the process dies in the middle) unreadable, never
     another chunk's.
     """
-    line = json.dumps({"chunk": int(k), "rows": int(rows), "bytes": int(size)}) + "\n"
+    entry: dict[str, Any] = {"chunk": int(k), "rows": int(rows), "bytes": int(size)}
+    if sha256 is not None:
+        entry["sha256"] = sha256
+    line = json.dumps(entry) + "\n"
     with open(Path(store) / JOURNAL_FILE, "a", encoding="utf-8") as fh:
         fh.write(line)
 
 
-def _journal(path: Path) -> dict[int, tuple[int, int]]:
+def _journal(path: Path) -> dict[int, tuple[int, int, str | None]]:
     """The chunks the journal in ``path`` records, the last line of a chunk winning."""
     journal = path / JOURNAL_FILE
     if not journal.exists() and not journal.is_symlink():
@@ -202,19 +213,32 @@ def _journal(path: Path) -> dict[int, tuple[int, int]]:
         try:
             entry = json.loads(line)
             k, rows, size = entry["chunk"], entry["rows"], entry["bytes"]
-        except (ValueError, TypeError, KeyError):
+            digest = entry.get("sha256")
+        except (ValueError, TypeError, KeyError, AttributeError):
             continue  # a line cut short by a crash records nothing
-        if all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in (k, rows, size)):
-            out[k] = (rows, size)
+        if all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in (k, rows, size)) \
+                and (digest is None or _is_digest(digest)):
+            out[k] = (rows, size, digest)
     return out
+
+
+def _is_digest(value: Any) -> bool:
+    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
 
 
 def _with_journal(path: Path, meta: dict[str, Any]) -> dict[str, Any]:
     """``meta`` with the journal's records of the run's chunks taken in."""
     meta = {**meta, "chunk_rows": dict(meta.get("chunk_rows", {})), "chunk_bytes": dict(meta.get("chunk_bytes", {}))}
-    for k, (rows, size) in _journal(path).items():
+    if "chunk_sha256" in meta:
+        meta["chunk_sha256"] = dict(meta["chunk_sha256"])
+    for k, (rows, size, digest) in _journal(path).items():
         if k in chunk_range(meta):
             meta["chunk_rows"][str(k)], meta["chunk_bytes"][str(k)] = rows, size
+            if "chunk_sha256" in meta:
+                if digest is None:
+                    meta["chunk_sha256"].pop(str(k), None)
+                else:
+                    meta["chunk_sha256"][str(k)] = digest
     return meta
 
 
@@ -326,6 +350,10 @@ def metadata_problem(meta: Any) -> str | None:
             return f"{key} must map chunk numbers of the run to whole numbers, not {short(record)}"
     if set(meta.get("chunk_rows", {})) != set(meta.get("chunk_bytes", {})):
         return "chunk_rows and chunk_bytes record different chunks"
+    digests = meta.get("chunk_sha256", {})
+    if not isinstance(digests, dict) or not all(
+            isinstance(k, str) and k.isdigit() and int(k) in chunks and _is_digest(v) for k, v in digests.items()):
+        return f"chunk_sha256 must map chunk numbers of the run to SHA-256 digests, not {short(digests)}"
     writers = meta.get("writers", [])
     if not isinstance(writers, list) or not all(isinstance(w, str) and w.isalnum() for w in writers):
         return f"writers must be a list of tokens, not {short(writers)}"
@@ -392,9 +420,14 @@ class ChunkStore:
     """
 
     def __init__(self, path: str | os.PathLike, meta: dict[str, Any], resume_keys: Iterable[str],
-                 option: str = "--out") -> None:
+                 option: str = "--out", digests: bool = False) -> None:
         self.path = Path(path)
         self.meta = {**meta, "chunk_rows": {}, "chunk_bytes": {}, "writers": []}
+        # digests: every chunk's SHA-256 is recorded (write_frame(..., digest=True)) and a
+        # chunk kept on resume must match it (a byte changed inside is caught, not read)
+        self.digests = digests
+        if digests:
+            self.meta["chunk_sha256"] = {}
         self.resume_keys = tuple(resume_keys)
         self.option = option
         self.token = new_token()
@@ -442,7 +475,7 @@ class ChunkStore:
                 if old.get(key) != self.meta.get(key):
                     raise ThousandError(f"cannot resume {os.fspath(path)!r}: it was run with "
                                         f"{_difference(key, old, self.meta)}")
-            for key in ("chunk_rows", "chunk_bytes", "writers"):
+            for key in ("chunk_rows", "chunk_bytes", "writers", *(("chunk_sha256",) if self.digests else ())):
                 self.meta[key] = old.get(key, self.meta[key])
         elif any(path.glob("chunk-*.parquet")):
             # what the chunks were made with is gone with the metadata: they cannot be checked
@@ -481,6 +514,8 @@ class ChunkStore:
                 why = "is damaged or not this run's (another chunk, seed, rules or strategies)"
             elif _file_facts(chunk) != recorded:
                 why = "is not the file the run wrote there (its rows or size differ: cut short or edited)"
+            elif self.digests and self.meta["chunk_sha256"].get(str(k)) != _sha256(chunk):
+                why = "is not the file the run wrote there (its SHA-256 differs: damaged or edited)"
             else:
                 done.add(k)
                 continue
@@ -491,8 +526,8 @@ class ChunkStore:
         return done
 
     def _forget(self, k: int) -> None:
-        for key in ("chunk_rows", "chunk_bytes"):
-            self.meta[key].pop(str(k), None)
+        for key in ("chunk_rows", "chunk_bytes", "chunk_sha256"):
+            self.meta.get(key, {}).pop(str(k), None)
 
     def _save(self) -> None:
         """Write the metadata (with the journal taken in), then start the journal afresh."""
