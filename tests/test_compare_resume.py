@@ -131,6 +131,9 @@ def test_cli_a_refused_comparison_leaves_no_empty_folder_and_a_broken_metadata_s
     assert main(["compare", "--rules", "classic", "--rules", "classic:bolts=off", "--games", "25000001",
                  "--out", str(out), "--no-progress"]) == 2
     assert "--out keeps at most 100,000 chunks" in capsys.readouterr().err and not out.exists()
+    assert main(["compare", "--rules", "classic", "--rules", "nosuch", "--games", "20", "--out", str(out),
+                 "--no-progress"]) == 2
+    assert "unknown rule set 'nosuch'" in capsys.readouterr().err and not out.exists()
     out = tmp_path / "cmp"
     argv = ["compare", "--rules", "classic", "--rules", "classic:bolts=off", "--games", "20", "--jobs", "1",
             "--no-progress", "--json", "--out", str(out)]

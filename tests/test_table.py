@@ -17,6 +17,7 @@ from thousand.reference.rng import Stream
 from thousand.rules import parse_rules_spec
 from thousand.table import Quit, TableGame, TextTable, Undo, load, play
 from thousand.table.session import answer_of, recorded
+from thousand.table.text import _marriage_value
 
 SHORT = "classic:max_deals=3"
 BLIND = "russian:max_deals=3,blind=on"
@@ -318,12 +319,15 @@ def test_save_never_replaces_a_file_and_resume_refuses_any_given_setting(tmp_pat
     kept.write_text('{"important": 1}')
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(["play", "--seed", "5", "--save", str(kept)]) == 2
-    assert "already exists: continue the game in it with --resume" in capsys.readouterr().err
+    assert "already exists: it is not a game saved by thousand play; choose another --save" in \
+        capsys.readouterr().err
     assert kept.read_text() == '{"important": 1}'
     game = tmp_path / "g.json"
     monkeypatch.setattr("sys.stdin", io.StringIO("pass\nquit\n"))
     assert main(["play", "--seed", "5", "--save", str(game)]) == 0
     before = game.read_text()
+    assert main(["play", "--seed", "6", "--save", str(game)]) == 2
+    assert f"already exists: continue the game in it with --resume {game}" in capsys.readouterr().err
     for extra in (["--rules", "classic"], ["--seat", "0"], ["--save", str(kept)]):
         assert main(["play", "--resume", str(game), *extra]) == 2
         err = capsys.readouterr().err
@@ -365,10 +369,15 @@ def test_every_prompt_takes_the_commands_and_long_or_odd_typing_gets_a_short_rea
     c = card_name(_marriages(d)[0])   # a lead that may declare a marriage
     with pytest.raises(Quit):
         typed(d, [c, "quit"])                    # quit at the marriage question stops, declares nothing
-    with pytest.raises(Undo):
-        typed(d, [c, "undo"])
+    low = card_name(min(iter_cards(d.legal)))
+    answer, text = typed(d, [c, "undo", low])    # undo there takes back the card being played
+    assert "the card is taken back" in text and answer[1] == card_name(min(iter_cards(d.legal)), symbols=False)
     answer, text = typed(d, [c, "maybe", "n"])
     assert "answer y or n" in text and answer[2] is False
+    answer, text = typed(d, [c, "hint", ""])
+    hint = next(x for x in text.splitlines() if x.startswith("  standard:"))
+    assert ("declare" in hint or "without declaring" in hint or "would play" in hint) and "pimc:" in hint
+    assert answer[2] is True and f"you declare {_marriage_value(d.view.rules, _marriages(d)[0])} in" in text
     answer, text = typed(d, ["x" * 5000, "10H 9H", c + "!"])
     assert "that is 5,000 characters" in text and "xxxxxxxxxx" not in text
     assert "type one card, not 2" in text and answer[2] is True

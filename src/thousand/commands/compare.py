@@ -146,9 +146,9 @@ def run(args: argparse.Namespace) -> int:
     made = bool(args.out) and not os.path.lexists(args.out)
     try:
         result = _compare(args, n_games, n_deals)
-    except ThousandError:
+    except BaseException:
         if made and os.path.isdir(args.out) and not os.listdir(args.out):
-            os.rmdir(args.out)   # refused before any work: leave no empty folder behind
+            os.rmdir(args.out)   # refused (or stopped) before anything was written: leave no empty folder
         raise
     if args.json:
         json.dump(result.to_json(), sys.stdout, indent=1)

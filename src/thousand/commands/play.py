@@ -76,11 +76,9 @@ def run(args: argparse.Namespace) -> int:
         game = TableGame(seed, rules, seat, seat_players(rules, seat, args.opponent))
         check_players(game)
         save_to = args.save
-    if args.save is not None and os.path.lexists(args.save) and not (
+    if args.save is not None and not (
             args.resume is not None and os.path.realpath(args.save) == os.path.realpath(args.resume)):
-        # never over a game kept there (or any file): a user who forgot --resume loses nothing
-        raise ThousandError(f"{args.save!r} already exists: continue the game in it with --resume {args.save}, "
-                            "or choose another --save")
+        _claim(args.save)
     if save_to is not None:
         save(game, save_to)   # now: a file that cannot be written is one line before the first deal
     print(f"thousand play: seed {game.seed}, rules {game.rules.describe()}; you are seat {game.seat}; "
@@ -101,6 +99,23 @@ def run(args: argparse.Namespace) -> int:
     if save_to is not None:
         print(f"the game is kept in {save_to}")
     return 0
+
+
+def _claim(path: str) -> None:
+    """Create ``path`` for this game, refusing one that exists: never over a game kept there
+    (a user who forgot --resume) or any other file, nor over one a second game just made."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+    except FileExistsError:
+        from thousand.table import load
+        try:
+            load(path)
+            hint = f"continue the game in it with --resume {path}, or choose another --save"
+        except ThousandError:
+            hint = "it is not a game saved by thousand play; choose another --save"
+        raise ThousandError(f"{path!r} already exists: {hint}") from None
+    except OSError as e:
+        raise ThousandError(f"cannot save the game to {path!r}: {e.strerror}") from None
 
 
 def _kept(save_to: str | None, answers: int) -> str:

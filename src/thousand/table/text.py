@@ -149,6 +149,8 @@ class TextTable:
 
     def _declarations(self, declared: Any, trump: int, before: str = "") -> None:
         for s, suit, value in declared[self.shown["declared"]:]:
+            if s == self.seat and not before:
+                continue   # said when he answered
             self.say(before + self.does(s, f"declare {value} in {SUIT_SYMBOLS[suit]}")
                      + ("" if before else f"; trump {_suit(trump)}"))
         self.shown["declared"] = len(declared)
@@ -174,7 +176,7 @@ class TextTable:
                              state.barrel_sitter if state is not None else -1)
             self._auction(res)   # what he was not shown of it since his last decision
             rest = res.trick_log[sh["tricks"]:]
-            self._declarations(res.declared, -1, "declared: " if len(rest) > 1 else "")
+            self._declarations(res.declared, rest[0].trump if rest else -1, "declared: " if len(rest) > 1 else "")
             for i, t in enumerate(rest, start=sh["tricks"]):
                 self._trick_line(i, t.plays, t.winner, t.points)
             d = res.declarer
@@ -230,13 +232,36 @@ class TextTable:
         while True:
             text = self._typed(prompt, d)
             try:
-                return parse(text)
+                answer = parse(text)
             except (ValueError, CardError) as e:
                 self.say(f"  {e}")
+                continue
+            except _Retake:
+                self.say("  (the card is taken back: choose again)")
+                continue
+            self._said(d, answer)
+            return answer
 
-    def _typed(self, prompt: str, d: Decision) -> str:
+    def _said(self, d: Decision, answer: list[Any]) -> None:
+        """Confirm what cannot be seen later: the cards handed off, a marriage declared."""
+        view = d.view
+        if d.kind == "hand_off" and view.rules.players != 2:
+            i = view.active.index(view.seat)
+            nxt, other = view.active[(i + 1) % 3], view.active[(i + 2) % 3]
+            a, b = parse_card(answer[1]), parse_card(answer[2])
+            self.say(f"you give {card_name(a)} to {self.who(nxt)} and {card_name(b)} to {self.who(other)}")
+        elif d.kind == "hand_off":
+            self.say(f"you lay away {card_name(parse_card(answer[1]))} and {card_name(parse_card(answer[2]))}")
+        elif d.kind == "play" and answer[2]:
+            c = parse_card(answer[1])
+            self.say(f"you declare {_marriage_value(view.rules, c)} in {SUIT_SYMBOLS[suit_of(c)]}")
+
+    def _typed(self, prompt: str, d: Decision, hint: Callable[[], None] | None = None,
+               retake: bool = False) -> str:
         """The next typed answer to ``prompt``; the commands (help, hand, hint, undo, quit)
-        are carried out here, at every prompt, and an answer too long to be one is refused."""
+        are carried out here, at every prompt, and an answer too long to be one is refused.
+        ``hint`` replaces the decision's hint; with ``retake``, undo takes back the answer
+        being given (the card whose marriage is asked about), not the one before."""
         while True:
             line = self.read(prompt)
             if line is None:
@@ -246,13 +271,13 @@ class TextTable:
             if command in ("help", "?", "h"):
                 self.say(HELP)
             elif command in ("undo", "u"):
-                raise Undo()
+                raise _Retake() if retake else Undo()
             elif command in ("quit", "exit", "q"):
                 raise Quit("quit")
             elif command in ("hand", "show", "table"):
                 self._show_table(d)
             elif command in ("hint", "advice"):
-                self._hint(d)
+                (hint or (lambda: self._hint(d)))()
             elif len(text) > MAX_ANSWER:
                 self.say(f"  that is {len(text):,} characters; an answer is a card, a number, y or n, or a command "
                          "(help)")
@@ -262,8 +287,15 @@ class TextTable:
     def _declare(self, d: Decision, c: int) -> bool:
         """Asked when ``c`` may complete a marriage: declare it?  (Enter: yes.)"""
         prompt = f"declare the marriage ({_marriage_value(d.view.rules, c)}) with {card_name(c)}? [Y/n] "
+
+        def hint() -> None:   # what the bots would do about this card
+            said = []
+            for spec, (card, declare) in self._bot_answers(d):
+                said.append(f"{spec}: " + (("declare" if declare else "play it without declaring") if card == c
+                                           else f"would play {card_name(card)} instead"))
+            self.say("  " + "; ".join(said))
         while True:
-            text = self._typed(prompt, d)
+            text = self._typed(prompt, d, hint, retake=True)
             if not text:
                 return True
             try:
@@ -274,18 +306,16 @@ class TextTable:
     def _hint(self, d: Decision) -> None:
         """What the bots would answer in your seat, from what your seat knows (no peeking):
         the rule-based ``standard`` and the search player ``pimc``."""
+        self.say("  " + "; ".join(f"{spec}: {self._spoken(d, value)}" for spec, value in self._bot_answers(d)))
+
+    def _bot_answers(self, d: Decision) -> list[tuple[str, Any]]:
         from thousand.players import make_player
         from thousand.reference.rng import Stream
 
         from .session import answer_of
 
-        view = d.view
-        said = []
-        for spec in HINT_PLAYERS:
-            # a stream of its own: asking for a hint never changes the game
-            player = make_player(spec, view.rules, self.seat, Stream(0))
-            said.append(f"{spec}: {self._spoken(d, answer_of(player, d))}")
-        self.say("  " + "; ".join(said))
+        # each on a stream of its own: asking for a hint never changes the game
+        return [(spec, answer_of(make_player(spec, d.view.rules, self.seat, Stream(0)), d)) for spec in HINT_PLAYERS]
 
     def _spoken(self, d: Decision, value: Any) -> str:
         if d.kind in ("blind", "redeal"):
@@ -386,6 +416,10 @@ class TextTable:
                 declare = t.endswith("!") or self._declare(d, c)
             return ["play", card_name(c, symbols=False), declare]
         return "your card: ", card
+
+
+class _Retake(Exception):
+    """Undo at the marriage question: the card is chosen again (nothing was answered yet)."""
 
 
 def _suit(suit: int) -> str:
