@@ -105,14 +105,10 @@ class TextTable:
             else:
                 which = "your hand"
             self.say(f"{which}: {self._hand(view.hand)}")
-        for i, (s, v) in enumerate(view.bids[sh["bids"]:], start=sh["bids"]):
-            what = f"open {v}" if i == 0 else "pass" if v == 0 else f"bid {v}"
-            self.say(self.does(s, what))
-        sh["bids"] = len(view.bids)
+        self._bids(view.bids)
         if view.declarer >= 0 and not sh["declarer"] and view.phase != "auction":
             sh["declarer"] = True
-            how = "on obligation" if view.obligation else "blind" if view.blind else f"at {view.high_bid}"
-            self.say(self.does(view.declarer, f"win the auction {how}"))
+            self._auction_won(view.declarer, view.obligation, view.blind, view.high_bid)
         if view.talon and not sh["talon"]:
             sh["talon"] = True
             self.say(f"talon: {format_hand(view.talon)}")
@@ -195,18 +191,25 @@ class TextTable:
             self.deals += 1
         self._new_deal()
 
+    def _bids(self, bids: Any) -> None:
+        """The bids ``(seat, value)`` not shown yet, the forced opening first."""
+        for i, (s, v) in enumerate(bids[self.shown["bids"]:], start=self.shown["bids"]):
+            self.say(self.does(s, f"open {v}" if i == 0 else "pass" if v == 0 else f"bid {v}"))
+        self.shown["bids"] = len(bids)
+
+    def _auction_won(self, declarer: int, obligation: bool, blind: bool, bid: int) -> None:
+        how = "on obligation" if obligation else "blind" if blind else f"at {bid}"
+        self.say(self.does(declarer, f"win the auction {how}"))
+
     def _auction(self, res: DealResult) -> None:
         """What was public before the play and not shown yet: bids, the declarer, the talon
         shown, the contract (all of it for a deal the person only watched)."""
         sh = self.shown
-        for i, (s, v) in enumerate(res.bid_log[sh["bids"]:], start=sh["bids"]):
-            self.say(self.does(s, f"open {v}" if i == 0 else "pass" if v == 0 else f"bid {v}"))
-        sh["bids"] = len(res.bid_log)
+        self._bids(res.bid_log)
         if res.declarer < 0:
             return
         if not sh["declarer"]:
-            how = "on obligation" if res.obligation else "blind" if res.blind else f"at {res.winning_bid}"
-            self.say(self.does(res.declarer, f"win the auction {how}"))
+            self._auction_won(res.declarer, res.obligation, res.blind, res.winning_bid)
         if res.talon_shown and not sh["talon"]:
             self.say(f"talon: {format_hand(res.talon)}")
         if not res.resigned and not sh["contract"]:
