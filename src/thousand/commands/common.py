@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from thousand.errors import ThousandError
 from thousand.rules import Rules, parse_rules_spec
@@ -55,3 +58,15 @@ def seat_strategies(specs: list[str], n: int) -> list[str]:
         if name not in names():
             raise ThousandError(f"unknown strategy {name!r}: use {', '.join(names())}")
     return specs
+
+
+def print_result(result: Any, as_json: bool, table: Callable[[], str], wrote: str | None = None) -> None:
+    """A command's answer: ``result.to_json()`` with ``--json``, else its table and, when it
+    wrote files, a line saying where."""
+    if as_json:
+        json.dump(result.to_json(), sys.stdout, indent=1)
+        print()
+        return
+    print(table())
+    if wrote:
+        print(wrote)

@@ -3,13 +3,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import math
 import os
-import sys
 from pathlib import Path
 
-from thousand.commands.common import add_rules_arguments, add_seed_argument
+from thousand.commands.common import add_rules_arguments, add_seed_argument, print_result
 from thousand.errors import ThousandError, check_name
 
 NAME = "compare"
@@ -150,13 +148,8 @@ def run(args: argparse.Namespace) -> int:
         if made and os.path.isdir(args.out) and not os.listdir(args.out):
             os.rmdir(args.out)   # refused (or stopped) before anything was written: leave no empty folder
         raise
-    if args.json:
-        json.dump(result.to_json(), sys.stdout, indent=1)
-        print()
-    else:
-        print(result_table(result))
-        if args.out:
-            print(f"wrote {args.out}/compare.md, compare.csv, compare.json, compare_forest.png")
+    print_result(result, args.json, lambda: result_table(result),
+                 args.out and f"wrote {args.out}/compare.md, compare.csv, compare.json, compare_forest.png")
     return 0
 
 

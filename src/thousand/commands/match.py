@@ -2,11 +2,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
-import sys
 
-from thousand.commands.common import add_rules_arguments, add_seed_argument, rules_from_args
+from thousand.commands.common import add_rules_arguments, add_seed_argument, print_result, rules_from_args
 from thousand.errors import ThousandError, check_name
 
 NAME = "match"
@@ -105,11 +103,6 @@ def run(args: argparse.Namespace) -> int:
                    backend=args.backend, scheduler=args.scheduler, precision=args.precision, cap=args.cap,
                    out=args.out, resume=args.resume, progress=False if args.no_progress else None,
                    control_variate=args.control_variate)
-    if args.json:
-        json.dump(result.to_json(), sys.stdout, indent=1)
-        print()
-    else:
-        print(result_table(result))
-        if args.out:
-            print(f"wrote {args.out}: one row per seating and {result.kind[:-1]}")
+    print_result(result, args.json, lambda: result_table(result),
+                 args.out and f"wrote {args.out}: one row per seating and {result.kind[:-1]}")
     return 0
