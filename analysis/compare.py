@@ -857,14 +857,13 @@ def simulate_chunks(rules: Rules, mode: str, first_chunk: int, n_chunks: int, ch
     written rows (``games`` is ``None`` for a deal-only run) while they exist, so only its
     (small) result is held in memory; by default both are collected.
     """
-    import tempfile
-
+    from thousand.files import scratch
     from thousand.simulate import run
 
     n = (first_chunk + n_chunks) * chunk_size
     kwargs: dict[str, Any] = dict(rules=rules, strategies=strategies, seed=seed, jobs=jobs, backend=backend,
                                   chunk_size=chunk_size, progress=False, first_chunk=first_chunk)
-    with tempfile.TemporaryDirectory(prefix="thousand-compare-") as tmp:
+    with scratch("compare") as tmp:
         if mode == "games":
             res = run("games", n, out=Path(tmp) / "games", deals_out=Path(tmp) / "deals", **kwargs)
             return reduce(res.frame(), res.deals_frame())

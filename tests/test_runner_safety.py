@@ -42,7 +42,7 @@ def files_of(path: Path) -> dict[str, bytes]:
 
 # --------------------------------------------------------------------------- signals
 def _temp_runs(tmp: Path) -> list[Path]:
-    return sorted(tmp.glob("thousand-run-*"))
+    return sorted(tmp.glob("thousand-run-*/data"))
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals, process groups")
@@ -79,7 +79,41 @@ def test_sigterm_and_sighup_stop_a_run_like_ctrl_c(tmp_path, sig, to_group, with
         assert sim.read_metadata(out)["status"] == "running" and len(files_of(out)) >= 2
     else:
         assert "nothing is kept (no --out was given" in lines[0]
-        assert _temp_runs(tmp) == []   # the temporary dataset is gone
+        assert list(tmp.iterdir()) == []   # the temporary dataset is gone, its folder too
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals, flock")
+def test_the_folder_of_a_killed_run_is_removed_by_the_next_run(tmp_path, monkeypatch):
+    # SIGKILL (the out-of-memory killer) leaves a run no time to remove its temporary
+    # dataset; the next run without --out removes it, and only it: a folder a living
+    # process holds stays.
+    import tempfile
+
+    from thousand.files import remove_scratch, scratch_dir
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmp))
+    proc = thousand("simulate", "--deals", "20000000", "--chunk-size", "20000", "--jobs", "1", env=env)
+    deadline = time.monotonic() + 60
+    while not (_temp_runs(tmp) and list(_temp_runs(tmp)[0].glob("chunk-*.parquet"))):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    proc.kill()
+    proc.communicate(timeout=60)
+    killed = _temp_runs(tmp)[0].parent
+    assert killed.is_dir()   # what SIGKILL leaves
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    held = scratch_dir("run")  # this process's: alive
+    other_kind = tmp / "thousand-report-x"
+    other_kind.mkdir()
+    try:
+        done = subprocess.run([sys.executable, "-m", "thousand", "simulate", "--deals", "300"], env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert sorted(tmp.iterdir()) == sorted([held, other_kind])
+    finally:
+        remove_scratch(held)
+    assert not held.exists()
 
 
 def test_the_resource_trackers_remove_what_a_stopped_run_left_without_a_word(tmp_path):

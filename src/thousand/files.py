@@ -23,17 +23,21 @@ that reports size 0) cannot exhaust memory.
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
+import shutil
 import stat
 import sys
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["read_bytes", "read_text", "read_json", "parse_problem", "written_whole"]
+__all__ = ["read_bytes", "read_text", "read_json", "parse_problem", "written_whole", "scratch_dir",
+           "remove_scratch", "scratch"]
 
 
 def _error(error: type[Exception] | None) -> type[Exception]:
@@ -150,3 +154,108 @@ def written_whole(path: str | os.PathLike[str], tag: str | None = None) -> Itera
         raise
     finally:
         tmp.unlink(missing_ok=True)
+
+
+# --------------------------------------------------------------------------- scratch folders
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: no locks, no sweep
+    fcntl = None  # type: ignore[assignment]
+
+_SCRATCH: dict[str, int | None] = {}   # this process's scratch folders and the descriptors holding their locks
+
+
+def scratch_dir(kind: str) -> Path:
+    """A new folder ``thousand-KIND-XXXXXXXX`` in the temporary folder, for data that lives
+    only while this process runs (a run without ``--out``); removed by
+    :func:`remove_scratch` or when the interpreter exits.
+
+    A process killed outright (SIGKILL, the out-of-memory killer) cannot remove its own,
+    so each folder is held by an advisory ``flock`` on it, which the system releases
+    however the process ends, and the folders of this kind whose lock is free are removed
+    here first: no living process holds them.  The folder is locked under a hidden name
+    and only then renamed, so a sweep never sees a folder that is not locked yet.
+    """
+    tmp = tempfile.gettempdir()
+    _sweep_scratch(tmp, kind)
+    if not _SCRATCH:
+        atexit.register(_remove_all_scratch)
+    while True:
+        staging = tempfile.mkdtemp(prefix=f".thousand-{kind}-", dir=tmp)
+        fd = _lock_folder(staging)
+        final = os.path.join(tmp, os.path.basename(staging)[1:])
+        try:
+            os.rename(staging, final)   # (onto an empty folder of that name too: then it is ours)
+        except OSError:   # a folder of that name left over and not empty: another name
+            shutil.rmtree(staging, ignore_errors=True)
+            if fd is not None:
+                os.close(fd)
+            continue
+        _SCRATCH[final] = fd
+        return Path(final)
+
+
+def remove_scratch(path: str | os.PathLike[str]) -> None:
+    """Remove a folder :func:`scratch_dir` made, and let its lock go."""
+    path = os.fspath(path)
+    shutil.rmtree(path, ignore_errors=True)
+    fd = _SCRATCH.pop(path, None)
+    if fd is not None:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def scratch(kind: str) -> Iterator[Path]:
+    """:func:`scratch_dir` for the length of a block."""
+    path = scratch_dir(kind)
+    try:
+        yield path
+    finally:
+        remove_scratch(path)
+
+
+def _remove_all_scratch() -> None:
+    for path in list(_SCRATCH):
+        remove_scratch(path)
+
+
+def _lock_folder(path: str) -> int | None:
+    """A descriptor holding an exclusive ``flock`` on the folder; None where there are no locks."""
+    if fcntl is None:
+        return None
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:   # no locks on this file system: the folder is removed at exit only
+        os.close(fd)
+        return None
+    return fd
+
+
+def _sweep_scratch(tmp: str, kind: str) -> None:
+    """Remove this user's ``thousand-KIND-*`` folders in ``tmp`` that no process holds."""
+    if fcntl is None:
+        return
+    prefix = f"thousand-{kind}-"
+    try:
+        entries = list(os.scandir(tmp))
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.name.startswith(prefix) or entry.path in _SCRATCH:
+            continue
+        try:
+            if not entry.is_dir(follow_symlinks=False) or entry.stat(follow_symlinks=False).st_uid != os.getuid():
+                continue
+            fd = os.open(entry.path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:   # held by a living process (or no locks here: leave it)
+            os.close(fd)
+            continue
+        try:
+            shutil.rmtree(entry.path, ignore_errors=True)
+        finally:
+            os.close(fd)

@@ -18,7 +18,6 @@ A finished dataset is read back lazily with :func:`load`.
 """
 from __future__ import annotations
 
-import atexit
 import contextlib
 import dataclasses
 import functools
@@ -39,6 +38,7 @@ import polars as pl
 
 from thousand import __version__, schema
 from thousand.errors import ThousandError, check_name
+from thousand.files import scratch_dir
 from thousand.rules import Rules, parse_rules_spec
 from thousand.runner import chunks, pool
 from thousand.runner.pool import BACKENDS
@@ -185,17 +185,11 @@ class RunResult:
         return load(self.deals_path)
 
 
-_TEMP_DIRS: list[str] = []
-
-
 def _temp_out() -> Path:
     """A temporary dataset directory (made by this process, so it goes whole), removed when
-    the interpreter exits (also after SIGTERM or SIGHUP: see ``pool.stop_signals_interrupt``)."""
-    if not _TEMP_DIRS:
-        atexit.register(lambda: [shutil.rmtree(d, ignore_errors=True) for d in _TEMP_DIRS])
-    d = tempfile.mkdtemp(prefix="thousand-run-")
-    _TEMP_DIRS.append(d)
-    return Path(d)
+    the interpreter exits (also after SIGTERM or SIGHUP: see ``pool.stop_signals_interrupt``;
+    after a SIGKILL by the next run that makes one: :func:`thousand.files.scratch_dir`)."""
+    return scratch_dir("run") / "data"
 
 
 # Bytes on disk per row, upper bounds of what the runner's writer takes (measured
