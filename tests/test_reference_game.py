@@ -118,6 +118,44 @@ def test_explain_json_replays(capsys, tmp_path):
     assert code == 0 and "final scores" in text
 
 
+@pytest.mark.parametrize("rules", ["russian", "russian:players=4", "classic:players=2"])
+def test_a_replayed_deal_written_with_json_keeps_its_rules(capsys, tmp_path, rules):
+    # --replay --json wrote the trace without its rules, and replaying that file read it
+    # under classic: other scores without a word, or an error about a 3-player table.
+    for args in ([], ["--solve"]):
+        code, out, _ = run_cli(capsys, "explain", "--seed", "1", "--rules", rules, "--json", *args)
+        first = tmp_path / "first.json"
+        first.write_text(out, encoding="utf-8")
+        code2, again, err = run_cli(capsys, "explain", "--replay", str(first), "--json", *args)
+        assert code == code2 == 0 and again == out and err == ""   # the same file, rules and all
+        second = tmp_path / "second.json"
+        second.write_text(again, encoding="utf-8")
+        code, text, _ = run_cli(capsys, "explain", "--replay", str(second))
+        assert code == 0 and text.splitlines()[0] == f"--- replayed deal {second} (rules {rules})"
+
+
+def test_a_deal_trace_without_rules_says_it_is_read_under_classic(capsys, tmp_path):
+    code, out, _ = run_cli(capsys, "explain", "--seed", "4", "--rules", "russian:players=4", "--json")
+    bare = json.loads(out)
+    del bare["rules"]   # as DealTrace.to_json writes it
+    path = tmp_path / "bare.json"
+    path.write_text(json.dumps(bare), encoding="utf-8")
+    for command in (["explain", "--replay"], ["solve", "--trace"]):
+        code, _, err = run_cli(capsys, *command, str(path))
+        assert code == 2 and err.strip().endswith(
+            "the trace names no rules, so it was read under classic: give its rules with --rules/--set"), err
+        assert run_cli(capsys, *command, str(path), "--rules", "russian:players=4")[0] == 0
+    code, out, _ = run_cli(capsys, "explain", "--seed", "1", "--json")
+    bare = json.loads(out)
+    del bare["rules"]
+    path.write_text(json.dumps(bare), encoding="utf-8")
+    for command in (["explain", "--replay"], ["solve", "--trace"]):
+        code, _, err = run_cli(capsys, *command, str(path))
+        assert code == 0 and err == "note: the trace names no rules: read under classic (give others with --rules/--set)\n"
+        code, _, err = run_cli(capsys, *command, str(path), "--rules", "classic:bolts=off")
+        assert code == 0 and err == ""
+
+
 def test_explain_errors_are_one_line(capsys, tmp_path):
     code, _, err = run_cli(capsys, "explain", "--strategy", "nobody")
     assert code == 2 and "nobody" in err and len(err.strip().splitlines()) == 1

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from typing import Any
 
 from thousand.commands.common import add_rules_arguments, rules_from_args, seat_strategies, seed_value
-from thousand.errors import ThousandError, check_name
+from thousand.errors import IllegalDecision, ThousandError, check_name
 from thousand.files import read_json
 from thousand.trace import EventKind
 
@@ -71,7 +73,6 @@ def run(args: argparse.Namespace) -> int:
     from thousand.reference.game import play_game
     from thousand.players import make_player
     from thousand.reference.playthrough import format_deal, format_game
-    from thousand.trace import GameTrace
 
     rules = rules_from_args(args)
     n = rules.players
@@ -98,10 +99,7 @@ def run(args: argparse.Namespace) -> int:
         res = play_deal(rules, players, stream, dealer)
         solved = solve_deal(res) if args.solve and not res.is_redeal else None
         if args.json:
-            payload = {"rules": GameTrace(rules=rules, first_dealer=dealer).to_dict()["rules"], **res.trace.to_dict()}
-            if solved is not None:
-                payload["solve"] = solved
-            blocks.append(json.dumps(payload, indent=1, ensure_ascii=False))
+            blocks.append(deal_json(rules, res, solved))
         else:
             blocks.append(format_deal(res, title=f"--- deal (seed {seed}, rules {rules.describe()})"
                                       + (f", attempt {attempt + 1}" if attempt else ""))
@@ -140,24 +138,22 @@ def _replay(args: argparse.Namespace, rules) -> int:
             game = replay_game(game_trace.rules, game_trace)
             print(game.trace.to_json(indent=1) if args.json else format_game(game))
         else:
-            if isinstance(data, dict) and "rules" in data:  # a trace written by --json carries its rules
-                traced = GameTrace.from_dict({"rules": data["rules"], "first_dealer": 0, "deals": []}).rules
-                _check_trace_rules(rules_given, rules, traced)
-                rules = traced
+            rules = trace_rules(data, rules, rules_given)
             deal = replay_deal(rules, DealTrace.from_dict(data))
+            note_no_rules(data, rules_given)
             solved = solve_deal(deal) if args.solve else None
-            if args.json:
-                payload = deal.trace.to_dict()
-                print(deal.trace.to_json(indent=1) if solved is None
-                      else json.dumps({**payload, "solve": solved}, indent=1, ensure_ascii=False))
+            if args.json:   # with its rules, as --seed writes it: --replay reads it back alike
+                print(deal_json(rules, deal, solved))
             else:
                 print(format_deal(deal, title=f"--- replayed deal {args.replay} (rules {rules.describe()})")
                       + ("\n" + format_solve(solved) if solved is not None else ""))
+    except IllegalDecision as e:   # the trace's decisions do not fit the rules it was read under
+        raise ThousandError(f"{e}{no_rules_hint(data, rules_given)}") from None
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         if not isinstance(data, dict) or not ({"events", "deals", "hands"} & set(data)):
             raise ThousandError(f"{args.replay!r} is not a deal or game trace "
                                 "(write one with thousand explain --json)") from None
-        raise ThousandError(f"trace {args.replay!r} is malformed: {e}") from None
+        raise ThousandError(f"trace {args.replay!r} is malformed: {e}{no_rules_hint(data, rules_given)}") from None
     return 0
 
 
@@ -165,6 +161,43 @@ def _check_trace_rules(rules_given: bool, rules, traced) -> None:
     if rules_given and rules != traced:
         raise ThousandError(f"the trace was played under {traced.describe()}, not {rules.describe()}; "
                             "drop --rules/--set (a trace carries its rules)")
+
+
+def trace_rules(data: dict, rules, rules_given: bool):
+    """The rules of a deal trace: its own (``--json`` writes them), checked against any
+    given; else the given ones (a trace from the Python API, ``DealTrace.to_json``, has
+    none: classic unless --rules/--set say otherwise)."""
+    from thousand.trace import GameTrace
+    if "rules" not in data:
+        return rules
+    traced = GameTrace.from_dict({"rules": data["rules"], "first_dealer": 0, "deals": []}).rules
+    _check_trace_rules(rules_given, rules, traced)
+    return traced
+
+
+def note_no_rules(data: dict, rules_given: bool) -> None:
+    """Said after a deal trace without rules was replayed under classic: other rules would
+    score the same decisions otherwise."""
+    if "rules" not in data and not rules_given:
+        print("note: the trace names no rules: read under classic (give others with --rules/--set)",
+              file=sys.stderr)
+
+
+def no_rules_hint(data: Any, rules_given: bool) -> str:
+    """Said after a deal trace's error when the trace named no rules and none were given."""
+    if isinstance(data, dict) and "rules" not in data and not rules_given:
+        return "; the trace names no rules, so it was read under classic: give its rules with --rules/--set"
+    return ""
+
+
+def deal_json(rules, res, solved: dict | None) -> str:
+    """A deal's trace as ``--json`` prints it: with its rules (so that ``--replay`` and
+    ``solve --trace`` read it back under them) and, with ``--solve``, the open-hand values."""
+    from thousand.trace import GameTrace
+    payload = {"rules": GameTrace(rules=rules, first_dealer=0).to_dict()["rules"], **res.trace.to_dict()}
+    if solved is not None:
+        payload["solve"] = solved
+    return json.dumps(payload, indent=1, ensure_ascii=False)
 
 
 # --------------------------------------------------------------------------- --solve

@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING
 
 from thousand.commands.common import add_rules_arguments, rules_from_args, seat_strategies, seed_value
-from thousand.errors import ThousandError
+from thousand.errors import IllegalDecision, ThousandError
 
 if TYPE_CHECKING:       # the command imports the kernel only when it runs
     from thousand.lines import HandOff
@@ -390,11 +390,11 @@ def _trace_position(args: argparse.Namespace, rules, hand_off: bool = False):
     """The position before event ``--at`` of a deal trace (replayed, so every decision in
     it is checked), and its declarer; with ``hand_off`` the deal's start before the
     hand-off (a :class:`thousand.lines.HandOff`)."""
-    from thousand.commands.explain import MAX_TRACE_BYTES, _check_trace_rules
+    from thousand.commands.explain import MAX_TRACE_BYTES, no_rules_hint, note_no_rules, trace_rules
     from thousand.errors import check_name
     from thousand.files import read_json
     from thousand.reference import replay_deal
-    from thousand.trace import DealTrace, EventKind, GameTrace
+    from thousand.trace import DealTrace, EventKind
 
     check_name(args.trace, "--trace", "the trace file written by thousand explain --json")
     data = read_json(args.trace, "trace", MAX_TRACE_BYTES)
@@ -403,15 +403,15 @@ def _trace_position(args: argparse.Namespace, rules, hand_off: bool = False):
                             "a --game trace holds many deals)")
     rules_given = args.rules != "classic" or bool(args.overrides)
     try:
-        if "rules" in data:   # a trace written by --json carries its rules
-            traced = GameTrace.from_dict({"rules": data["rules"], "first_dealer": 0, "deals": []}).rules
-            _check_trace_rules(rules_given, rules, traced)
-            rules = traced
+        rules = trace_rules(data, rules, rules_given)
         if rules.players == 2:
             raise ThousandError("--trace solves 3- and 4-player deals; with 2 players type the position with --hands")
         deal = replay_deal(rules, DealTrace.from_dict(data))
+        note_no_rules(data, rules_given)
+    except IllegalDecision as e:   # the trace's decisions do not fit the rules it was read under
+        raise ThousandError(f"{e}{no_rules_hint(data, rules_given)}") from None
     except (ValueError, KeyError, TypeError, AttributeError) as e:
-        raise ThousandError(f"trace {args.trace!r} is malformed: {e}") from None
+        raise ThousandError(f"trace {args.trace!r} is malformed: {e}{no_rules_hint(data, rules_given)}") from None
     pos, declarer = _play_start(deal, f"trace {args.trace!r}", "nothing was played", resigned=True)
     resigned = int(deal.contract) if deal.resigned else None
     if hand_off:
