@@ -242,6 +242,13 @@ def test_one_option_given_two_values_is_refused_not_settled_by_order(capsys, arg
     assert said in error_line(capsys, "rules", *args)
 
 
+@pytest.mark.parametrize("command", [["explain", "--seed", "5"], ["solve", "--seed", "5"]])
+def test_a_player_parameter_given_twice_is_refused_as_bid_and_match_refuse_it(capsys, command):
+    # explain and solve took the last value without a word (hostile try-out, stop 33)
+    line = error_line(capsys, *command, "--strategy", "standard:margin=1,margin=200")
+    assert "parameter margin is given twice in 'standard:margin=1,margin=200'" in line
+
+
 def test_the_same_value_twice_and_a_set_over_the_specs_own_value_are_fine():
     assert parse_rules_spec("classic", ["bolts=off", "bolts=OFF"]).bolts == "off"
     assert parse_rules_spec("classic:bolts=off", ["bolts=always"]).bolts == "always"   # --set wins, as documented
@@ -254,6 +261,9 @@ def test_more_jobs_than_cores_gets_a_note_and_runs(capsys, monkeypatch):
     assert "note: --jobs 3 is more than this machine's 2 cores" in err
     assert cli.main(["simulate", "--deals", "300", "--jobs", "2", "--no-progress", "--backend", "threads"]) == 0
     assert "note:" not in capsys.readouterr().err
+    # a command that refuses its options says only that (the note came first, stop 33)
+    line = error_line(capsys, "bid", "AH TH KH QH AD 9S JC", "--samples", "100", "--jobs", "3")
+    assert "add --solve (or drop --jobs)" in line
 
 
 def test_report_names_the_folder_it_cannot_make_and_refuses_a_non_utf8_out_before_making_any(tmp_path, capsys):

@@ -130,13 +130,14 @@ def _interrupted(command: str, stop: BaseException | None) -> int:
     return 128 + getattr(stop, "signum", 2)
 
 
-def _note_oversubscribed(args: argparse.Namespace) -> None:
+def _note_oversubscribed(jobs: int, backend: str) -> None:
     """A ``note:`` when ``--jobs`` asks for more local workers than the machine has cores:
     allowed (the result is the same), but the extra workers only share the cores, and each
-    one holds its own memory.  A Dask cluster's workers are not this machine's."""
-    jobs = getattr(args, "jobs", None)
+    one holds its own memory.  A Dask cluster's workers are not this machine's.  Said when
+    the first workers start (``pool.before_first_run``), not before a command refuses its
+    options."""
     cores = os.cpu_count() or 1
-    if isinstance(jobs, int) and jobs > cores and getattr(args, "backend", "loky") != "dask":
+    if jobs > cores and backend != "dask":
         print(f"note: --jobs {jobs} is more than this machine's {cores} cores: the extra workers share them "
               f"(no faster, more memory); -1 uses every core", file=sys.stderr)
 
@@ -159,7 +160,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if extra:
         args._parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    _note_oversubscribed(args)
+    from thousand.runner import pool
+    pool.before_first_run = _note_oversubscribed
+    try:
+        return _run_command(args)
+    finally:
+        pool.before_first_run = None
+
+
+def _run_command(args: argparse.Namespace) -> int:
+    """The command, its user errors, interruptions and dead workers each as one line."""
     from concurrent.futures import BrokenExecutor
 
     from thousand.runner.pool import stop_signals_interrupt

@@ -104,6 +104,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         if "=" not in item:
             raise ThousandError(f"bad player parameter {item!r} in {spec!r}: write NAME:k=v,...")
         k, v = item.split("=", 1)
+        if k.strip() in params:   # as thousand.strategies refuses it: no silent last-one-wins
+            raise ThousandError(f"player parameter {k.strip()} is given twice in {spec!r}")
         params[k.strip()] = v.strip()
     return name.strip(), params
 

@@ -53,6 +53,12 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+# Called once, with the requested jobs and the backend, when run_tasks first starts work:
+# the CLI's note about more jobs than cores goes there, so that a command refused before
+# any work (a bad option) says only its error.
+before_first_run: Callable[[int, str], None] | None = None
+
+
 def run_tasks(fn: Callable[[T], R], tasks: Sequence[T], *, backend: str = "loky", jobs: int = 1,
               scheduler: str | None = None, ordered: bool = False) -> Iterator[R]:
     """``fn(task)`` for every task, on ``jobs`` workers of ``backend``; yields the results.
@@ -63,6 +69,10 @@ def run_tasks(fn: Callable[[T], R], tasks: Sequence[T], *, backend: str = "loky"
     """
     if backend not in BACKENDS:
         raise ThousandError(f"unknown backend {backend!r}: use {', '.join(BACKENDS)}")
+    global before_first_run
+    if before_first_run is not None:
+        hook, before_first_run = before_first_run, None
+        hook(jobs, backend)
     jobs = max(1, min(jobs if jobs > 0 else (os.cpu_count() or 1), len(tasks)))
     if backend == "threads":
         yield from _run_threads(fn, tasks, jobs, ordered)
