@@ -60,6 +60,9 @@ def test_bad_hand_from_a_real_process():
     (("--rules", "nosuchpreset"), "nosuchpreset"),
     (("--set", "resign=maybe"), "resign"),
     (("--plot", "chart.txt"), "--plot"),
+    # what the access bits do not tell, found before the estimate (hostile try-out, stop 33)
+    (("--plot", "/proc/chart.png"), "--plot '/proc/chart.png' cannot be written: No such file or directory"),
+    (("--plot", "a" * 300 + ".png"), "cannot be written: File name too long"),
     (("--strategy", "a", "--strategy", "b"), "--strategy"),
     (("--strategy", "nosuchplayer"), "nosuchplayer"),
     (("--strategy", "greedy:nosuchparam=1"), "nosuchparam"),
@@ -151,6 +154,19 @@ def test_table_and_plot(capsys, fake_kernel, tmp_path):
     assert "safe bid (made with >= 90%)" in out and "best expected score" in out
     assert "P(make) [95% CI]" in out and f"chart written to {path}" in out
     assert path.stat().st_size > 10_000
+
+
+def test_a_chart_that_fails_to_save_after_the_estimate_loses_no_answer(capsys, fake_kernel, tmp_path, monkeypatch):
+    import errno
+
+    def full(est, path):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(B, "plot_bid_chart", full)
+    rc = cli.main(["bid", HAND_TEXT, "--samples", "400", "--plot", str(tmp_path / "bid.png")])
+    captured = capsys.readouterr()
+    assert rc == 2 and "best expected score" in captured.out and "chart written" not in captured.out
+    assert captured.err.strip() == f"thousand bid: error: --plot {str(tmp_path / 'bid.png')!r} cannot be written: " \
+                                   "No space left on device"
 
 
 def test_three_strategies_are_put_in_seat_order(capsys, fake_kernel):

@@ -36,8 +36,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["read_bytes", "read_text", "read_json", "parse_problem", "written_whole", "scratch_dir",
-           "remove_scratch", "scratch"]
+__all__ = ["read_bytes", "read_text", "read_json", "parse_problem", "written_whole", "write_problem",
+           "scratch_dir", "remove_scratch", "scratch"]
 
 
 def _error(error: type[Exception] | None) -> type[Exception]:
@@ -154,6 +154,23 @@ def written_whole(path: str | os.PathLike[str], tag: str | None = None) -> Itera
         raise
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def write_problem(path: str | os.PathLike[str]) -> str | None:
+    """Why :func:`written_whole` could not write ``path``, in the system's words, or None:
+    for a check before a long computation whose result goes there.  It tries what
+    ``written_whole`` does first, a temporary name as long as its own beside ``path``
+    (created and removed), so a folder that takes no files (``/proc``) and a name too
+    long for the file system are both found."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as e:
+        return e.strerror or str(e)
+    os.close(fd)
+    tmp.unlink(missing_ok=True)
+    return None
 
 
 # --------------------------------------------------------------------------- scratch folders

@@ -8,6 +8,7 @@ import math
 from thousand.cards import parse_hand
 from thousand.commands.common import add_rules_arguments, add_seed_argument, rules_from_args
 from thousand.errors import ThousandError, check_name
+from thousand.files import write_problem
 
 MAX_SAMPLES = 20_000_000
 # spelt out here so that building the CLI does not import the analysis stack (a test
@@ -133,13 +134,18 @@ def run(args: argparse.Namespace) -> int:
                             samples=args.samples, exact=args.exact, seed=args.seed,
                             confidence=args.confidence, per_bid=args.per_bid,
                             solve_samples=args.solve_samples if args.solve else 0, jobs=args.jobs)
-    if args.plot:
-        bids.plot_bid_chart(est, args.plot)
+    # the answer first: a chart that still cannot be written (the disk filled meanwhile)
+    # loses nothing of it
     if args.json:
         print(json.dumps(bids.bid_estimate_json(est)))
     else:
         print(bids.format_bid_table(est))
-        if args.plot:
+    if args.plot:
+        try:
+            bids.plot_bid_chart(est, args.plot)
+        except OSError as e:
+            raise ThousandError(f"--plot {args.plot!r} cannot be written: {e.strerror or e}") from None
+        if not args.json:
             print(f"chart written to {args.plot}")
     return 0
 
@@ -159,3 +165,6 @@ def _check_plot_path(path: str) -> None:
         raise ThousandError(f"--plot {path!r} is a folder; name a file in it")
     if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         raise ThousandError(f"--plot {path!r}: not writable")
+    problem = write_problem(path)   # what the access bits do not tell: /proc, a name too long
+    if problem:
+        raise ThousandError(f"--plot {path!r} cannot be written: {problem}")
