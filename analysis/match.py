@@ -606,8 +606,8 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
                     "n_chunks": len(chunk_bounds(total, chunk)), "seed": seed, "rules": rules.as_dict(), "rules_hash": rules.hash, "strategies": specs,
                     "seatings": [list(s) for s in seating_list], "precision": precision, "match": True,
                     "control_variate": control_variate}
-            store = held.enter_context(ChunkStore(out, meta, ("kind", "n", "chunk_size", "seed", "rules_hash",
-                                                              "strategies", "precision", "match",
+            store = held.enter_context(ChunkStore(out, meta, ("kind", "precision", "n", "chunk_size", "seed",
+                                                              "rules_hash", "strategies", "match",
                                                               "control_variate")))
             store.prepare(resume)
 

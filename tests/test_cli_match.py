@@ -93,3 +93,15 @@ def test_out_writes_the_rows_and_resume_finds_the_run_complete(tmp_path, capsys)
     one_line_error(capsys, argv, "--resume")
     assert main([*argv, "--resume"]) == 0
     assert capsys.readouterr().out.split("\n")[1:] == first.split("\n")[1:]   # the timing line aside
+
+
+def test_a_precision_run_resumed_without_its_precision_names_it_not_its_internal_size(tmp_path, capsys):
+    # it said "it was run with n=640000, not 300": the cap a --precision run plays up to
+    # (hostile try-out, stop 33)
+    out = tmp_path / "m"
+    argv = ["match", "--strategy", "greedy", "--strategy", "standard", *SMALL, "--out", str(out)]
+    assert main([*argv, "--precision", "50"]) == 0
+    capsys.readouterr()
+    one_line_error(capsys, [*argv, "--resume"], "it was run with --precision 50; give it again to continue")
+    one_line_error(capsys, [*argv, "--resume", "--precision", "40"], "it was run with precision=50.0, not 40.0")
+    assert main([*argv, "--resume", "--precision", "50"]) == 0

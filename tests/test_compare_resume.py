@@ -140,7 +140,7 @@ def test_cli_a_refused_comparison_leaves_no_empty_folder_and_a_broken_metadata_s
     assert main(argv) == 0
     capsys.readouterr()
     assert main([*argv, "--resume", "--precision", "0.5", "--metric", "deals_mean"]) == 2
-    assert "it was run with precision=null, not 0.5" in capsys.readouterr().err
+    assert "it was run with no --precision, not --precision 0.5" in capsys.readouterr().err
     (out / "units" / "rules-0" / "metadata.json").write_text("{")
     assert main([*argv, "--resume"]) == 2
     err = capsys.readouterr().err

@@ -96,12 +96,19 @@ def _difference(key: str, old: dict[str, Any], new: dict[str, Any]) -> str:
     'other rules: bolts="off", not "always"'
     >>> _difference("seed", {"seed": 1}, {"seed": 2})
     'seed=1, not 2'
+    >>> _difference("precision", {"precision": 0.3}, {"precision": None})
+    '--precision 0.3; give it again to continue'
     """
     if key == "rules_hash" and isinstance(old.get("rules"), dict) and isinstance(new.get("rules"), dict):
         a, b = old["rules"], new["rules"]
         changed = [f"{k}={short(a.get(k))}, not {short(b.get(k))}" for k in sorted({*a, *b}) if a.get(k) != b.get(k)]
         if changed:
             return "other rules: " + "; ".join(changed[:4]) + ("; ..." if len(changed) > 4 else "")
+    if key == "precision" and new.get(key) is None and old.get(key) is not None:
+        # (its other keys, n above all, are then the --precision run's, not what was typed)
+        return f"--precision {old[key]:g}; give it again to continue"
+    if key == "precision" and old.get(key) is None:
+        return f"no --precision, not --precision {short(new.get(key))}"
     return f"{key}={short(old.get(key))}, not {short(new.get(key))}"
 
 
