@@ -453,8 +453,11 @@ def _rows_from(mom: stats.Moments, specs: Sequence[str], kind: str, players: int
                     w = np.zeros(len(names))
                     w[c("a", how)], w[c("b", how)] = 1 / occ_a, -1 / occ_b
                     cv = stats.control_variate_mean(mom, w, cv_cols, reference, confidence)
+                    # the adjusted difference only: A and B adjusted one by one (a regression
+                    # each) would not add up to it, and their plain means are on the row above
+                    nan = math.nan
                     rows.append(MatchRow(specs[i], specs[j], f"{metric}_cv", cv.value, cv.low, cv.high, n,
-                                         ea.value, eb.value, ea.low, ea.high, eb.low, eb.high, None, unit,
+                                         nan, nan, nan, nan, nan, nan, None, unit,
                                          "difference", variance_reduction=cv.variance_reduction))
                 continue
             num, den = how
@@ -712,8 +715,9 @@ def result_table(result: MatchResult) -> str:
             interval = f"[{_fmt(r.ci_low, r.unit)}, {_fmt(r.ci_high, r.unit)}]"
             if r.variance_reduction is not None and math.isfinite(r.variance_reduction):
                 interval += f" (variance {-100 * r.variance_reduction:+.0f}%)"
-            table.append([r.metric, _fmt_value(r.a_value, r.unit), _fmt_value(r.b_value, r.unit),
-                          _fmt(r.value, r.unit), interval])
+            sides = ["", ""] if r.metric.endswith("_cv") else [_fmt_value(r.a_value, r.unit),
+                                                                 _fmt_value(r.b_value, r.unit)]
+            table.append([r.metric, *sides, _fmt(r.value, r.unit), interval])
         widths = [max(len(h), *(len(t[c]) for t in table)) for c, h in enumerate(head)]
         lines.append("  " + "  ".join(h.ljust(w) for h, w in zip(head, widths)))
         lines += ["  " + "  ".join(v.ljust(w) for v, w in zip(t, widths)) for t in table]

@@ -205,6 +205,11 @@ def test_the_control_variate_is_the_deck_s_and_changes_no_identity():
     cv = real.row("greedy", "standard", "points_per_deal_cv")
     assert math.isfinite(cv.variance_reduction) and cv.variance_reduction < 1
     assert cv.ci_low < cv.value < cv.ci_high
+    # the difference only: A and B unadjusted beside it did not add up to it (stop 33)
+    assert math.isnan(cv.a_value) and cv.as_dict()["a_value"] is None and cv.as_dict()["b_ci_high"] is None
+    line = next(t for t in m.result_table(real).splitlines() if t.strip().startswith("points_per_deal_cv"))
+    plain = real.row("greedy", "standard", "points_per_deal")
+    assert line.split()[1] == f"{cv.value:+.2f}" and f"{plain.a_value:.2f}" not in line, line
 
 
 def dataclasses_replace(t, **kw):
