@@ -575,6 +575,10 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
         raise ThousandError(f"--{kind} must be a whole number of at least 2, got {n}")
     if precision is not None and not (precision > 0 and math.isfinite(precision)):
         raise ThousandError(f"--precision must be a positive number, got {precision}")
+    if precision is not None and kind == "games" and precision >= 1:
+        # a share's interval is never 1 wide: the target would be met at once
+        raise ThousandError(f"--precision with --games is the width of the win share's interval, below 1 "
+                            f"(0.05 is 5 points of percentage); got {precision:g}")
     chunk = chunk_size or (DEAL_CHUNK if kind == "deals" else GAME_CHUNK)
     if cap is not None and precision is None:
         raise ThousandError("--cap limits a --precision run; give --precision too")

@@ -30,6 +30,8 @@ def one_line_error(capsys, argv, needle):
     (["match", "--strategy", "standard", "--strategy", "greedy", "--precision", "0"], "--precision must be a positive"),
     (["match", "--strategy", "standard", "--strategy", "greedy", "--precision", "nan"], "--precision must be"),
     (["match", "--strategy", "standard", "--strategy", "greedy", "--cap", "100"], "give --precision too"),
+    (["match", "--strategy", "standard", "--strategy", "greedy", "--games", "20", "--precision", "5"],
+     "--precision with --games is the width of the win share's interval, below 1"),
     (["match", "--strategy", "standard", "--strategy", "greedy", "--jobs", "0"], "--jobs must be"),
     (["match", "--strategy", "standard", "--strategy", "greedy", "--resume"], "give --out"),
     (["match", "--strategy", "standard", "--strategy", "greedy", "--backend", "mpi"], "unknown backend 'mpi'"),

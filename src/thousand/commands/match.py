@@ -30,7 +30,7 @@ Methods: per-seat means and ratios over deals (games) with the delta method clus
 by deal, Student t with n-1 df (thousand.analysis.stats); shares in Wilson's form.
 
 --precision X plays in doubling rounds until the main interval (points per deal; with
---games the share won alone) of every pair is narrower than X, or --cap units.
+--games the share won alone, so X below 1) of every pair is narrower than X, or --cap units.
 --control-variate adjusts the points metrics (rows <metric>_cv) by regression on
 each deal's open-hand value: the deal as `standard` plays it at every seat, solved with
 open hands from the play's start (a function of the deck alone), with the covariates'
