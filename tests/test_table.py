@@ -381,6 +381,8 @@ def test_every_prompt_takes_the_commands_and_long_or_odd_typing_gets_a_short_rea
     answer, text = typed(d, ["x" * 5000, "10H 9H", c + "!"])
     assert "that is 5,000 characters" in text and "xxxxxxxxxx" not in text
     assert "type one card, not 2" in text and answer[2] is True
+    answer, text = typed(d, ["b\udcffx", c + "!"])   # bytes that are not UTF-8 (surrogate escapes): not echoed
+    assert "that is not UTF-8 text" in text and "\\udcff" not in text and "\udcff" not in text and answer[2] is True
     bid = _first_decision("classic", 3, lambda d: d.kind == "bid" and d.lowest <= d.highest)
     _, text = typed(bid, ["", "9" * 50, "y", "pass"])
     assert "type a bid (" in text and "far out of range" in text and text.count("\n") == 3

@@ -281,6 +281,8 @@ class TextTable:
                 self._show_table(d)
             elif command in ("hint", "advice"):
                 (hint or (lambda: self._hint(d)))()
+            elif any("\udc80" <= ch <= "\udcff" for ch in text):   # bytes that are not UTF-8, kept as escapes
+                self.say("  that is not UTF-8 text; an answer is a card, a number, y or n, or a command (help)")
             elif len(text) > MAX_ANSWER:
                 self.say(f"  that is {len(text):,} characters; an answer is a card, a number, y or n, or a command "
                          "(help)")
