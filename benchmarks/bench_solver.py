@@ -92,6 +92,13 @@ def main() -> None:
           f"position's search uses the first 2 x 2^{min(a.bits, 12)}), "
           f"load average {os.getloadavg()[0]:.1f}, {time.strftime('%Y-%m-%d')}")
 
+    # the host's speed in this run, for comparing runs on other days or hosts (the solver's
+    # figures moved by 1.5x within one day on this shared machine while the code did not)
+    t = time.thread_time_ns()
+    kernel.play_deals(np.random.PCG64(a.seed), CLASSIC, "standard", n_deals=200_000)
+    rate = 200_000 / ((time.thread_time_ns() - t) / 1e9)
+    print(f"host speed: kernel play_deals (standard) {rate:,.0f} deals a CPU second in this run")
+
     values, nanos, nodes, cpu = one_by_one(rules, rows, ws, None)
     line("exact value, first lead (CPU)", cpu / 1e3, "target: median <= 100, p99 <= 1000, max <= 10000")
     line("                       (clock)", nanos / 1e3, "the kernel's clock")
