@@ -169,13 +169,23 @@ def test_a_plot_path_that_cannot_be_written_is_refused_before_the_estimate(tmp_p
 
 def test_a_file_system_refusal_is_one_line(tmp_path, capsys, monkeypatch):
     # a failure the commands' own checks cannot foresee (here: the write itself fails)
+    from thousand.runner import chunks
+
+    def refuse(columns, where, k, compression, token):
+        raise PermissionError(13, "Permission denied", str(where))
+    monkeypatch.setattr(chunks, "write_chunk", refuse)
+    out = tmp_path / "r"
+    line = cli_error(capsys, "simulate", "-n", "100", "--out", str(out), "--jobs", "1", "--backend", "threads",
+                     "--no-progress")
+    assert line == f"thousand simulate: error: Permission denied: {str(out)!r}"
+    # bid names its own option (the chart is written after the answer: tests/test_bid_cli.py)
     import thousand.analysis.bids as bids
 
-    def refuse(est, path):
+    def refuse_chart(est, path):
         raise PermissionError(13, "Permission denied", str(path))
-    monkeypatch.setattr(bids, "plot_bid_chart", refuse)
+    monkeypatch.setattr(bids, "plot_bid_chart", refuse_chart)
     line = cli_error(capsys, "bid", "AH TH KH QH AD 9S JC", "--samples", "2000", "--plot", str(tmp_path / "b.png"))
-    assert line == f"thousand bid: error: Permission denied: {str(tmp_path / 'b.png')!r}"
+    assert line == f"thousand bid: error: --plot {str(tmp_path / 'b.png')!r} cannot be written: Permission denied"
 
 
 @pytest.mark.parametrize("args, needle", [
