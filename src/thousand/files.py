@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["read_bytes", "read_text", "read_json", "parse_problem", "written_whole", "write_problem",
-           "scratch_dir", "remove_scratch", "scratch"]
+           "lock_folder", "scratch_dir", "remove_scratch", "scratch"]
 
 
 def _error(error: type[Exception] | None) -> type[Exception]:
@@ -143,8 +143,7 @@ def written_whole(path: str | os.PathLike[str], tag: str | None = None) -> Itera
     True ['table.csv']
     """
     path = Path(path)
-    token = uuid.uuid4().hex[:8]
-    tmp = path.with_name(f".{path.name}.{tag}.{token}.tmp" if tag else f".{path.name}.{token}.tmp")
+    tmp = _temporary_name(path, tag)
     try:
         yield tmp
         os.replace(tmp, path)
@@ -156,14 +155,19 @@ def written_whole(path: str | os.PathLike[str], tag: str | None = None) -> Itera
         tmp.unlink(missing_ok=True)
 
 
+def _temporary_name(path: Path, tag: str | None = None) -> Path:
+    """``.NAME.TAG.XXXXXXXX.tmp`` beside ``path`` (without TAG when there is none)."""
+    token = uuid.uuid4().hex[:8]
+    return path.with_name(f".{path.name}.{tag}.{token}.tmp" if tag else f".{path.name}.{token}.tmp")
+
+
 def write_problem(path: str | os.PathLike[str]) -> str | None:
     """Why :func:`written_whole` could not write ``path``, in the system's words, or None:
     for a check before a long computation whose result goes there.  It tries what
     ``written_whole`` does first, a temporary name as long as its own beside ``path``
     (created and removed), so a folder that takes no files (``/proc``) and a name too
     long for the file system are both found."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
+    tmp = _temporary_name(Path(path))
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as e:
@@ -199,7 +203,7 @@ def scratch_dir(kind: str) -> Path:
         atexit.register(_remove_all_scratch)
     while True:
         staging = tempfile.mkdtemp(prefix=f".thousand-{kind}-", dir=tmp)
-        fd = _lock_folder(staging)
+        fd = lock_folder(staging)   # None without locks: the folder is then removed at exit only
         final = os.path.join(tmp, os.path.basename(staging)[1:])
         try:
             os.rename(staging, final)   # (onto an empty folder of that name too: then it is ours)
@@ -236,14 +240,20 @@ def _remove_all_scratch() -> None:
         remove_scratch(path)
 
 
-def _lock_folder(path: str) -> int | None:
-    """A descriptor holding an exclusive ``flock`` on the folder; None where there are no locks."""
+def lock_folder(path: str | os.PathLike[str], follow_symlinks: bool = True) -> int | None:
+    """A descriptor holding an exclusive advisory ``flock`` on the folder ``path``: closing
+    it lets the lock go, and the system releases it however the process ends.  None where
+    the file system has no locks (some network mounts) or the system none at all; raises
+    ``BlockingIOError`` when another process holds the folder."""
     if fcntl is None:
         return None
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | (0 if follow_symlinks else os.O_NOFOLLOW))
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:   # no locks on this file system: the folder is removed at exit only
+    except BlockingIOError:
+        os.close(fd)
+        raise
+    except OSError:
         os.close(fd)
         return None
     return fd
@@ -264,13 +274,10 @@ def _sweep_scratch(tmp: str, kind: str) -> None:
         try:
             if not entry.is_dir(follow_symlinks=False) or entry.stat(follow_symlinks=False).st_uid != os.getuid():
                 continue
-            fd = os.open(entry.path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-        except OSError:
+            fd = lock_folder(entry.path, follow_symlinks=False)
+        except OSError:   # held by a living process (BlockingIOError), or gone meanwhile
             continue
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:   # held by a living process (or no locks here: leave it)
-            os.close(fd)
+        if fd is None:    # no locks here: a living run's folder could not be told apart
             continue
         try:
             shutil.rmtree(entry.path, ignore_errors=True)

@@ -175,17 +175,22 @@ def trace_rules(data: dict, rules, rules_given: bool):
     return traced
 
 
+def _read_as_classic(data: Any, rules_given: bool) -> bool:
+    """A deal trace without rules, read under classic because none were given."""
+    return isinstance(data, dict) and "rules" not in data and not rules_given
+
+
 def note_no_rules(data: dict, rules_given: bool) -> None:
-    """Said after a deal trace without rules was replayed under classic: other rules would
-    score the same decisions otherwise."""
-    if "rules" not in data and not rules_given:
+    """Said after such a trace was replayed: other rules would score the same decisions
+    otherwise."""
+    if _read_as_classic(data, rules_given):
         print("note: the trace names no rules: read under classic (give others with --rules/--set)",
               file=sys.stderr)
 
 
 def no_rules_hint(data: Any, rules_given: bool) -> str:
-    """Said after a deal trace's error when the trace named no rules and none were given."""
-    if isinstance(data, dict) and "rules" not in data and not rules_given:
+    """Said after the error such a trace caused."""
+    if _read_as_classic(data, rules_given):
         return "; the trace names no rules, so it was read under classic: give its rules with --rules/--set"
     return ""
 

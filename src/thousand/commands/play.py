@@ -19,7 +19,8 @@ hand-off, your contract, every card (and whether to declare a marriage with it).
 rules are the engine's: an answer they do not allow is asked again with the reason.
 
 At any prompt: help, hand (show the table again), hint (what the standard and pimc
-bots would answer from your seat), undo (take your last answer back), quit.  Cards are typed rank then suit: AH, 10S or TS, QD, 9C, K♥.
+bots would answer from your seat), undo (take your last answer back), quit.  Cards are
+typed rank then suit: AH, 10S or TS, QD, 9C, K♥.
 
 --save FILE keeps the game in FILE after every answer (the seed, the rules, the seats
 and your answers: everything else follows from them), so a game stopped anywhere (quit,

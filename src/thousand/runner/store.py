@@ -42,7 +42,7 @@ import numpy as np
 import polars as pl
 
 from thousand.errors import ThousandError
-from thousand.files import read_bytes, read_json, written_whole
+from thousand.files import lock_folder, read_bytes, read_json, written_whole
 
 __all__ = ["METADATA_FILE", "FORMAT_VERSION", "KINDS", "MAX_CHUNKS", "ChunkStore", "read_metadata",
            "metadata_problem", "chunk_file", "chunk_range", "write_chunk", "write_frame", "write_json_atomic",
@@ -285,22 +285,15 @@ def claim_dir(path: str | os.PathLike, option: str = "--out") -> Iterator[None]:
     file system has no locks, nothing is claimed.
     """
     try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not on POSIX: no claim
-        yield
-        return
-    fd = os.open(path, os.O_RDONLY)
+        fd = lock_folder(path)   # None without locks (some network mounts): go without
+    except BlockingIOError:
+        raise ThousandError(f"{os.fspath(path)!r} is being written by another thousand process; wait for it "
+                            f"to finish or choose another {option}") from None
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise ThousandError(f"{os.fspath(path)!r} is being written by another thousand process; wait for it "
-                                f"to finish or choose another {option}") from None
-        except OSError:  # no locks on this file system (some network mounts): go without
-            pass
         yield
     finally:
-        os.close(fd)   # releases the lock
+        if fd is not None:
+            os.close(fd)   # releases the lock
 
 
 # --------------------------------------------------------------------------- metadata
