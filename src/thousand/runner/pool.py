@@ -36,6 +36,7 @@ import re
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Any, TypeVar
@@ -119,8 +120,10 @@ def _run_threads(fn: Callable[[T], R], tasks: Iterable[T], jobs: int, ordered: b
         try:
             while running:
                 done, running = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    index, result = future.result()
+                # several may have finished by the time this thread looks: in the order
+                # they finished (a set has none)
+                for future in sorted(done, key=lambda f: f.result()[2] if f.exception() is None else 0):
+                    index, result, _ = future.result()
                     task = next(pending, None)
                     if task is not None:
                         running.add(pool.submit(_indexed, fn, *task))
@@ -138,8 +141,10 @@ def _run_threads(fn: Callable[[T], R], tasks: Iterable[T], jobs: int, ordered: b
             raise
 
 
-def _indexed(fn: Callable[[T], R], index: int, task: T) -> tuple[int, R]:
-    return index, fn(task)
+def _indexed(fn: Callable[[T], R], index: int, task: T) -> tuple[int, R, int]:
+    """The task's index, its result and when it finished."""
+    result = fn(task)
+    return index, result, time.monotonic_ns()
 
 
 # --------------------------------------------------------------------------- loky
