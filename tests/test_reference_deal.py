@@ -1,6 +1,7 @@
 """The deal engine as a program: replay errors that explain themselves, views, traces, players."""
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -10,7 +11,7 @@ from thousand.cards import parse_card, parse_hand
 from thousand.errors import IllegalDecision, ThousandError
 from thousand.reference import (PassivePlayer, RandomPlayer, Stream, TracePlayer, View, play_deal, replay_deal)
 from thousand.players import make_player
-from thousand.reference.players import Player
+from thousand.reference.players import Player, new_view
 from thousand.rules import CLASSIC
 from thousand.schema import deal_columns
 from thousand.trace import DealTrace, Event, EventKind, GameTrace, format_event, format_events
@@ -100,6 +101,30 @@ def test_views_show_what_a_seat_may_know():
     assert v.points == (0, 11, 0) and v.played == parse_hand("AS 9S 9D QH 9H")
     assert v.received == parse_card("JH") and v.given == ()
 
+
+
+def test_the_engines_views_are_frozen_views_with_every_field():
+    # the engine builds its views without the dataclass's __init__ (players.new_view)
+    seen: list = []
+
+    class Spy:
+        def __init__(self, inner, seat):
+            self.inner = inner
+
+        def __getattr__(self, name):
+            def ask(view, *args):
+                seen.append(view)
+                return getattr(self.inner, name)(view, *args)
+            return ask
+
+    d1(wrap_player=Spy)
+    assert len(seen) > 20
+    for v in seen:
+        assert type(v) is View and v == View(**{f.name: getattr(v, f.name) for f in dataclasses.fields(View)})
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            v.hand = 0
+    with pytest.raises(TypeError, match=r"fields \['trump'\] missing or unknown"):
+        new_view(**{f.name: 0 for f in dataclasses.fields(View) if f.name != "trump"})
 
 def test_blind_question_is_asked_before_looking():
     class Blind(PassivePlayer):

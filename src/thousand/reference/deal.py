@@ -26,7 +26,7 @@ from thousand.trace import REDEAL_KINDS, DealTrace, Event, EventKind
 from .legal import (bid_cap, dealer_talon_score, half_bid, hand_redeal_allowed, round_defender,
                     talon_redeal_allowed)
 from .play import Position, declaration_value
-from .players import Player, TraceCursor, TracePlayer, TrickRecord, View
+from .players import Player, TraceCursor, TracePlayer, TrickRecord, View, new_view
 from .rng import Stream
 
 __all__ = ["GameState", "DealResult", "play_deal", "replay_deal", "active_seats", "CUT_NINE_FINE"]
@@ -284,7 +284,7 @@ class _Deal:
             hand, trump, trick, played, points, marriages = (p.hands[seat], p.trump, p.trick, p.played,
                                                              p.points, p.marriages)
             trick_index = min(p.trick_index, self.n_tricks - 1)
-        return View(
+        return new_view(
             rules=self.rules, seat=seat, phase=self.phase, dealer=self.dealer, forehand=self.forehand,
             active=self.active, hand=0 if hide_hand else hand, scores=tuple(self.scores_now()),
             barrel_sitter=self.state.barrel_sitter, bids=tuple(self.bids), high_bid=self.high_bid,

@@ -15,7 +15,7 @@ same six methods; :mod:`thousand.players` names them all (a spec -> a player at 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Protocol, runtime_checkable
 
 from thousand.cards import iter_cards
@@ -78,6 +78,22 @@ class View:
     marriage_points: tuple[int, ...]  # declared points per seat so far
     bolts: tuple[int, ...]           # bolt counts per seat before this deal
     resignations: tuple[int, ...]    # resignations per seat so far in the game
+
+
+_VIEW_FIELDS = frozenset(f.name for f in fields(View))
+
+
+def new_view(**values: object) -> View:
+    """``View(**values)`` without the frozen ``__init__``'s field-by-field setattr (as
+    :meth:`Position._evolve <thousand.reference.play.Position._evolve>` does): the engine
+    builds a view for every decision, and the dataclass's own constructor was half of
+    :meth:`_Deal.view`'s time in the parity replays.  Every field must be given; the view
+    is as frozen as one built by ``View(...)``."""
+    if values.keys() != _VIEW_FIELDS:
+        raise TypeError(f"new_view: fields {sorted(_VIEW_FIELDS ^ values.keys())} missing or unknown")
+    view = object.__new__(View)
+    view.__dict__.update(values)
+    return view
 
 
 @runtime_checkable
