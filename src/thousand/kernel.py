@@ -295,8 +295,9 @@ def deal_traces(cols: dict[str, np.ndarray], events: np.ndarray, players: int) -
     n_rows = len(cols["deal_id"])
     out = []
     by_row = _events_by_row(events, n_rows)
+    kinds = tuple(EventKind)   # by code: EventKind(code) is an enum lookup a call
     for i in traced_rows(events):
-        evs = by_row[i]
+        evs = by_row[i].tolist()   # Python ints: indexing numpy rows a field at a time is slow
         hands = tuple(int(cols[f"hand{s}"][i]) for s in range(players))
         if players == 2:
             t1, t2 = int(cols["talon"][i]), int(cols["talon2"][i])
@@ -305,7 +306,7 @@ def deal_traces(cols: dict[str, np.ndarray], events: np.ndarray, players: int) -
         else:
             talons = (int(cols["talon"][i]),)
         out.append(DealTrace(dealer=int(cols["dealer"][i]), hands=hands, talons=talons,
-                             events=[Event(EventKind(int(e[1])), int(e[2]), int(e[3]), int(e[4])) for e in evs]))
+                             events=[Event(kinds[e[1]], e[2], e[3], e[4]) for e in evs]))
     return out
 
 
