@@ -89,6 +89,10 @@ def test_specs_and_overrides():
     ("classic:bid_step=10,barrel_bid_min=125", "barrel_bid_min: must be a multiple of bid_step (10), got 125"),
     ("classic:bolts", "bad rule override 'bolts': write name=value"),
     ("classic:target=1500", "barrel_target: a sitter at barrel_at=880 making 120 cannot reach target=1500"),
+    # digits as typed: int() alone would read these as 1000, 1000 and 900
+    ("classic:target=１０００", "target: must be a whole number, got '１０００'"),
+    ("classic:target=1_000", "target: must be a whole number, got '1_000'"),
+    ("classic:target=+900", "target: must be a whole number, got '+900'"),
 ])
 def test_errors_name_the_option(spec, message):
     with pytest.raises(RulesError) as e:
@@ -139,3 +143,36 @@ def test_two_player_table_accepts_the_classic_talon_conditions():
     # A 3-jack talon condition cannot trigger on a 2-card talon; it is not an error.
     rules = parse_rules_spec("classic:players=2")
     assert rules.players == 2 and rules.redeal_talon_jacks == 3
+
+
+def test_a_toml_file_is_read_whole_and_with_its_types(tmp_path):
+    def load(text):
+        (tmp_path / "r.toml").write_text(text, encoding="utf-8")
+        return load_rules_toml(tmp_path / "r.toml")
+
+    # with a [rules] table, a key or table outside it would be dropped without a word
+    for text, stray in (('target = 900\n[rules]\nbolts = "off"\n', "'target'"),
+                        ('[rules]\nbolts = "off"\n[rulez]\ntarget = 900\n', "'rulez'")):
+        with pytest.raises(RulesError, match=f"{stray} is outside its \\[rules\\] table"):
+            load(text)
+    # a number written as text, a switch as a number
+    with pytest.raises(RulesError, match="target: must be a whole number written without quotes, got '900'"):
+        load('target = "900"\n')
+    with pytest.raises(RulesError, match=r"barrel_at: must be a whole number written without quotes \(or "):
+        load('barrel_at = "880"\n')
+    with pytest.raises(RulesError, match="must_trump: must be true or false, got 0"):
+        load("must_trump = 0\n")
+    # what --toml writes, and on/off for a switch, still read
+    assert load('barrel_at = "none"\nmust_trump = "off"\nblind = true\ntarget = 900\n') == \
+        CLASSIC.with_overrides("barrel_at=none,must_trump=off,blind=on,target=900")
+
+
+def test_a_rules_file_whose_path_holds_a_colon(tmp_path):
+    folder = tmp_path / "a:b"
+    folder.mkdir()
+    path = folder / "x.toml"
+    path.write_text(RUSSIAN.to_toml(), encoding="utf-8")
+    assert parse_rules_spec(str(path)) == RUSSIAN
+    assert parse_rules_spec(f"{path}:bolts=off") == RUSSIAN.with_overrides("bolts=off")
+    with pytest.raises(RulesError, match=f"rules file '{folder}/y.toml' not found"):
+        parse_rules_spec(str(folder / "y.toml"))

@@ -17,6 +17,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from enum import IntEnum
@@ -249,10 +250,11 @@ def coerce_option(name: str, value: Any) -> Any:
     optional = "None" in str(f.type)
     if text in ("none", "off") and optional:
         return None
-    try:
-        return int(text)
-    except ValueError:
-        raise RulesError(f"{name}: must be a whole number{' or none' if optional else ''}, got {value!r}") from None
+    # digits as written on a keyboard: int() would also take "1_000", "+900" and other
+    # scripts' digits (full-width ones), which no rules text means
+    if not re.fullmatch(r"-?[0-9]+", text):
+        raise RulesError(f"{name}: must be a whole number{' or none' if optional else ''}, got {value!r}")
+    return int(text)
 
 
 def format_value(v: Any) -> str:
@@ -334,14 +336,39 @@ def load_rules_toml(path: str | os.PathLike) -> Rules:
     except RecursionError:
         raise RulesError(f"rules file {name!r} is not valid TOML: nested too deeply") from None
     if "rules" in data and isinstance(data["rules"], dict):
+        stray = [k for k in data if k != "rules"]
+        if stray:
+            # read from the table alone, they would be dropped without a word
+            raise RulesError(f"rules file {name!r}: {stray[0]!r} is outside its [rules] table: "
+                             f"put every option inside it")
         data = data["rules"]
     base_name = data.pop("preset", "classic")
     if not isinstance(base_name, str) or base_name not in PRESETS:
         raise RulesError(f"preset: must be one of {', '.join(PRESETS)}; got {base_name!r}")
     values = {}
     for k, v in data.items():
-        values[k] = coerce_option(k, v if not isinstance(v, str) else v)
+        values[k] = coerce_option(k, _toml_option(k, v))
     return dataclasses.replace(PRESETS[base_name], **values)
+
+
+def _toml_option(name: str, v: Any) -> Any:
+    """A TOML value with the option's own TOML type: a number for a number, true or false
+    for a switch ("on" and "off" too), text for a choice and for "none".  A number written
+    as text ("900") or a switch as a number (0) is refused: TOML has types, and a file
+    that mixes them up is more likely a mistake than a wish (the command line's k=v has
+    only text, so it reads text)."""
+    f = _FIELDS.get(name)
+    if f is None or name in CHOICES:
+        return v
+    if f.type == "bool":
+        if isinstance(v, bool) or (isinstance(v, str) and v.strip().lower() in ("on", "off", "true", "false")):
+            return v
+        raise RulesError(f"{name}: must be true or false, got {_shown(v)}")
+    optional = "None" in str(f.type)
+    if isinstance(v, str) and not (optional and v.strip().lower() in ("none", "off")):
+        also = ' (or "none")' if optional else ""
+        raise RulesError(f"{name}: must be a whole number written without quotes{also}, got {_shown(v)}")
+    return v
 
 
 def parse_rules_spec(spec: str | Rules | None, overrides: list[str] | None = None) -> Rules:
@@ -355,6 +382,15 @@ def parse_rules_spec(spec: str | Rules | None, overrides: list[str] | None = Non
             raise RulesError("empty rule set: name a preset (classic, russian, polish), preset:k=v,... "
                              "or a .toml file")
         base, _, extra = spec.partition(":")
+        if base.lower() not in PRESETS and not os.path.isfile(base):
+            # a rules file whose path holds a colon: the longest file the spec starts with
+            for i in [len(spec)] + [j for j in range(len(spec) - 1, 0, -1) if spec[j] == ":"]:
+                if os.path.isfile(spec[:i]):
+                    base, extra = spec[:i], spec[i + 1:]
+                    break
+            else:
+                if spec.lower().endswith(".toml"):   # a missing file is named whole
+                    base, extra = spec, ""
         if base.lower() in PRESETS:
             rules = PRESETS[base.lower()]
         elif base.endswith(".toml") or os.path.sep in base or os.path.exists(base):
