@@ -68,6 +68,14 @@ def test_bad_inputs_are_user_errors():
         kernel.play_deals(np.random.PCG64(1), CLASSIC, ["greedy", "random"], n_deals=5)
     with pytest.raises(ThousandError):
         kernel.play_deals(12345, CLASSIC, "greedy", n_deals=5)
+    with pytest.raises(ThousandError, match="params: every number must be finite"):
+        kernel.play_deals(np.random.PCG64(1), CLASSIC, "standard", n_deals=5, params=np.full((3, 8), np.nan))
+    with pytest.raises(ThousandError, match="rules: expected Rules, a spec such as 'classic'"):
+        kernel.play_deals(np.random.PCG64(1), object(), "greedy", n_deals=5)
+    # a spec is read as simulate() reads it
+    a = kernel.play_deals(np.random.PCG64(1), "russian", "greedy", n_deals=20)
+    b = kernel.play_deals(np.random.PCG64(1), RUSSIAN, "greedy", n_deals=20)
+    assert all(np.array_equal(a[k], b[k]) for k in b)
     with pytest.raises(ThousandError):
         kernel.play_forced_declarer(np.random.PCG64(1), CLASSIC, hand=0x7F, role="dealer", n_samples=10)
     with pytest.raises(ThousandError):

@@ -430,6 +430,28 @@ def test_bad_positions_are_refused(change, message):
         solver.value(change(p), d)
 
 
+def test_bad_figures_and_raw_rows_are_refused_not_answered():
+    # each of these gave an answer (a wrong one) or a Python internal error
+    p, d = _start()
+    rows = np.stack([solver.position_row(p, d)] * 3)
+    with pytest.raises(ValueError, match=r"targets: give one per position \(3\), got 0"):
+        solver.solve_many(CLASSIC, rows, d, targets=[])          # read as "no targets": all True
+    with pytest.raises(ValueError, match="position 1 cannot be solved: its hands do not hold"):
+        solver.solve_many(CLASSIC, np.concatenate([rows[:1], np.zeros((1, 17))]), d)   # was -30000
+    with pytest.raises(ValueError, match=r"declarers: give one per position \(3\), got 2"):
+        solver.solve_many(CLASSIC, [p] * 3, [d, d])
+    with pytest.raises(ValueError, match="laid_away_points: give a whole number or one per position, got nan"):
+        solver.value(p, d, laid_away_points=float("nan"))
+    with pytest.raises(ValueError, match="laid_away_points: must be whole numbers between 0 and 10000"):
+        solver.card_values(p, d, laid_away_points=2**40)
+    with pytest.raises(ValueError, match="targets: must be whole numbers between -10000 and 10000"):
+        solver.reaches(p, d, 10**12)
+    for points in ((10**9, 0, 0), (-500, 0, 0)):
+        with pytest.raises(ValueError, match="the position's points must be whole numbers between 0 and 10000"):
+            solver.value(p._evolve(points=points), d)
+    assert solver.solve_many(CLASSIC, rows, d).tolist() == [solver.value(p, d)] * 3
+
+
 def test_bad_declarer_and_illegal_trick_are_refused():
     p, d = _start()
     with pytest.raises(ValueError, match="does not play"):

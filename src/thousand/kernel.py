@@ -24,7 +24,7 @@ import numpy as np
 
 from thousand import _fastdeal, schema
 from thousand.errors import ThousandError
-from thousand.rules import RuleField, Rules
+from thousand.rules import RuleField, Rules, parse_rules_spec
 from thousand.strategies import resolve_strategies, workspaces
 from thousand.trace import DealTrace, Event, EventKind, GameTrace
 
@@ -69,9 +69,15 @@ ROLE_SEATS = {"forehand": 1, "middle": 2, "rear": 0}
 
 # --------------------------------------------------------------------------- inputs
 def _rules_array(rules: Any) -> np.ndarray:
+    if isinstance(rules, str):   # a spec, as simulate() takes it
+        rules = parse_rules_spec(rules)
     if isinstance(rules, Rules):
         return rules.to_kernel()
-    arr = np.ascontiguousarray(rules, dtype=np.int32)
+    try:
+        arr = np.ascontiguousarray(rules, dtype=np.int32)
+    except (TypeError, ValueError, OverflowError):
+        raise ThousandError(f"rules: expected Rules, a spec such as 'classic' or an int32 array of "
+                            f"{len(RuleField)}, got {type(rules).__name__}") from None
     if arr.shape != (len(RuleField),):
         raise ThousandError(f"rules: expected Rules or an int32 array of {len(RuleField)}, got shape {arr.shape}")
     return arr

@@ -376,6 +376,8 @@ def parse_rules_spec(spec: str | Rules | None, overrides: list[str] | None = Non
     extra = ""
     if isinstance(spec, Rules):
         rules = spec
+    elif spec is not None and not isinstance(spec, str):
+        raise RulesError(f"rules: expected a rule set or a spec such as 'classic', got {type(spec).__name__}")
     else:
         spec = "classic" if spec is None else spec.strip()
         if not spec:

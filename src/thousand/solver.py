@@ -38,7 +38,7 @@ False
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -116,6 +116,12 @@ def check_position(p: Position, declarer: int) -> None:
         seat = p.active[(p.active.index(seat) + 1) % n_active]
     if p.turn != seat:
         raise ValueError(f"seat {p.turn} is not the seat to play")
+    for what, values in (("points", p.points), ("marriages", p.marriages), ("bonus", p.bonus),
+                         ("set_aside_points", (p.set_aside_points,))):
+        if any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v <= MAX_POINTS
+               for v in values):
+            raise ValueError(f"the position's {what} must be whole numbers between 0 and {MAX_POINTS}, "
+                             f"got {values}")
     left = n_tricks(rules) - p.trick_index
     for s in range(rules.players):
         want = (left - (1 if any(t == s for t, _ in p.trick) else 0)) if s in p.active else 0
@@ -276,6 +282,7 @@ def card_values(p: Position, declarer: int, laid_away_points: int = 0, workspace
     played plainly, ``{(card, True): value}`` for each card played with a declaration
     (the same keys as :func:`thousand.reference.solver.card_values`)."""
     check_position(p, declarer)
+    laid_away_points, = _per_position(laid_away_points, 1, "laid_away_points", 0, MAX_POINTS)
     ws = _workspace(workspace)
     out = np.empty(48, dtype=np.int32)
     v = _fastdeal._solve_cards(p.rules.to_kernel(), position_row(p, declarer, laid_away_points), ws.table, out,
@@ -371,6 +378,43 @@ class SolveStats:
     nodes: np.ndarray    # int64: positions searched
 
 
+#: The most deal points a position's figures (points so far, laid-away points, targets) may
+#: name: far above any deal (120 card points, 240 of marriages, bonuses), well inside int32.
+MAX_POINTS = 10_000
+
+
+def _per_position(value: Any, n: int, name: str, lo: int, hi: int) -> list[int]:
+    """One whole number for every position: ``value`` itself for all, or one each."""
+    values = [value] * n if isinstance(value, (int, np.integer)) else value
+    try:
+        values = list(values)
+    except TypeError:
+        raise ValueError(f"{name}: give a whole number or one per position, got {value!r}") from None
+    if len(values) != n:
+        raise ValueError(f"{name}: give one per position ({n}), got {len(values)}")
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= v <= hi:
+            raise ValueError(f"{name}: must be whole numbers between {lo} and {hi}, got {v!r}")
+    return [int(v) for v in values]
+
+
+def _check_row_sizes(rules: Rules, rows: np.ndarray) -> None:
+    """Rows given as an array are not checked card by card (check_position is for
+    positions): but their cards must add up, or the kernel would search nothing and
+    return no value.  Every active seat holds the cards of the tricks left, less the one
+    he has put on the trick in progress."""
+    n_active = 2 if rules.players == 2 else 3
+    held = np.bitwise_count(rows[:, 0:4].astype(np.uint32) & 0xFFFFFF).astype(np.int64)
+    left = n_tricks(rules) - rows[:, 16].astype(np.int64)
+    ok = (rows[:, 16] >= 0) & (left > 0) & (rows[:, 9] >= 0) & (rows[:, 9] < n_active)
+    ok &= held.sum(axis=1) + rows[:, 9] == n_active * left
+    ok &= ((held == left[:, None]) | (held == left[:, None] - 1) | (held == 0)).all(axis=1)
+    bad = np.flatnonzero(~ok)
+    if bad.size:
+        raise ValueError(f"position {int(bad[0])} cannot be solved: its hands do not hold the cards of "
+                         f"the tricks left (check_position it)")
+
+
 def solve_many(rules: Rules, positions: Sequence[Position] | np.ndarray, declarers: int | Sequence[int],
                laid_away_points: int | Sequence[int] = 0, targets: Sequence[int] | None = None,
                workspace: Workspace | None = None, flags: int = 0, stats: bool = False,
@@ -383,10 +427,13 @@ def solve_many(rules: Rules, positions: Sequence[Position] | np.ndarray, declare
     also the time and nodes of each position."""
     if isinstance(positions, np.ndarray):
         rows = np.ascontiguousarray(positions, dtype=np.int32)
+        if rows.ndim != 2 or rows.shape[1] != POS_FIELDS:
+            raise ValueError(f"position rows must be an (n, {POS_FIELDS}) array, got shape {rows.shape}")
+        _check_row_sizes(rules, rows)
     else:
         n = len(positions)
-        decl = [declarers] * n if isinstance(declarers, int) else list(declarers)
-        laid = [laid_away_points] * n if isinstance(laid_away_points, int) else list(laid_away_points)
+        decl = _per_position(declarers, n, "declarers", -2**31, 2**31 - 1)   # check_position names a bad seat
+        laid = _per_position(laid_away_points, n, "laid_away_points", 0, MAX_POINTS)
         rows = np.empty((n, POS_FIELDS), dtype=np.int32)
         for i, p in enumerate(positions):
             if p.rules != rules:
@@ -397,7 +444,8 @@ def solve_many(rules: Rules, positions: Sequence[Position] | np.ndarray, declare
     n = rows.shape[0]
     ws = _workspace(workspace)
     out = np.empty(n, dtype=np.int32)
-    tg = np.asarray(targets if targets is not None else [], dtype=np.int32)
+    tg = np.asarray(_per_position(targets, n, "targets", -MAX_POINTS, MAX_POINTS) if targets is not None else [],
+                    dtype=np.int32)
     nanos = np.empty(n if stats else 0, dtype=np.int64)
     nodes = np.empty(n if stats else 0, dtype=np.int64)
     bad = _fastdeal._solve_batch(rules.to_kernel(), rows, ws.table, tg, out, nanos, nodes, flags)

@@ -266,6 +266,8 @@ def resolve_strategies(strategies: str | Sequence[str] | None, players: int,
             arr = np.broadcast_to(arr, (players, arr.shape[0]))
         if arr.shape[0] != players or arr.shape[1] > N_PARAMS:
             raise ThousandError(f"params: expected {players} rows of at most {N_PARAMS} numbers, got shape {arr.shape}")
+        if not np.isfinite(arr).all():   # as the command line refuses standard:margin=nan
+            raise ThousandError("params: every number must be finite (not NaN or infinite)")
         vecs[:players, :arr.shape[1]] = arr
     return codes, vecs
 
