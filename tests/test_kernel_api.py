@@ -68,6 +68,8 @@ def test_bad_inputs_are_user_errors():
         kernel.play_deals(np.random.PCG64(1), CLASSIC, ["greedy", "random"], n_deals=5)
     with pytest.raises(ThousandError):
         kernel.play_deals(12345, CLASSIC, "greedy", n_deals=5)
+    with pytest.raises(ThousandError, match="n_deals: at most 2,147,483,647 in one call"):
+        kernel.play_deals(np.random.PCG64(1), CLASSIC, "greedy", n_deals=2**63)   # numpy's own error before
     with pytest.raises(ThousandError, match="params: every number must be finite"):
         kernel.play_deals(np.random.PCG64(1), CLASSIC, "standard", n_deals=5, params=np.full((3, 8), np.nan))
     with pytest.raises(ThousandError, match="rules: expected Rules, a spec such as 'classic'"):

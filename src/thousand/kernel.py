@@ -91,9 +91,17 @@ def _as_bitgen(bitgen: Any) -> np.random.BitGenerator:
     raise ThousandError(f"bitgen: expected a numpy BitGenerator such as PCG64, got {type(bitgen).__name__}")
 
 
+#: The most deals, games or samples one kernel call plays: their rows (a hundred bytes and
+#: more each) would not fit in memory beyond this; the runner splits a run into chunks.
+MAX_COUNT = 2**31 - 1
+
+
 def _count(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
         raise ThousandError(f"{name}: must be a whole number >= 0, got {value!r}")
+    if value > MAX_COUNT:
+        raise ThousandError(f"{name}: at most {MAX_COUNT:,} in one call, got {value:,} "
+                            f"(thousand.simulate splits a run into chunks)")
     return int(value)
 
 
