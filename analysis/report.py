@@ -336,6 +336,19 @@ def _slug(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=-]+", "_", label).strip("_") or "rules"
 
 
+def _dataset_folders(labels: list[str]) -> list[str]:
+    """The folder of ``data/`` that holds each rule set's deals: its label made safe for a
+    file name (:func:`_slug`).  Where two labels give one name (``a/r.toml`` and
+    ``a_r.toml``), or a label gives a name the report keeps its own data under
+    (``forced_hands.json``), the label's hash is added: one rule set's deals are never
+    read as another's."""
+    slugs = [_slug(label) for label in labels]
+    own = {FORCED_DATA, FORCED_KEY, FORCED_PARTS, PLAY_DATA, DEFENCE_DATA, DATASETS_FILE}
+    return [s if slugs.count(s) == 1 and s not in own and set(s) != {"."}
+            else f"{s}-{hashlib.sha256(label.encode()).hexdigest()[:8]}"
+            for s, label in zip(slugs, labels)]
+
+
 def _reusable_run(path: Path, rules: Rules, cfg: ReportConfig) -> dict[str, Any] | None:
     """The metadata of the runner's dataset in ``path`` if it was made with exactly this
     report's settings (so it can be continued or reused), else ``None``."""
@@ -396,7 +409,8 @@ def _remove_dataset(path: Path) -> list[str]:
     return remove_files(path, _own_dataset_files(path)) if path.is_dir() else []
 
 
-def _simulate_deals(rules: Rules, label: str, cfg: ReportConfig, log: _Log) -> tuple[pl.LazyFrame, bool, Path]:
+def _simulate_deals(rules: Rules, label: str, folder: str, cfg: ReportConfig,
+                    log: _Log) -> tuple[pl.LazyFrame, bool, Path]:
     """Deal rows for one rule set: the simulator's, or (no kernel) dealt cards only.
 
     A dataset a previous report left in ``path`` with the same settings (rules, seed,
@@ -404,7 +418,7 @@ def _simulate_deals(rules: Rules, label: str, cfg: ReportConfig, log: _Log) -> t
     (only its missing chunks are computed): the chunks are the same either way, so the
     tables are too.  Any other content of ``path`` is replaced.
     """
-    path = cfg.out / "data" / _slug(label)
+    path = cfg.out / "data" / folder
     if _kernel_available():
         from thousand.runner.store import written_chunks
         from thousand.simulate import run
@@ -1366,7 +1380,8 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     t0 = time.perf_counter()
     out = cfg.out
     rule_sets = _redeal_rule_sets(cfg)
-    _claim_outputs(cfg, [*(_slug(label) for label, _ in rule_sets), *_compare_folders(cfg)])
+    folders = _dataset_folders([label for label, _ in rule_sets])
+    _claim_outputs(cfg, [*folders, *_compare_folders(cfg)])
     earlier = _earlier_report(out)
     for folder in (out, out / "tables", out / "charts", out / "data"):
         try:
@@ -1386,6 +1401,7 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
                   earlier: dict[str, Any]) -> ReportResult:
     """:func:`build_report` once its outputs are checked and its folder claimed."""
     out = cfg.out
+    folders = _dataset_folders([label for label, _ in rule_sets])
     # Claim every name this report may write before writing any (a record an interrupted
     # run leaves behind, so that the rerun recognises its files); the finished report
     # replaces it with the list of what it wrote.
@@ -1427,7 +1443,7 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
         parts_kept = False
     if parts.exists() and not parts_kept:
         _remove_parts(parts)
-    _remove_stale_datasets(out, [*(_slug(label) for label, _ in rule_sets), *_compare_folders(cfg)], log)
+    _remove_stale_datasets(out, [*folders, *_compare_folders(cfg)], log)
     tables: dict[str, Path] = {}
     figs: dict[str, Path] = {}
     data: dict[str, Path] = {}
@@ -1436,8 +1452,8 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
     # 1. Deal data for every rule set of the redeal section (the main one first).
     frames: dict[str, pl.LazyFrame] = {}
     played = True
-    for label, rules in rule_sets:
-        lf, was_played, path = _simulate_deals(rules, label, cfg, log)
+    for (label, rules), folder in zip(rule_sets, folders):
+        lf, was_played, path = _simulate_deals(rules, label, folder, cfg, log)
         frames[label] = lf
         played = played and was_played
         data[label] = path

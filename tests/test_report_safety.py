@@ -295,3 +295,16 @@ def test_a_second_report_into_the_same_folder_is_refused_while_the_first_runs(tm
         first.communicate(timeout=60)
     assert first.returncode == 130
     assert json.loads((out / "report.json").read_text())["status"] == "running"
+
+
+def test_each_rule_set_has_a_data_folder_of_its_own():
+    # a/r.toml and a_r.toml both gave data/a_r.toml, so one rule set was reported with the
+    # other's deals; a rules file named forced_hands.json took the forced hands' record
+    from analysis.report import _dataset_folders
+
+    labels = ["a/r.toml", "a_r.toml", "forced_hands.json", "classic", "..", "datasets.json", "russian:bolts=off"]
+    folders = _dataset_folders(labels)
+    assert len(set(folders)) == len(labels)
+    assert folders[3] == "classic" and folders[6] == "russian_bolts=off"   # the usual names are kept
+    assert not set(folders) & {"a_r.toml", "forced_hands.json", "datasets.json", ".."}
+    assert _dataset_folders(labels) == folders                              # the same folders next time

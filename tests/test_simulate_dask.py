@@ -104,3 +104,52 @@ def test_a_scheduler_without_workers_is_a_one_line_error_not_a_hang(tmp_path, mo
     assert isinstance(outcome[0], ThousandError), outcome
     assert re.search(r"has no workers \(none joined within 2s\); start some with `dask worker tcp://",
                      str(outcome[0]))
+
+
+def test_a_scheduler_lost_mid_run_is_one_line_and_the_written_chunks_resume(tmp_path):
+    # The user's cluster stops under the run: Dask cancels the tasks left ("scheduler-
+    # connection-lost"), which came out as a traceback; now it is said like a worker that
+    # died, with what is kept, and the same run goes on elsewhere with --resume.
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    from thousand.errors import ThousandError
+    script = tmp_path / "cluster.py"
+    script.write_text("import time, distributed\n"
+                      "if __name__ == '__main__':\n"
+                      "    c = distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None)\n"
+                      "    print(c.scheduler_address, flush=True)\n"
+                      "    time.sleep(600)\n")
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+    kw = dict(seed=24, chunk_size=10)
+    out = tmp_path / "d"
+    outcome = []
+    try:
+        address = proc.stdout.readline().strip()
+
+        def run():
+            try:
+                sim.simulate(6_000, backend="dask", scheduler=address, out=out, **kw)
+                outcome.append(None)
+            except BaseException as e:
+                outcome.append(e)
+        t = threading.Thread(target=run, daemon=True)
+        t.start()
+        deadline = time.monotonic() + 120
+        while not list(out.glob("chunk-*.parquet")) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        proc.terminate()   # as `kill` does: the scheduler stops, its tasks are cancelled
+        t.join(120)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert outcome, "the run hangs on a lost scheduler"
+    e = outcome[0]
+    assert isinstance(e, ThousandError), repr(e)
+    assert re.fullmatch(r"the Dask scheduler was lost \([\w-]+\); \d+ of 600 chunks are written in \S+; "
+                        r"run the same command with --resume to finish", str(e)), str(e)
+    sim.simulate(6_000, out=out, resume=True, backend="threads", **kw)
+    sim.simulate(6_000, out=tmp_path / "ref", backend="threads", **kw)
+    assert files_of(out) == files_of(tmp_path / "ref")

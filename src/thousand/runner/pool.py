@@ -38,14 +38,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, ThreadPoolExecutor, wait
 from typing import Any, TypeVar
 
 from thousand.errors import ThousandError
 
 __all__ = ["BACKENDS", "run_tasks", "loky_backend", "die_with_owner", "keep_freed_memory", "killed_by_interrupt",
            "exception_chain", "worker_death", "progress_bar", "children_deaf_to_ctrl_c", "stop_signals_interrupt",
-           "Interrupted", "STOP_SIGNALS", "DASK_CONNECT_TIMEOUT"]
+           "Interrupted", "STOP_SIGNALS", "DASK_CONNECT_TIMEOUT", "SchedulerLost"]
 
 BACKENDS = ("loky", "threads", "dask")
 DASK_CONNECT_TIMEOUT = "10s"
@@ -82,10 +82,19 @@ def run_tasks(fn: Callable[[T], R], tasks: Sequence[T], *, backend: str = "loky"
 
     return_as = "generator" if ordered else "generator_unordered"
     if backend == "dask":
+        from asyncio import CancelledError as LoopCancelled   # a BaseException since 3.8
+        from concurrent.futures import CancelledError
+
+        from distributed.comm.core import CommClosedError
         client, close = _dask_client(scheduler, jobs)
         try:
             with parallel_config(backend="dask"):
                 yield from Parallel(n_jobs=-1, return_as=return_as)(delayed(fn)(t) for t in tasks)
+        except (CancelledError, LoopCancelled, CommClosedError) as e:
+            # the scheduler stopped or its connection broke: Dask cancels every task left
+            reason = re.search(r"reason: ([\w-]+)", str(e))
+            why = reason.group(1) if reason else type(e).__name__
+            raise SchedulerLost(f"the Dask scheduler was lost ({why})") from None
         finally:
             close()
         return
@@ -94,6 +103,11 @@ def run_tasks(fn: Callable[[T], R], tasks: Sequence[T], *, backend: str = "loky"
         pass
     calls = (delayed(_in_worker)(owner, fn, t) for t in tasks)
     yield from Parallel(n_jobs=jobs, backend=loky_backend(), return_as=return_as)(calls)
+
+
+class SchedulerLost(BrokenExecutor):
+    """The Dask scheduler went away in the middle of a run: like a worker pool that broke,
+    what the finished tasks wrote is kept."""
 
 
 def _in_worker(owner: int, fn: Callable[[T], R], task: T) -> R:
@@ -386,6 +400,8 @@ def worker_death(error: BaseException) -> str | None:
     from concurrent.futures import BrokenExecutor
 
     for e in exception_chain(error):
+        if isinstance(e, SchedulerLost):
+            return str(e)
         if not isinstance(e, BrokenExecutor):
             continue
         codes = re.search(r"exit codes of the workers are (\{[^}]*\})", str(e))
