@@ -538,6 +538,10 @@ class ChunkStore:
         """Take in the journal and mark the run complete; returns the metadata."""
         self.meta = _with_journal(self.path, self.meta)
         self.meta["status"] = "complete"
+        # the chunks' records in chunk order, not in the order the workers finished them
+        for key in ("chunk_rows", "chunk_bytes", "chunk_sha256"):
+            if key in self.meta:
+                self.meta[key] = dict(sorted(self.meta[key].items(), key=lambda item: int(item[0])))
         self._save()
         return self.meta
 
