@@ -717,6 +717,14 @@ def _plays_to_contract(strategies: Sequence[str] | str | None, rules: Rules) -> 
     return any(plays_to_contract(s) for s in normalize_strategies(strategies, rules.players))
 
 
+def _draws(strategies: Sequence[str] | str | None, rules: Rules) -> bool:
+    """Whether a seat's strategy draws random numbers for its decisions (``random``, ``pimc``)."""
+    from thousand.simulate import normalize_strategies
+    from thousand.strategies import draws
+
+    return any(draws(s) for s in normalize_strategies(strategies, rules.players))
+
+
 def _call_kernel(play: Any, hand: int, rules: Rules, role: str, strategies: Any, samples: int,
                  exact: bool, seed: Any, contract: int = 100) -> Completions:
     """The kernel's forced-declarer run (``play``: :func:`kernel_play`) as :class:`Completions`."""
@@ -753,6 +761,9 @@ def estimate_bid(hand: int, rules: Rules, role: str = "forehand", strategies: Se
     if not 0 < confidence <= 1:
         raise ThousandError(f"--confidence must be in (0, 1], got {confidence}")
     t0 = time.perf_counter()
+    if exact and _draws(strategies, rules):
+        raise ThousandError("--exact enumerates the cards, but a strategy given draws random numbers for its "
+                            "decisions (random, pimc): its figures depend on the seed; sample them instead")
     if _plays_to_contract(strategies, rules):
         per_bid = True   # its play at 100 says nothing of another contract: every bid its own run
     # The strategies decide at the lowest contract the seat can win: the strategy's own

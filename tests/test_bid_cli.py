@@ -66,6 +66,9 @@ def test_bad_hand_from_a_real_process():
     (("--strategy", "a", "--strategy", "b"), "--strategy"),
     (("--strategy", "nosuchplayer"), "nosuchplayer"),
     (("--strategy", "greedy:nosuchparam=1"), "nosuchparam"),
+    # a strategy that draws makes --exact depend on the seed (hostile try-out, stop 34)
+    (("--exact", "--strategy", "random"), "--exact enumerates the cards, but a strategy given draws"),
+    (("--exact", "--strategy", "standard", "--strategy", "pimc", "--strategy", "greedy"), "draws random numbers"),
 ])
 def test_bad_options_give_one_line_error(args, needle, capsys, fake_kernel):
     # In-process (fast); the subprocess tests above cover the real entry point.

@@ -26,7 +26,7 @@ from thousand.errors import ThousandError
 
 __all__ = ["Strategy", "Param", "STRATEGIES", "DEFAULT_STRATEGY", "N_PARAMS", "ParsedStrategy",
            "parse_strategy", "canonical", "resolve_strategies", "KernelPlayer",
-           "register_strategy", "kernel_view", "workspaces"]
+           "register_strategy", "kernel_view", "workspaces", "draws"]
 
 #: Parameter slots per seat in the kernel (``double[N_PARAMS]``).
 N_PARAMS = 13
@@ -57,6 +57,9 @@ class Strategy:
     # its card play depends on the contract (it plays to make or beat it): a bid's odds
     # need a run at that contract (``thousand bid`` replays every bid, as --per-bid)
     plays_to_contract: bool = False
+    # its decisions draw from the random stream: the same cards are played otherwise with
+    # another seed, so no enumeration of the cards makes its figures exact (``bid --exact``)
+    draws: bool = False
 
 
 STRATEGIES: dict[str, Strategy] = {}
@@ -76,7 +79,7 @@ def register_strategy(strategy: Strategy) -> None:
 register_strategy(Strategy(
     "random", 0,
     "uniform legal choices drawn from the deal's random stream (the reference engine's "
-    "RandomPlayer makes the same draws)"))
+    "RandomPlayer makes the same draws)", draws=True))
 register_strategy(Strategy(
     "greedy", 1,
     "the naive baseline: bids up to 100 plus its best marriage, demands every redeal it may, "
@@ -150,7 +153,7 @@ register_strategy(Strategy(
         for k, (slot, doc, low, high) in _FAMILY_PARAMS.items()},
      **{k: Param(slot, float(default), doc, low, high)
         for k, (slot, default, doc, low, high) in _PIMC_PARAMS.items()}},
-    workspace=PIMC_TABLE_BYTES, plays_to_contract=True))
+    workspace=PIMC_TABLE_BYTES, plays_to_contract=True, draws=True))
 
 
 @dataclass(frozen=True)
@@ -176,6 +179,16 @@ def plays_to_contract(spec: str) -> bool:
     (True, False)
     """
     return _strategy(parse_strategy(spec).name).plays_to_contract
+
+
+def draws(spec: str) -> bool:
+    """Whether the strategy ``spec`` names draws random numbers for its decisions (its worlds,
+    its uniform choices), so that the same cards give other figures with another seed.
+
+    >>> draws("random"), draws("pimc"), draws("standard:margin=5")
+    (True, True, False)
+    """
+    return _strategy(parse_strategy(spec).name).draws
 
 
 def parse_strategy(spec: str) -> ParsedStrategy:
