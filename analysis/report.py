@@ -510,7 +510,8 @@ def _redeal_blocks(freq: pl.DataFrame, calls: pl.DataFrame, played: bool, chart:
         "(any of the active hands, `deal`) and per talon (`talon`), counted on every dealt deal (redealt "
         "ones included, so the cards are a uniform sample). `exact` is the probability computed by counting "
         "card combinations (`thousand.analysis.combinatorics`); the interval is a 95% Wilson interval. "
-        f"{inside} of {exact.height} exact values lie inside their interval (about 95% are expected to). "
+        f"{inside} of {exact.height} exact values lie inside their interval (about 95% are expected to); "
+        "those outside are marked *(outside)*. "
         "The four-nines condition is checked on the hands after the hand-off, which depend on the "
         "declarer's choices: it has no exact value.")))
     show = freq.select(
@@ -520,8 +521,9 @@ def _redeal_blocks(freq: pl.DataFrame, calls: pl.DataFrame, played: bool, chart:
                                                                 return_dtype=pl.String)
         .alias("95% CI"),
         # one decimal more than the observed share: the exact value is known that well
-        pl.struct("exact").map_elements(lambda r: _fmt_pct(r["exact"], _pct_decimals(r["exact"]) + 1),
-                                        return_dtype=pl.String).alias("exact"),
+        pl.struct("exact", "within_ci").map_elements(
+            lambda r: _fmt_pct(r["exact"], _pct_decimals(r["exact"]) + 1)
+            + (" *(outside)*" if r["within_ci"] is False else ""), return_dtype=pl.String).alias("exact"),
         pl.col("n").map_elements(lambda v: f"{v:,}", return_dtype=pl.String).alias("n"),
     )
     blocks += [Block("table", frame=show), Block("img", "Redeal condition frequencies", path=chart)]

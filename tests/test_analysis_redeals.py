@@ -240,3 +240,18 @@ def test_hand_after_exchange_skips_the_sitting_out_dealer():
     }, players=4)
     out = redeal_frequencies(frame.lazy(), rules).collect()
     assert out.select("scope", "count", "n").rows() == [("hand after exchange", 1, 3), ("deal after exchange", 1, 1)]
+
+
+def test_the_report_marks_exact_values_outside_their_interval():
+    # within_ci was only in the CSV: the page showed 2.292% beside [1.93%, 2.29%] unmarked
+    from analysis.report import _redeal_blocks
+
+    freq = pl.DataFrame({
+        "rules": ["classic", "classic"], "condition": ["hand points <= 13", "hand nines >= 3"],
+        "scope": ["deal", "hand"], "count": [211, 70], "n": [10_000, 30_000],
+        "observed": [0.0211, 0.00233], "ci_low": [0.0193, 0.0018], "ci_high": [0.02291, 0.0029],
+        "exact": [0.02292, 0.0023], "within_ci": [False, True],
+    })
+    assert set(freq.columns) == set(FREQUENCY_COLUMNS)
+    table = next(b.frame for b in _redeal_blocks(freq, pl.DataFrame(), False, None, None) if b.kind == "table")
+    assert table["exact"].to_list() == ["2.292% *(outside)*", "0.2300%"]
