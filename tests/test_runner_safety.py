@@ -409,3 +409,15 @@ def test_a_named_pipe_in_a_dataset_is_an_error_at_once_for_load_and_resume(tmp_p
         raise AssertionError(f"--resume hangs on a named pipe {name}") from None
     assert resumed.returncode == 2 and len(resumed.stderr.strip().splitlines()) == 1, resumed.stderr
     assert name in resumed.stderr and "move it away" in resumed.stderr
+
+
+@pytest.mark.parametrize("address", ["garbage", "tcp://127.0.0.1:99999", "127.0.0.1:8786/", "tcp://host"])
+def test_a_scheduler_address_that_cannot_be_one_is_said_so_at_once(address, capsys):
+    # "garbage" was "does not answer as a Dask scheduler does (ValueError)"; port 99999 waited 10 s
+    from thousand import cli
+    started = time.monotonic()
+    assert cli.main(["simulate", "--deals", "10", "--backend", "dask", "--scheduler", address]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"thousand simulate: error: --scheduler {address!r} is not a Dask scheduler's address: "
+                   "write HOST:PORT or tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786\n")
+    assert time.monotonic() - started < 5

@@ -474,6 +474,12 @@ def _probe_scheduler(address: str) -> None:
     from dask.utils import parse_timedelta
     from distributed.comm import connect
 
+    # an address that cannot be one (no port, a port past 65535) is said so at once, not
+    # after a connection's timeout or as a scheduler that does not answer
+    hostport = re.fullmatch(r"(?:[a-z]+://)?(\[[^\]]*\]|[^:/\s]+):(\d+)", address)
+    if hostport is None or not 0 < int(hostport.group(2)) < 65536:
+        raise ThousandError(f"--scheduler {address!r} is not a Dask scheduler's address: write HOST:PORT "
+                            f"or tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786")
     seconds = parse_timedelta(DASK_CONNECT_TIMEOUT, default="seconds")
     outcome: list[BaseException | None] = []
 
