@@ -708,21 +708,27 @@ def _as_bitgen(seed: Any) -> np.random.BitGenerator:
     return np.random.PCG64(seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed))
 
 
+def _any_seat(test: Any, strategies: Sequence[str] | str | None, rules: Rules) -> bool:
+    """Whether ``test`` (a predicate of :mod:`thousand.strategies` on a spec) holds for a
+    seat's strategy."""
+    from thousand.simulate import normalize_strategies
+
+    return any(test(s) for s in normalize_strategies(strategies, rules.players))
+
+
 def _plays_to_contract(strategies: Sequence[str] | str | None, rules: Rules) -> bool:
     """Whether a seat's strategy plays for the contract (``pimc``): its play, and its draws,
     differ from one bid's run to the next."""
-    from thousand.simulate import normalize_strategies
     from thousand.strategies import plays_to_contract
 
-    return any(plays_to_contract(s) for s in normalize_strategies(strategies, rules.players))
+    return _any_seat(plays_to_contract, strategies, rules)
 
 
 def _draws(strategies: Sequence[str] | str | None, rules: Rules) -> bool:
     """Whether a seat's strategy draws random numbers for its decisions (``random``, ``pimc``)."""
-    from thousand.simulate import normalize_strategies
     from thousand.strategies import draws
 
-    return any(draws(s) for s in normalize_strategies(strategies, rules.players))
+    return _any_seat(draws, strategies, rules)
 
 
 def _call_kernel(play: Any, hand: int, rules: Rules, role: str, strategies: Any, samples: int,

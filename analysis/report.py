@@ -1396,14 +1396,14 @@ def build_report(cfg: ReportConfig) -> ReportResult:
     # One report at a time in a folder: two would mix their data (a page labelled with one
     # seed showing the other's thresholds).
     with claim_dir(out, "--out"):
-        return _write_report(cfg, log, t0, rule_sets, earlier)
+        return _write_report(cfg, log, t0, rule_sets, folders, earlier)
 
 
 def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple[str, Rules]],
-                  earlier: dict[str, Any]) -> ReportResult:
-    """:func:`build_report` once its outputs are checked and its folder claimed."""
+                  folders: list[str], earlier: dict[str, Any]) -> ReportResult:
+    """:func:`build_report` once its outputs are checked and its folder claimed
+    (``folders``: each rule set's data folder, :func:`_dataset_folders`)."""
     out = cfg.out
-    folders = _dataset_folders([label for label, _ in rule_sets])
     # Claim every name this report may write before writing any (a record an interrupted
     # run leaves behind, so that the rerun recognises its files); the finished report
     # replaces it with the list of what it wrote.

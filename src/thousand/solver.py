@@ -118,8 +118,7 @@ def check_position(p: Position, declarer: int) -> None:
         raise ValueError(f"seat {p.turn} is not the seat to play")
     for what, values in (("points", p.points), ("marriages", p.marriages), ("bonus", p.bonus),
                          ("set_aside_points", (p.set_aside_points,))):
-        if any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v <= MAX_POINTS
-               for v in values):
+        if not all(_whole(v, 0, MAX_POINTS) for v in values):
             raise ValueError(f"the position's {what} must be whole numbers between 0 and {MAX_POINTS}, "
                              f"got {values}")
     left = n_tricks(rules) - p.trick_index
@@ -383,6 +382,11 @@ class SolveStats:
 MAX_POINTS = 10_000
 
 
+def _whole(v: Any, lo: int, hi: int) -> bool:
+    """A whole number (not a bool) in ``lo..hi``."""
+    return not isinstance(v, bool) and isinstance(v, (int, np.integer)) and lo <= v <= hi
+
+
 def _per_position(value: Any, n: int, name: str, lo: int, hi: int) -> list[int]:
     """One whole number for every position: ``value`` itself for all, or one each."""
     values = [value] * n if isinstance(value, (int, np.integer)) else value
@@ -393,7 +397,7 @@ def _per_position(value: Any, n: int, name: str, lo: int, hi: int) -> list[int]:
     if len(values) != n:
         raise ValueError(f"{name}: give one per position ({n}), got {len(values)}")
     for v in values:
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= v <= hi:
+        if not _whole(v, lo, hi):
             raise ValueError(f"{name}: must be whole numbers between {lo} and {hi}, got {v!r}")
     return [int(v) for v in values]
 
