@@ -54,6 +54,11 @@ DEFAULT_HANDS = 2_000
 DEFAULT_SAMPLES = 100
 PLAY_DATA = "play_quality.parquet"   # in DIR/data: the per-deal results of "How well the bots play"
 DEFENCE_DATA = "play_defence.parquet"  # in DIR/data: the same deals played against a search player's defence
+# Beside each: what it was computed with, so that a later report with the same settings
+# reuses it (minutes of solving) instead of computing it again.
+PLAY_KEY = "play_quality.json"
+DEFENCE_KEY = "play_defence.json"
+PLAY_RECORDS = {PLAY_DATA: PLAY_KEY, DEFENCE_DATA: DEFENCE_KEY}
 #: The search player the report's defence comparison plays against (issue 14's ``pimc``).
 SEARCH_DEFENDER = "pimc"
 
@@ -343,7 +348,7 @@ def _dataset_folders(labels: list[str]) -> list[str]:
     (``forced_hands.json``), the label's hash is added: one rule set's deals are never
     read as another's."""
     slugs = [_slug(label) for label in labels]
-    own = {FORCED_DATA, FORCED_KEY, FORCED_PARTS, PLAY_DATA, DEFENCE_DATA, DATASETS_FILE}
+    own = {FORCED_DATA, FORCED_KEY, FORCED_PARTS, PLAY_DATA, PLAY_KEY, DEFENCE_DATA, DEFENCE_KEY, DATASETS_FILE}
     return [s if slugs.count(s) == 1 and s not in own and set(s) != {"."}
             else f"{s}-{hashlib.sha256(label.encode()).hexdigest()[:8]}"
             for s, label in zip(slugs, labels)]
@@ -817,10 +822,83 @@ def _file_digest(path: Path) -> str:
 
 def _same_forced_key(found: Any, cfg: ReportConfig) -> bool:
     """Whether ``found`` (a stored key or chunk metadata) describes this report's forced-declarer data."""
+    return _same_key(found, _forced_resume_key(cfg))
+
+
+def _forced_resume_key(cfg: ReportConfig) -> dict[str, Any]:
+    """The part of :func:`_forced_key` that must match for the data to be reused."""
     from thousand.analysis import thresholds as th
 
     want = _forced_key(cfg)
-    return isinstance(found, dict) and all(found.get(k) == want.get(k) for k in th.FORCED_RESUME_KEYS)
+    return {k: want.get(k) for k in th.FORCED_RESUME_KEYS}
+
+
+def _same_key(found: Any, want: dict[str, Any]) -> bool:
+    return isinstance(found, dict) and all(found.get(k) == v for k, v in want.items())
+
+
+def _code_versions() -> dict[str, Any]:
+    """The versions a computed file depends on besides its settings."""
+    try:
+        from thousand import kernel
+        kernel_version = kernel.KERNEL_VERSION
+    except ImportError:
+        kernel_version = None
+    return {"version": __version__, "kernel_version": kernel_version}
+
+
+def _keep_current(data: Path, key: Path, want: dict[str, Any] | None, log: Callable[[str], None]) -> bool:
+    """Whether ``data`` is the complete file a run with the settings ``want`` wrote: its
+    record ``key`` (written after it, :func:`_record_data`) matches ``want`` and holds the
+    file's digest.  Otherwise both are removed, to be computed again (``want`` None: this
+    report does not compute it)."""
+    kept = False
+    if want is not None and data.is_file():
+        try:
+            record = read_json(key, "report record", MAX_RECORD_BYTES)
+        except ThousandError:
+            record = None
+        kept = _same_key(record, want)
+        if kept and record.get("sha256") != _file_digest(data):
+            # not the file the record describes: cut short, edited, another report's
+            log(f"{data} is not the file this report wrote (damaged or replaced): computing it again")
+            kept = False
+    if not kept:
+        data.unlink(missing_ok=True)
+        key.unlink(missing_ok=True)
+    return kept
+
+
+def _record_data(data: Path, key: Path, settings: dict[str, Any]) -> None:
+    """Write the record of a complete ``data`` file: its settings and digest.  The data
+    first, then its record: a record on disk always describes a complete file."""
+    _write_whole(key, json.dumps({**settings, "status": "complete", "sha256": _file_digest(data)}, indent=1) + "\n")
+
+
+def _defence_plan(cfg: ReportConfig) -> tuple[int, str | None, str | None]:
+    """The defence comparison's deals, its strategy, and why it is not computed (None: it is)."""
+    n = min(cfg.defence_deals, cfg.play_deals, cfg.deals)
+    specs = set(cfg.strategies or ["standard"])
+    if n == 0:
+        return n, None, "`--defence-deals 0`"
+    if len(specs) > 1:
+        return n, None, ("the run has different strategies at its seats (the comparison replays one strategy "
+                         "declaring against a search player's defence)")
+    base = specs.pop()
+    if base.split(":")[0] == SEARCH_DEFENDER:
+        return n, None, f"the run's strategy is {SEARCH_DEFENDER} already"
+    return n, base, None
+
+
+def _play_keys(cfg: ReportConfig) -> dict[str, dict[str, Any] | None]:
+    """What determines each data file of "How well the bots play" (None: not computed)."""
+    common = {"seed": int(cfg.seed), "rules_hash": cfg.rules[0].hash, **_code_versions()}
+    n = min(cfg.play_deals, cfg.deals)
+    strategies = None if cfg.strategies is None else list(cfg.strategies)
+    n_def, base, why_not = _defence_plan(cfg)
+    return {PLAY_DATA: {"kind": "play_quality", "n": int(n), "strategies": strategies, **common} if n else None,
+            DEFENCE_DATA: ({"kind": "play_defence", "n": int(n_def), "base": base, "defender": SEARCH_DEFENDER,
+                            **common} if n and why_not is None else None)}
 
 
 # The rule of thumb is fitted on 70% of the hands and scored on the rest: below this many
@@ -888,11 +966,9 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
             hands = th.simulate_forced_hands(rules, n_hands=cfg.hands, samples_per_hand=cfg.samples,
                                              seed=cfg.seed, strategies=cfg.strategies, jobs=cfg.jobs,
                                              chunk_dir=parts)
-            # The data first, then its key: a key on disk always describes a complete file.
             with written_whole(data) as tmp:   # a full disk leaves no cut file behind
                 hands.write_parquet(tmp)
-            _write_whole(cfg.out / "data" / FORCED_KEY, json.dumps(
-                {**_forced_key(cfg), "status": "complete", "sha256": _file_digest(data)}, indent=1) + "\n")
+            _record_data(data, cfg.out / "data" / FORCED_KEY, _forced_key(cfg))
             _remove_parts(parts)
         table = th.threshold_table(hands, rules)
         _write_table(table, tables_dir / "bid_thresholds.csv")
@@ -997,17 +1073,23 @@ def _play_quality_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts
         blocks.append(Block("note", "Not computed: `--play-deals 0`."))
         return blocks, tables, figs
     try:
-        log(f"how well the bots play: solving the {n:,} first deals open-handed, card by card ...")
-        per_deal = pq.bot_play_quality(cfg.rules[0], cfg.strategies, n, seed=cfg.seed, jobs=cfg.jobs,
-                                       progress=cfg.progress)
         data = cfg.out / "data" / PLAY_DATA
-        with written_whole(data) as tmp:   # a full disk leaves no cut file behind
-            per_deal.write_parquet(tmp)
+        if data.is_file():  # build_report removed it unless it was made with these settings
+            log(f"reusing {data} ({n:,} deals solved)")
+            per_deal = pl.read_parquet(data)
+        else:
+            log(f"how well the bots play: solving the {n:,} first deals open-handed, card by card ...")
+            per_deal = pq.bot_play_quality(cfg.rules[0], cfg.strategies, n, seed=cfg.seed, jobs=cfg.jobs,
+                                           progress=cfg.progress)
+            with written_whole(data) as tmp:   # a full disk leaves no cut file behind
+                per_deal.write_parquet(tmp)
+            _record_data(data, cfg.out / "data" / PLAY_KEY, _play_keys(cfg)[PLAY_DATA])
         table = pq.quality_table(per_deal, seed=cfg.seed)
         _write_table(table, tables_dir / "play_quality.csv")
         tables["play_quality"] = tables_dir / "play_quality.csv"
         figs["play_quality"] = charts.play_quality_chart(table, charts_dir / "play_quality.png")
-        blocks += _play_quality_blocks(table, per_deal, n, figs["play_quality"])
+        blocks += _play_quality_blocks(table, per_deal, n, figs["play_quality"],
+                                       _capped("--play-deals", cfg.play_deals, n, "the run's deals"))
     except Exception as e:
         _stop_if_fatal("how well the bots play", e)
         notes.append(Failure("how well the bots play", e))
@@ -1026,23 +1108,22 @@ def _defence_part(cfg: ReportConfig, log: _Log, tables_dir: Path, tables: dict[s
     from thousand.analysis import play_quality as pq
 
     title = Block("h", f"Against a search player's defence ({SEARCH_DEFENDER})", level=3)
-    n = min(cfg.defence_deals, cfg.play_deals, cfg.deals)
-    specs = set(cfg.strategies or ["standard"])
-    if n == 0:
-        return [title, Block("note", "Not computed: `--defence-deals 0`.")]
-    if len(specs) > 1:
-        return [title, Block("note", "Not computed: the run has different strategies at its seats (the comparison "
-                                     "replays one strategy declaring against a search player's defence).")]
-    base = specs.pop()
-    if base.split(":")[0] == SEARCH_DEFENDER:
-        return [title, Block("note", f"Not computed: the run's strategy is {SEARCH_DEFENDER} already.")]
+    n, base, why_not = _defence_plan(cfg)
+    if why_not is not None or base is None:
+        return [title, Block("note", f"Not computed: {why_not}.")]
     try:
-        log(f"how well the bots play: {n:,} deals played twice, {base} defending and {SEARCH_DEFENDER} "
-            "defending ...")
-        per_deal = pq.defence_quality(cfg.rules[0], base, SEARCH_DEFENDER, n, seed=cfg.seed, jobs=cfg.jobs,
-                                      progress=cfg.progress)
-        with written_whole(cfg.out / "data" / DEFENCE_DATA) as tmp:
-            per_deal.write_parquet(tmp)
+        data = cfg.out / "data" / DEFENCE_DATA
+        if data.is_file():  # build_report removed it unless it was made with these settings
+            log(f"reusing {data} ({n:,} deals played twice)")
+            per_deal = pl.read_parquet(data)
+        else:
+            log(f"how well the bots play: {n:,} deals played twice, {base} defending and {SEARCH_DEFENDER} "
+                "defending ...")
+            per_deal = pq.defence_quality(cfg.rules[0], base, SEARCH_DEFENDER, n, seed=cfg.seed, jobs=cfg.jobs,
+                                          progress=cfg.progress)
+            with written_whole(data) as tmp:
+                per_deal.write_parquet(tmp)
+            _record_data(data, cfg.out / "data" / DEFENCE_KEY, _play_keys(cfg)[DEFENCE_DATA])
         table = pq.quality_table(per_deal, seed=cfg.seed)
         _write_table(table, tables_dir / "play_defence.csv")
         tables["play_defence"] = tables_dir / "play_defence.csv"
@@ -1068,7 +1149,8 @@ def _defence_part(cfg: ReportConfig, log: _Log, tables_dir: Path, tables: dict[s
     return [
         title,
         Block("p", (
-            f"{n:,} deals played twice on the same cards: {base} at every seat, and {base} declaring (the "
+            f"{n:,} deals{_capped('--defence-deals', cfg.defence_deals, n, 'as many as the table above solved')} "
+            f"played twice on the same cards: {base} at every seat, and {base} declaring (the "
             f"same auction, talon and hand-off: {SEARCH_DEFENDER} bids as standard) against {SEARCH_DEFENDER} "
             "defending, the search player of `docs/strategies.md` (sampled deals of the hidden cards, each "
             "solved open-handed) at its default budget. The strategies draw on a stream of their own, so the "
@@ -1082,7 +1164,14 @@ def _defence_part(cfg: ReportConfig, log: _Log, tables_dir: Path, tables: dict[s
     ]
 
 
-def _play_quality_blocks(table: pl.DataFrame, per_deal: pl.DataFrame, n: int, chart: Path) -> list[Block]:
+def _capped(option: str, asked: int, used: int, within: str) -> str:
+    """Words saying that fewer deals were used than ``option`` asked for, as no more than
+    ``within`` are (none when all were)."""
+    return f" (`{option} {asked:,}` asks for more: at most {within} are used)" if asked > used else ""
+
+
+def _play_quality_blocks(table: pl.DataFrame, per_deal: pl.DataFrame, n: int, chart: Path,
+                         capped: str = "") -> list[Block]:
     def mean_ci(m: str) -> pl.Expr:
         return pl.struct(m, f"{m}_ci_low", f"{m}_ci_high", "deals").map_elements(
             lambda r: _mean_loss_ci(r, m), return_dtype=pl.String)
@@ -1108,7 +1197,7 @@ def _play_quality_blocks(table: pl.DataFrame, per_deal: pl.DataFrame, n: int, ch
     rows = per_deal.height
     return [
         Block("p", (
-            f"The first {n:,} deals of the run, every card traced: the {rows:,} played out (not redealt or "
+            f"The first {n:,} deals of the run{capped}, every card traced: the {rows:,} played out (not redealt or "
             "resigned) are solved open-handed before every card (`thousand.solver`; every hand open, the "
             "declarer playing for the most deal points and the defenders together for the least, points "
             "already taken included). The value at the first lead (after the hand-off as played) against "
@@ -1227,7 +1316,7 @@ def _report_files(compares: bool = True) -> list[str]:
     """The files (relative to --out) a report writes besides its data; the comparison's
     only when it ``compares`` several rule sets."""
     names = ([f"tables/{n}" for n in OWN_TABLES] + [f"charts/{n}" for n in OWN_CHARTS] + ["compare.md", *REPORT_PAGES]
-             + [f"data/{PLAY_DATA}", f"data/{DEFENCE_DATA}"])
+             + [f"data/{n}" for n in (PLAY_DATA, PLAY_KEY, DEFENCE_DATA, DEFENCE_KEY)])
     return [n for n in names if compares or n not in COMPARE_FILES]
 
 
@@ -1236,7 +1325,9 @@ def _claimed(earlier: dict[str, Any]) -> set[str]:
     those its report.json lists, and while it was running, every name it might write."""
     claimed = {f"tables/{n}" for n in _recorded(earlier, "tables", "tables")}
     claimed |= {f"charts/{n}" for n in _recorded(earlier, "charts", "charts")}
-    claimed |= {f"data/{n}" for n in _recorded(earlier, "data", "data") if n in (PLAY_DATA, DEFENCE_DATA)}
+    # a data file with its record (reports older than the records wrote none)
+    claimed |= {f"data/{f}" for n in _recorded(earlier, "data", "data") if n in PLAY_RECORDS
+                for f in (n, PLAY_RECORDS[n])}
     listed = earlier.get("claimed")
     claimed |= {str(p) for p in listed if str(p) in _report_files()} if isinstance(listed, list) else set()
     if "tables/compare.csv" in claimed:   # compare.md comes with the comparison's tables
@@ -1420,20 +1511,14 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
         path = out / rel
         if Path(rel).parent.name in ("tables", "charts", "") and path.is_file() and not path.is_symlink():
             path.unlink()
-    # The forced-declarer data is kept only when it was made with this run's settings.
-    forced, forced_key = out / "data" / FORCED_DATA, out / "data" / FORCED_KEY
+    # Computed data is kept only when it was made with this run's settings.
+    for name, want in _play_keys(cfg).items():
+        _keep_current(out / "data" / name, out / "data" / PLAY_RECORDS[name], want, log)
     try:
-        record = read_json(forced_key, "report record", MAX_RECORD_BYTES)
-        kept = _same_forced_key(record, cfg)
-    except ThousandError:
-        kept = False
-    if kept and forced.is_file() and record.get("sha256") != _file_digest(forced):
-        # the file is not the one the record describes: cut short, edited, another report's
-        log(f"{forced} is not the file this report wrote (damaged or replaced): computing it again")
-        kept = False
-    if not kept:
-        forced.unlink(missing_ok=True)
-        forced_key.unlink(missing_ok=True)
+        forced_want = _forced_resume_key(cfg)
+    except ImportError:  # a build without the thresholds module has no forced-declarer data to keep
+        forced_want = None
+    kept = _keep_current(out / "data" / FORCED_DATA, out / "data" / FORCED_KEY, forced_want, log)
     # The chunks of an interrupted forced-declarer run are continued only with the same key
     # (and are not needed once the whole file is there).
     parts = out / "data" / FORCED_PARTS

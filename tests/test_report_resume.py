@@ -8,7 +8,7 @@ import pytest
 
 from thousand import simulate as runner
 from thousand.runner import chunks
-from thousand.analysis import thresholds
+from thousand.analysis import play_quality, thresholds
 from thousand.analysis.report import ReportConfig, build_report
 
 
@@ -26,19 +26,25 @@ def _tables(out: Path) -> dict[str, bytes]:
 
 def _data_files(out: Path) -> dict[str, int]:
     """Every data file the report simulated, with its modification time in ns."""
-    files = [*(out / "data").glob("*/chunk-*.parquet"), out / "data" / "forced_hands.parquet"]
+    files = [*(out / "data").glob("*/chunk-*.parquet"),
+             *(out / "data" / name for name in ("forced_hands.parquet", "play_quality.parquet", "play_defence.parquet"))]
     return {str(p.relative_to(out)): p.stat().st_mtime_ns for p in files}
 
 
 def _forbid_simulation(monkeypatch) -> None:
-    """Make any kernel work fail: chunks of the runner and forced-declarer play."""
+    """Make any kernel work fail: chunks of the runner, forced-declarer play and the
+    solving of "How well the bots play"."""
     def no_chunk(task):
         raise AssertionError(f"chunk {task.index} of {task.out} was computed again")
 
-    def no_forced(*a, **k):
-        raise AssertionError("forced-declarer data was simulated again")
+    def computed_again(what: str):
+        def fail(*a, **k):
+            raise AssertionError(f"{what} was computed again")
+        return fail
     monkeypatch.setattr(chunks, "run_chunk", no_chunk)
-    monkeypatch.setattr(thresholds, "simulate_forced_hands", no_forced)
+    monkeypatch.setattr(thresholds, "simulate_forced_hands", computed_again("forced-declarer data"))
+    monkeypatch.setattr(play_quality, "bot_play_quality", computed_again("the bots' play quality"))
+    monkeypatch.setattr(play_quality, "defence_quality", computed_again("the defence comparison"))
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +57,7 @@ def first_report(tmp_path_factory):
 
 def test_a_second_run_reuses_every_dataset_and_writes_the_same_tables(first_report, monkeypatch):
     out, tables, files = first_report
-    assert len(files) >= 4  # three presets and the forced-declarer data
+    assert len(files) >= 6  # three presets, the forced-declarer data and the two of the bots' play
     _forbid_simulation(monkeypatch)
     logs: list[str] = []
     result = build_report(_config(out, logs))
@@ -59,7 +65,50 @@ def test_a_second_run_reuses_every_dataset_and_writes_the_same_tables(first_repo
     assert _data_files(out) == files  # nothing rewritten
     assert _tables(out) == tables
     assert any(f"reusing {out / 'data' / 'classic'} (1,500 deals)" in line for line in logs), logs
-    assert any("reusing" in line and "forced_hands.parquet" in line for line in logs), logs
+    for name in ("forced_hands.parquet", "play_quality.parquet", "play_defence.parquet"):
+        assert any("reusing" in line and name in line for line in logs), (name, logs)
+
+
+@pytest.mark.parametrize("change", ["damaged", "other play deals", "other defence deals", "no defence", "no record"])
+def test_the_bots_play_data_is_computed_again_only_when_it_is_not_this_reports(first_report, tmp_path, change):
+    """A changed setting, a damaged file or a missing record makes the play data computed
+    again (to the tables a fresh report writes); a report that does not compute it removes it."""
+    import shutil
+    out, tables, _ = first_report
+    copy = tmp_path / "report"
+    shutil.copytree(out, copy, copy_function=shutil.copy2)
+    data = copy / "data"
+    kw = {}
+    if change == "damaged":
+        (data / "play_quality.parquet").write_bytes((data / "play_quality.parquet").read_bytes()[:-1] + b"\0")
+    elif change == "other play deals":  # fewer than the defence's 8: they are capped at 6 too
+        kw = dict(play_deals=6)
+    elif change == "other defence deals":
+        kw = dict(defence_deals=6)
+    elif change == "no defence":
+        kw = dict(defence_deals=0)
+    else:
+        (data / "play_defence.json").unlink()
+    logs: list[str] = []
+    build_report(_config(copy, logs, **kw))
+    reused = {name for name in ("play_quality.parquet", "play_defence.parquet")
+              if any("reusing" in line and name in line for line in logs)}
+    assert reused == {"damaged": {"play_defence.parquet"}, "other play deals": set(),
+                      "other defence deals": {"play_quality.parquet"}, "no defence": {"play_quality.parquet"},
+                      "no record": {"play_quality.parquet"}}[change], logs
+    if change == "no defence":
+        assert not (data / "play_defence.parquet").exists() and not (data / "play_defence.json").exists()
+    else:
+        assert (data / "play_defence.json").is_file()
+    assert (data / "play_quality.json").is_file()
+    page = (copy / "report.md").read_text()
+    assert ("6 deals (`--defence-deals 8` asks for more: at most as many as the table above solved are used)"
+            in page) == (change == "other play deals")
+    fresh = tmp_path / "fresh"
+    build_report(_config(fresh, [], **kw))
+    assert _tables(copy) == _tables(fresh)
+    if not kw:
+        assert _tables(copy) == tables
 
 
 def test_an_interrupted_run_is_completed_to_the_same_tables(first_report, tmp_path):

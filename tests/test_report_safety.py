@@ -78,7 +78,8 @@ def test_a_compare_md_without_an_earlier_comparison_is_kept(tmp_path):
     assert (tmp_path / "compare.md").read_text() == "mine\n"
 
 
-@pytest.mark.parametrize("what", ["forced_hands.parquet", "forced_hands.parts/mine.txt", "classic/data.parquet"])
+@pytest.mark.parametrize("what", ["forced_hands.parquet", "forced_hands.parts/mine.txt", "classic/data.parquet",
+                                  "play_quality.parquet", "play_quality.json", "play_defence.json"])
 def test_forced_declarer_files_or_datasets_of_unknown_origin_are_refused(tmp_path, capsys, what):
     path = tmp_path / "data" / what
     path.parent.mkdir(parents=True)
