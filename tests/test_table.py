@@ -205,7 +205,7 @@ def test_typed_answers_play_the_same_game_and_the_table_shows_it(spec, game_seed
 
 def test_bad_typing_is_asked_again_with_the_reason():
     out = io.StringIO()
-    lines = ["maybe", "107", "lots", "hand", "help"]
+    lines = ["maybe", "107", "lots", "1_10", "１１０", "+110", "hand", "help"]
     typist = Typist(PassivePlayer(), lines, seat=0, players=["person", "standard", "standard"], out=out)
     game = _table_game("classic:max_deals=1", 11)
     play(game, typist)
@@ -214,6 +214,8 @@ def test_bad_typing_is_asked_again_with_the_reason():
     assert "type a bid (105-160) or pass, not 'maybe'" in text
     assert "a bid here is 105 to 160 in steps of 5, or pass" in text
     assert "type a bid (105-160) or pass, not 'lots'" in text
+    for odd in ("1_10", "１１０", "+110"):  # int() reads them all as 110: never a bid
+        assert f"type a bid (105-160) or pass, not {odd!r}" in text
     assert "deal 1; scores you 0, seat 1 0, seat 2 0" in text      # "hand" shows the table again
     assert "Cards are written rank then suit" in text               # "help"
     assert "you pass" in text                                       # then the typist's own answer

@@ -446,12 +446,13 @@ def _yes_no(text: str) -> bool:
 
 def _number(text: str, what: str) -> int:
     """A typed whole number (at most 6 digits: every bid and contract has 3 or 4)."""
-    if text.isdigit() and len(text) > 6:
+    # ASCII digits only: int() also reads "1_10", "+110" and other scripts' digits, and a
+    # typo read as a number is a binding bid
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(f"type {what}, not {text!r}")
+    if len(text) > 6:
         raise ValueError(f"{text[:8]}... is far out of range: type {what}")
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(f"type {what}, not {text!r}") from None
+    return int(text)
 
 
 def _two_cards(text: str, hand: int) -> list[Any]:
