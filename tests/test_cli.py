@@ -141,6 +141,22 @@ def exit_code(argv: list[str]) -> int:
         return e.code
 
 
+@pytest.mark.parametrize("args, needle", [
+    (["solve", "--hands", "AH TH | KH 9S | QH JS", "--declarer", "0_1"], "--declarer: must be a whole number"),
+    (["solve", "--hands", "AH TH | KH 9S | QH JS", "--taken", "1_0,0,0"], "--taken: give 3 whole numbers"),
+    (["solve", "--hands", "AH TH | KH 9S | QH JS", "--taken", "\u0663,0,0"], "--taken: give 3 whole numbers"),
+    (["simulate", "--deals", "1_000", "--out", "x"], "--deals/-n: must be a whole number"),
+    (["bid", "AH TH KH QH AD 9S JC", "--samples", "+100"], "--samples: must be a whole number"),
+    (["match", "--strategy", "greedy", "--strategy", "standard", "--deals", "\uff11\uff10"], "--deals/-n: must be a whole number"),
+    (["explain", "--seed", "1_0"], "--seed: must be a whole number >= 0"),
+])
+def test_numbers_are_ascii_digits_only(capsys, args, needle):
+    # int() reads "1_0", "+100", full-width and Arabic-Indic digits: a typo must not become a number
+    assert exit_code(args) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and needle in err, err
+
+
 @pytest.mark.parametrize("command, flag, value, needle", [
     # a list of numbers beginning with a negative one: argparse took it for an option
     (["solve", "--hands", "AH TH | KH 9S | QH JS"], "--taken", "-5,0,0", "--taken: give 3 whole numbers 0..10000"),

@@ -6,7 +6,7 @@ import json
 import math
 
 from thousand.cards import parse_hand
-from thousand.commands.common import add_rules_arguments, add_seed_argument, rules_from_args
+from thousand.commands.common import add_rules_arguments, add_seed_argument, rules_from_args, whole
 from thousand.errors import ThousandError, check_name
 from thousand.files import write_problem
 
@@ -65,7 +65,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
                    help="strategy of all seats, or repeat three times for declarer, next, other (default standard)")
     mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--samples", type=int, default=100_000, metavar="N",
+    mode.add_argument("--samples", type=whole, default=100_000, metavar="N",
                       help="completions to sample (default 100000)")
     mode.add_argument("--exact", action="store_true", help="enumerate all 2,333,760 completions: exact probabilities")
     p.add_argument("--per-bid", action="store_true",
@@ -75,10 +75,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--solve", action="store_true",
                    help="add the open-hand reference: P(make) and EV if the declarer chose the best hand-off and "
                         "everybody played with open hands (--solve-samples completions, each solved exactly; a few seconds)")
-    p.add_argument("--solve-samples", type=int, default=None, metavar="N",
+    p.add_argument("--solve-samples", type=whole, default=None, metavar="N",
                    help=f"with --solve: completions of the open-hand reference (default {DEFAULT_SOLVE_SAMPLES}; "
                         "about 2-8 ms each on one core)")
-    p.add_argument("--jobs", "-j", type=int, default=None, metavar="J",
+    p.add_argument("--jobs", "-j", type=whole, default=None, metavar="J",
                    help="worker processes for --solve, -1 for all cores (default -1); never changes the result")
     p.add_argument("--confidence", type=float, default=0.8, metavar="P",
                    help="probability of making it that the safe bid needs (default 0.8)")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -26,9 +27,26 @@ def rules_from_args(args: argparse.Namespace, spec: str | None = None) -> Rules:
     return parse_rules_spec(spec if spec is not None else args.rules, args.overrides)
 
 
+WHOLE = re.compile(r"\s*-?[0-9]+\s*")   # ASCII digits: int() also reads "1_0", "+5" and other scripts' digits
+
+
+def whole(text: str) -> int:
+    """An argparse type: a whole number written in ASCII digits (a sign only for a negative
+    one, which the option's own check then refuses with its reason)."""
+    if not WHOLE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"must be a whole number written in digits, got {text!r}")
+    try:
+        return int(text)
+    except ValueError:  # past Python's cap on the digits of an integer
+        raise argparse.ArgumentTypeError(f"must have at most {sys.get_int_max_str_digits():,} digits, "
+                                         f"got {len(text.strip()):,}") from None
+
+
 def seed_value(text: str) -> int:
     """A root seed: a whole number >= 0 (what numpy's SeedSequence accepts)."""
     try:
+        if not WHOLE.fullmatch(text):
+            raise ValueError(text)
         value = int(text)
     except ValueError:
         if text.strip().isdigit():  # past Python's cap on the digits of an integer

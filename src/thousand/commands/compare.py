@@ -7,7 +7,7 @@ import math
 import os
 from pathlib import Path
 
-from thousand.commands.common import add_rules_arguments, add_seed_argument, print_result
+from thousand.commands.common import add_rules_arguments, add_seed_argument, print_result, whole
 from thousand.errors import ThousandError, check_name
 
 NAME = "compare"
@@ -82,22 +82,22 @@ MAX_UNITS = {"games": 10**9, "deals": 10**10}
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_rules_arguments(p, multiple=True)
     size = p.add_mutually_exclusive_group()
-    size.add_argument("--games", "-g", type=int, default=None, metavar="N",
+    size.add_argument("--games", "-g", type=whole, default=None, metavar="N",
                       help=f"whole games per rule set, 2 to {MAX_UNITS['games']:,} (default {DEFAULT_GAMES:,}); "
                            "game and deal metrics")
-    size.add_argument("--deals", "-n", type=int, default=None, metavar="N",
+    size.add_argument("--deals", "-n", type=whole, default=None, metavar="N",
                       help=f"deals per rule set, outside games, 2 to {MAX_UNITS['deals']:,}; deal metrics only")
     p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
                    help="strategy for every seat (once) or for each seat (once per seat); default standard")
     add_seed_argument(p)
-    p.add_argument("--jobs", "-j", type=int, default=-1, metavar="J",
+    p.add_argument("--jobs", "-j", type=whole, default=-1, metavar="J",
                    help="parallel workers, -1 for all cores (default -1); never changes the result")
     p.add_argument("--metric", "-m", action="append", default=None, metavar="NAME[,NAME...]",
                    help="compare only these metrics (repeatable; see --list-metrics)")
     p.add_argument("--precision", type=float, default=None, metavar="X",
                    help="simulate in rounds until every difference interval is narrower than X, in each "
                         "metric's unit (shares as fractions: 0.01 = 1 percentage point)")
-    p.add_argument("--max-games", type=int, default=None, metavar="N",
+    p.add_argument("--max-games", type=whole, default=None, metavar="N",
                    help="cap per rule set for --precision, never exceeded (default 32 x the first round)")
     p.add_argument("--out", "-o", default=None, metavar="DIR",
                    help="write compare.md, compare.csv, compare.json and compare_forest.png there, and their "

@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Any
 
-from thousand.commands.common import add_rules_arguments, rules_from_args, seat_strategies, seed_value
+from thousand.commands.common import add_rules_arguments, rules_from_args, seat_strategies, seed_value, whole
 from thousand.errors import IllegalDecision, ThousandError, check_name
 from thousand.files import read_json
 from thousand.trace import EventKind
@@ -59,7 +59,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="every seat plays uniformly random legal moves (same as --strategy random)")
     p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
                    help="player for every seat (once) or each seat (once per seat): random, passive, ...")
-    p.add_argument("--dealer", type=int, default=None, metavar="SEAT",
+    p.add_argument("--dealer", type=whole, default=None, metavar="SEAT",
                    help="dealer seat (default: drawn from the seed, as a game's first dealer)")
     p.add_argument("--game", action="store_true", help="play a whole game (to target or max_deals)")
     p.add_argument("--replay", default=None, metavar="FILE.json", help="replay a recorded deal or game trace")

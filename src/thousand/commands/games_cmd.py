@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 
+from thousand.commands.common import whole
 from thousand.commands.simulate_cmd import add_runner_arguments, print_summary, runner_kwargs
 
 NAME = "games"
@@ -27,7 +28,7 @@ examples:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from thousand.schema import DEFAULT_CHUNK_GAMES
-    p.add_argument("--games", "-n", type=int, required=True, metavar="N", help="games to play")
+    p.add_argument("--games", "-n", type=whole, required=True, metavar="N", help="games to play")
     add_runner_arguments(p, "games", DEFAULT_CHUNK_GAMES)
     p.add_argument("--deals-out", default=None, metavar="PATH",
                    help="with --out: also write every deal of the games (one row per dealt deal) to this directory")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from thousand.commands.common import add_rules_arguments, add_seed_argument, print_result, rules_from_args
+from thousand.commands.common import add_rules_arguments, add_seed_argument, print_result, rules_from_args, whole
 from thousand.errors import ThousandError, check_name
 
 NAME = "match"
@@ -53,13 +53,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
                    help="a strategy of the match (at least two; repeat)")
     size = p.add_mutually_exclusive_group()
-    size.add_argument("--deals", "-n", type=int, default=None, metavar="N",
+    size.add_argument("--deals", "-n", type=whole, default=None, metavar="N",
                       help="deals, each played in every seating (default 20,000)")
-    size.add_argument("--games", "-g", type=int, default=None, metavar="N",
+    size.add_argument("--games", "-g", type=whole, default=None, metavar="N",
                       help="whole games, each played in every seating")
     add_rules_arguments(p)
     add_seed_argument(p)
-    p.add_argument("--jobs", "-j", type=int, default=-1, metavar="J",
+    p.add_argument("--jobs", "-j", type=whole, default=-1, metavar="J",
                    help="parallel workers, -1 for all cores (default -1); never changes the result")
     p.add_argument("--backend", default="loky", metavar="loky|threads|dask",
                    help="worker pool: loky processes (default), threads, or a dask.distributed cluster")
@@ -68,7 +68,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--precision", type=float, default=None, metavar="X",
                    help="play in rounds until every pair's main interval is narrower than X "
                         "(points; with --games a share: 0.02 = 2 percentage points)")
-    p.add_argument("--cap", type=int, default=None, metavar="N",
+    p.add_argument("--cap", type=whole, default=None, metavar="N",
                    help="most deals (games) a --precision run plays (default 32 x the first round)")
     p.add_argument("--out", "-o", default=None, metavar="DIR",
                    help="write the rows (one per seating and deal or game) there as Parquet chunks")

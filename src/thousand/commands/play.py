@@ -5,7 +5,7 @@ import argparse
 import os
 import sys
 
-from thousand.commands.common import add_rules_arguments, rules_from_args, seed_value
+from thousand.commands.common import add_rules_arguments, rules_from_args, seed_value, whole
 from thousand.errors import ThousandError, check_name
 
 NAME = "play"
@@ -40,7 +40,7 @@ examples:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_rules_arguments(p)
     p.set_defaults(rules=None)   # None: not given (--resume refuses any given one, the default too)
-    p.add_argument("--seat", type=int, default=None, metavar="N", help="your seat (default 0)")
+    p.add_argument("--seat", type=whole, default=None, metavar="N", help="your seat (default 0)")
     p.add_argument("--opponent", action="append", default=None, metavar="NAME[:k=v,...]",
                    help="the bots: once for every other seat, or once for each in seat order (default standard)")
     p.add_argument("--seed", type=seed_value, default=None, metavar="S",

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from thousand.commands.common import add_seed_argument
+from thousand.commands.common import add_seed_argument, whole
 from thousand.errors import ThousandError
 
 NAME = "report"
@@ -53,19 +53,19 @@ DEFAULT_DEFENCE_DEALS = 300
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--deals", "-n", type=int, default=DEFAULT_DEALS, metavar="N",
+    p.add_argument("--deals", "-n", type=whole, default=DEFAULT_DEALS, metavar="N",
                    help=f"deals simulated per rule set (default {DEFAULT_DEALS:,})")
-    p.add_argument("--games", "-g", type=int, default=DEFAULT_GAMES, metavar="N",
+    p.add_argument("--games", "-g", type=whole, default=DEFAULT_GAMES, metavar="N",
                    help=f"games per rule set for the house-rule comparison (default {DEFAULT_GAMES:,})")
-    p.add_argument("--hands", type=int, default=DEFAULT_HANDS, metavar="N",
+    p.add_argument("--hands", type=whole, default=DEFAULT_HANDS, metavar="N",
                    help=f"random hands for the bidding thresholds (default {DEFAULT_HANDS:,})")
-    p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, metavar="N",
+    p.add_argument("--samples", type=whole, default=DEFAULT_SAMPLES, metavar="N",
                    help=f"completions played per hand and seat for the thresholds (default {DEFAULT_SAMPLES})")
     # None: the pipeline's own default (which the test suite lowers, like every report's)
-    p.add_argument("--play-deals", type=int, default=None, metavar="N",
+    p.add_argument("--play-deals", type=whole, default=None, metavar="N",
                    help="first deals of the main run solved open-handed for \"How well the bots play\" "
                         f"(default {DEFAULT_PLAY_DEALS:,}; 0 leaves the section out)")
-    p.add_argument("--defence-deals", type=int, default=None, metavar="N",
+    p.add_argument("--defence-deals", type=whole, default=None, metavar="N",
                    help="of those, how many are played again with the pimc search player defending against "
                         f"the run's strategy (default {DEFAULT_DEFENCE_DEALS:,}, about a minute of CPU for "
                         "each 100; 0 leaves it out)")
@@ -77,7 +77,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
                    help="strategy for every seat (once) or for each seat; default standard")
     add_seed_argument(p)
-    p.add_argument("--jobs", "-j", type=int, default=-1, metavar="J",
+    p.add_argument("--jobs", "-j", type=whole, default=-1, metavar="J",
                    help="parallel workers, -1 for all cores (default -1); never changes the result")
     p.add_argument("--no-presets", action="store_true",
                    help="only the given rule sets (default classic alone): no preset added to the redeal section, "

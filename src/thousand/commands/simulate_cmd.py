@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from thousand.commands.common import add_rules_arguments, add_seed_argument, rules_from_args
+from thousand.commands.common import add_rules_arguments, add_seed_argument, rules_from_args, whole
 
 NAME = "simulate"
 HELP = "play N deals in parallel and write one row per deal to a Parquet dataset"
@@ -43,7 +43,7 @@ def add_runner_arguments(p: argparse.ArgumentParser, unit: str, default_chunk: i
     p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
                    help="strategy for every seat (once) or for each seat (once per seat); default standard")
     add_seed_argument(p)
-    p.add_argument("--jobs", "-j", type=int, default=-1, metavar="J",
+    p.add_argument("--jobs", "-j", type=whole, default=-1, metavar="J",
                    help="parallel workers, -1 for all cores (default -1); never changes the result")
     p.add_argument("--backend", default="loky", metavar="loky|threads|dask",
                    help="loky: worker processes (default); threads: threads of this process; "
@@ -55,7 +55,7 @@ def add_runner_arguments(p: argparse.ArgumentParser, unit: str, default_chunk: i
                    help="dataset directory to write (default: a temporary one, removed at exit)")
     p.add_argument("--resume", action="store_true",
                    help="continue an interrupted run in --out: keep its chunks, compute the missing ones")
-    p.add_argument("--chunk-size", type=int, default=default_chunk, metavar="C",
+    p.add_argument("--chunk-size", type=whole, default=default_chunk, metavar="C",
                    help=f"{unit} per chunk and per file (default {default_chunk:,}); part of what fixes the data")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress bar even on a terminal")
@@ -83,7 +83,7 @@ def print_summary(result: RunResult) -> None:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from thousand.schema import DEFAULT_CHUNK_DEALS
-    p.add_argument("--deals", "-n", type=int, required=True, metavar="N", help="deals to play")
+    p.add_argument("--deals", "-n", type=whole, required=True, metavar="N", help="deals to play")
     add_runner_arguments(p, "deals", DEFAULT_CHUNK_DEALS)
 
 

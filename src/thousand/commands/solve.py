@@ -5,7 +5,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from thousand.commands.common import add_rules_arguments, rules_from_args, seat_strategies, seed_value
+from thousand.commands.common import add_rules_arguments, rules_from_args, seat_strategies, seed_value, WHOLE, whole
 from thousand.errors import IllegalDecision, ThousandError
 
 if TYPE_CHECKING:       # the command imports the kernel only when it runs
@@ -78,11 +78,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     src.add_argument("--seed", type=seed_value, metavar="S",
                      help="solve the deal `thousand explain --seed S` plays, at its first lead")
     src.add_argument("--trace", metavar="FILE.json", help="a deal trace written by `thousand explain --json`")
-    p.add_argument("--at", type=int, default=None, metavar="EVENT",
+    p.add_argument("--at", type=whole, default=None, metavar="EVENT",
                    help="with --trace: the position before the trace's event number EVENT (0-based, a card "
                         "of the play; default its first lead)")
-    p.add_argument("--declarer", type=int, default=None, metavar="SEAT", help="the declarer's seat (default 0)")
-    p.add_argument("--lead", type=int, default=None, metavar="SEAT",
+    p.add_argument("--declarer", type=whole, default=None, metavar="SEAT", help="the declarer's seat (default 0)")
+    p.add_argument("--lead", type=whole, default=None, metavar="SEAT",
                    help="the seat that leads (the trick in progress, if any) (default the declarer)")
     p.add_argument("--trump", default=None, metavar="SUIT",
                    help="trump suit: S C D H (or ♠ ♣ ♦ ♥, spades ... hearts) or none (default none)")
@@ -253,6 +253,8 @@ def _taken(text: str | None, n: int) -> list[int]:
         return [0] * n
     parts = [t.strip() for t in text.replace(";", ",").split(",")]
     try:
+        if not all(WHOLE.fullmatch(t) for t in parts):   # ASCII digits: int() also reads "1_0"
+            raise ValueError(text)
         taken = [int(t) for t in parts]
     except ValueError:
         raise ThousandError(f"--taken: give {n} whole numbers separated by commas, got {text!r}") from None
