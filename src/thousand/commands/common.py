@@ -44,15 +44,9 @@ def whole(text: str) -> int:
 
 def seed_value(text: str) -> int:
     """A root seed: a whole number >= 0 (what numpy's SeedSequence accepts)."""
-    try:
-        if not WHOLE.fullmatch(text):
-            raise ValueError(text)
-        value = int(text)
-    except ValueError:
-        if text.strip().isdigit():  # past Python's cap on the digits of an integer
-            raise argparse.ArgumentTypeError(f"must have at most {sys.get_int_max_str_digits():,} digits, "
-                                             f"got {len(text.strip()):,}") from None
-        raise argparse.ArgumentTypeError(f"must be a whole number >= 0, got {text!r}") from None
+    if not WHOLE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 0, got {text!r}")
+    value = whole(text)   # its own reason past Python's cap on the digits of an integer
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be a whole number >= 0, got {value}")
     return value
