@@ -686,9 +686,10 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
 
 # --------------------------------------------------------------------------- output
 def _fmt(v: float, unit: str) -> str:
+    """A difference or its interval's end: signed, so a gain reads as one."""
     if v is None or not math.isfinite(v):
         return "n/a"
-    return f"{100 * v:.1f}%" if unit == "share" else f"{v:+.2f}" if unit == "points" else f"{v:.3f}"
+    return f"{100 * v:+.1f}%" if unit == "share" else f"{v:+.2f}" if unit == "points" else f"{v:+.3f}"
 
 
 def _fmt_value(v: float, unit: str) -> str:

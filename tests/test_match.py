@@ -214,3 +214,17 @@ def test_the_control_variate_is_the_deck_s_and_changes_no_identity():
 
 def dataclasses_replace(t, **kw):
     return dataclasses.replace(t, **kw)
+
+
+def test_every_difference_in_the_table_carries_its_sign():
+    # a share's gain read "1.8%" beside "+3.95" for points (hostile try-out 3)
+    res = m.match(["greedy", "standard"], CLASSIC, n_deals=200, jobs=1, progress=False, chunk_size=200)
+    lines = m.result_table(res).splitlines()
+    for r in res.rows:
+        if r.kind == "share" or r.metric.endswith("_cv"):
+            continue
+        line = next(t for t in lines if t.strip().split()[:1] == [r.metric])
+        diff = line.split()[3]
+        assert diff[0] in "+-" or diff == "n/a", line
+        if r.unit == "share" and r.value > 0:
+            assert diff == f"+{100 * r.value:.1f}%", line

@@ -39,6 +39,12 @@ def test_parameters_parse_and_errors_name_the_problem():
             parse_strategy("test_tunable:nope=1")
         with pytest.raises(ThousandError, match="must be a number"):
             parse_strategy("test_tunable:margin=high")
+        # digits as typed on a keyboard: float() alone reads these as 10 and 1
+        for odd in ("１０", "1_0", "\u0661", "nan", "inf"):
+            with pytest.raises(ThousandError, match="must be a number"):
+                parse_strategy(f"test_tunable:margin={odd}")
+        assert parse_strategy("test_tunable:risk=.25").params[3] == 0.25
+        assert parse_strategy("test_tunable:margin=+1e0").params[0] == 1
     finally:
         del STRATEGIES["test_tunable"]
     with pytest.raises(ThousandError, match="unknown strategy"):

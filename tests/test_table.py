@@ -147,6 +147,7 @@ def test_undo_before_any_answer_says_so_and_goes_on():
     (lambda d: d.__setitem__("seat", 1), 'seat must be the one seat whose player is "person"'),
     (lambda d: d["rules"].__setitem__("bolts", "sometimes"), "its rules: bolts"),
     (lambda d: d["answers"].append(["dance", 1]), "answers must be a list of [kind, ...]"),
+    (lambda d: d.__setitem__("finished", "no"), "finished must be true or false, not 'no'"),
 ])
 def test_a_damaged_saved_game_is_one_line(tmp_path, capsys, edit, said):
     path = tmp_path / "game.json"
@@ -324,6 +325,8 @@ def test_save_never_replaces_a_file_and_resume_refuses_any_given_setting(tmp_pat
     assert "already exists: it is not a game saved by thousand play; choose another --save" in \
         capsys.readouterr().err
     assert kept.read_text() == '{"important": 1}'
+    assert main(["play", "--seed", "5", "--save", str(tmp_path)]) == 2
+    assert f"{str(tmp_path)!r} is a directory: give --save a file name" in capsys.readouterr().err
     game = tmp_path / "g.json"
     monkeypatch.setattr("sys.stdin", io.StringIO("pass\nquit\n"))
     assert main(["play", "--seed", "5", "--save", str(game)]) == 0

@@ -16,6 +16,7 @@ kernel's single-decision functions as a :class:`KernelPlayer` for the reference 
 from __future__ import annotations
 
 import math
+import re
 
 from dataclasses import dataclass, field
 from typing import Any, Sequence
@@ -191,6 +192,9 @@ def draws(spec: str) -> bool:
     return _strategy(parse_strategy(spec).name).draws
 
 
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
 def parse_strategy(spec: str) -> ParsedStrategy:
     """``'standard:margin=10'`` -> name, kernel code and the full parameter vector."""
     if not isinstance(spec, str) or not spec.strip():
@@ -211,10 +215,11 @@ def parse_strategy(spec: str) -> ParsedStrategy:
         if k not in strat.params:
             known = ", ".join(strat.params) or "none"
             raise ThousandError(f"strategy {strat.name!r} has no parameter {k!r} (parameters: {known})")
-        try:
-            value = float(v)
-        except ValueError:
-            raise ThousandError(f"strategy parameter {k}: must be a number, got {v!r}") from None
+        # a decimal number as typed on a keyboard: float() also reads "1_0" and other
+        # scripts' digits (full-width ones), which no strategy text means
+        if not _DECIMAL.fullmatch(v):
+            raise ThousandError(f"strategy parameter {k}: must be a number, got {v!r}")
+        value = float(v)
         if not math.isfinite(value):
             raise ThousandError(f"strategy parameter {k}: must be a finite number, got {v!r}")
         if k in given:

@@ -108,6 +108,9 @@ def _claim(path: str) -> None:
     try:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
     except FileExistsError:
+        if os.path.isdir(path):
+            raise ThousandError(f"{path!r} is a directory: give --save a file name, "
+                                f"such as {os.path.join(path, 'game.json')!r}") from None
         from thousand.table import load
         try:
             load(path)

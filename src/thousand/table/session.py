@@ -138,7 +138,10 @@ class TableGame:
         if not isinstance(answers, list) or not all(
                 isinstance(a, list) and a and a[0] in KINDS for a in answers):
             raise bad(f"answers must be a list of [kind, ...] with kind one of {', '.join(KINDS)}")
-        return cls(seed, rules, seat, list(players), [list(a) for a in answers], bool(data.get("finished", False)))
+        finished = data.get("finished", False)
+        if not isinstance(finished, bool):   # bool("no") is True
+            raise bad(f"finished must be true or false, not {finished!r}")
+        return cls(seed, rules, seat, list(players), [list(a) for a in answers], finished)
 
 
 def save(game: TableGame, path: str | os.PathLike) -> None:
