@@ -415,4 +415,41 @@ def test_a_deal_the_person_only_watches_is_shown_whole_and_undo_restarts_the_cou
     typist = UndoAtDealTwo(PassivePlayer(), [], seat=0, players=["person", "standard", "standard"], out=out)
     play(_table_game(SHORT, 5), typist)
     after = out.getvalue().split("taken back")[1]
-    assert state["undone"] and "=== deal 1:" in after and "your hand now:" in after
+    assert state["undone"] and "=== deal 1:" in after and "your hand as dealt:" in after
+    # shown from its start, in order, the person's own hand-off included (hostile try-out 3)
+    order = ["your hand as dealt: Q♠ 10♠ 9♦ 10♦ 9♥ Q♥ K♥", "you open 100", "you win the auction", "talon:",
+             "you give Q♠ to seat 1 and 10♠ to seat 2", "contract: 100 by you", "trick 1:", "trick 7:"]
+    assert [after.index(x) for x in order] == sorted(after.index(x) for x in order), after
+
+
+def test_a_redeal_shows_the_auction_before_it_and_the_deal_it_ends():
+    # a talon redeal right after the person's pass hid the pass and who won (hostile try-out 3)
+    def shown(spec, seed):
+        out = io.StringIO()
+        typist = Typist(PassivePlayer(), [], seat=0, players=["person", "standard", "standard"], out=out)
+        play(_table_game(spec, seed), typist)
+        return out.getvalue()
+    text = shown("classic:max_deals=2", 3)
+    before = text[:text.index("REDEAL (talon) demanded by seat 1")].split("=== deal")[-1]
+    assert before.index("you pass") < before.index("seat 1 wins the auction on obligation")
+    # a bot's hand redeal before the person is asked anything: under the deal's own header
+    text = shown("classic:max_deals=3", 16)
+    blocks = text.split("\n\n")
+    redeals = [b for b in blocks if "REDEAL (hand)" in b]
+    assert len(redeals) == 3 and all(b.startswith("=== deal 3: dealer you") for b in redeals), redeals
+
+
+def test_a_resumed_game_shows_the_deal_its_saved_answers_finished_from_its_start(tmp_path, capsys, monkeypatch):
+    # the saved answers end the deal while they are given back: its end is shown with the
+    # person's hand and the card he received, which the replay did not show (hostile try-out 3)
+    path = tmp_path / "game.json"
+    rules = parse_rules_spec(SHORT)
+    game = _table_game(SHORT, 6)
+    with pytest.raises(Quit):
+        play(game, Scripted(_answer_as(make_player("standard", rules, 0, Stream(1))), stop_after=9), path)
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "--resume", str(path)]) == 0
+    deal = capsys.readouterr().out.split("=== deal 1:")[1].split("=== deal 2:")[0]
+    order = ["your hand: J♣ K♣ J♦ Q♦ K♦ 10♦ 9♥", "you pass", "seat 2 wins the auction", "you receive 9♣ from seat 2",
+             "contract: 100 by seat 2", "trick 1:", "trick 8:"]
+    assert [deal.index(x) for x in order] == sorted(deal.index(x) for x in order), deal

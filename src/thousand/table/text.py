@@ -65,7 +65,7 @@ class TextTable:
     # ------------------------------------------------------------------ showing
     def _new_deal(self) -> None:
         self.shown: dict[str, Any] = {"header": False, "hand": False, "bids": 0, "declarer": False, "talon": False,
-                                      "received": False, "contract": False, "tricks": 0, "trick": 0,
+                                      "received": False, "given": False, "contract": False, "tricks": 0, "trick": 0,
                                       "declared": 0}
 
     def say(self, text: str = "") -> None:
@@ -98,13 +98,9 @@ class TextTable:
             self._header(view.dealer, view.scores, view.barrel_sitter)
         if view.hand and not sh["hand"]:   # not before a blind decision: the hand is not seen yet
             sh["hand"] = True
-            if view.tricks or view.trick:
-                which = "your hand now"            # a game resumed (or undone) in the middle of a deal
-            elif view.declarer == self.seat and view.talon:
-                which = "your hand with the talon"
-            else:
-                which = "your hand"
-            self.say(f"{which}: {self._hand(view.hand)}")
+            dealt = _dealt_hand(view)
+            # the hand as dealt, before the auction; the hand now comes with the question
+            self.say(f"your hand{'' if dealt == view.hand else ' as dealt'}: {self._hand(dealt)}")
         self._bids(view.bids)
         if view.declarer >= 0 and not sh["declarer"] and view.phase != "auction":
             sh["declarer"] = True
@@ -112,6 +108,8 @@ class TextTable:
         if view.talon and not sh["talon"]:
             sh["talon"] = True
             self.say(f"talon: {format_hand(view.talon)}")
+        if view.given and not sh["given"]:   # a game resumed (or undone) after the person's hand-off
+            self._gave(view, view.given)
         if view.received >= 0 and not sh["received"]:
             sh["received"] = True
             self.say(f"you receive {card_name(view.received)} from {self.who(view.declarer)}")
@@ -161,15 +159,25 @@ class TextTable:
 
     def deal_over(self, res: DealResult, notes: SettleNotes) -> None:
         sh = self.shown
+        if not sh["header"]:   # a deal the person was not asked about (he deals, or a redeal came first)
+            state = res.state
+            self._header(res.dealer, state.scores if state is not None else [0] * len(self.players),
+                         state.barrel_sitter if state is not None else -1)
+        if not sh["hand"] and self.seat in res.active and res.hands[self.seat]:
+            # not asked in this deal, or its answers given back (a resumed game)
+            sh["hand"] = True
+            self.say(f"your hand: {format_hand(res.hands[self.seat])}")
         if res.is_redeal:
+            # a redeal after the auction: its end first (the bids since the person's last
+            # answer, who won it), as a played deal shows it
+            self._bids(res.bid_log)
+            if res.declarer >= 0 and not sh["declarer"]:
+                sh["declarer"] = True
+                self._auction_won(res.declarer, res.obligation, res.blind, res.winning_bid)
             shown = f" (the talon: {format_hand(res.talon)})" if REDEAL_NAMES[res.redeal] == "talon" else ""
             self.say(f"REDEAL ({REDEAL_NAMES[res.redeal]}) demanded by {self.who(res.redeal_by)}{shown}: "
                      "the same dealer deals again")
         else:
-            if not sh["header"]:   # a deal the person was not asked about (4 players: he deals)
-                state = res.state
-                self._header(res.dealer, state.scores if state is not None else [0] * len(self.players),
-                             state.barrel_sitter if state is not None else -1)
             self._auction(res)   # what he was not shown of it since his last decision
             rest = res.trick_log[sh["tricks"]:]
             self._declarations(res.declared, rest[0].trump if rest else -1, "declared: " if len(rest) > 1 else "")
@@ -212,6 +220,14 @@ class TextTable:
             self._auction_won(res.declarer, res.obligation, res.blind, res.winning_bid)
         if res.talon_shown and not sh["talon"]:
             self.say(f"talon: {format_hand(res.talon)}")
+        if res.declarer == self.seat:
+            if res.handoff_next >= 0 and not sh["given"]:
+                self._gave(res, (res.handoff_next, res.handoff_other))
+        elif res.handoff_next >= 0 and self.seat in res.active and len(res.active) == 3 and not sh["received"]:
+            i = res.active.index(res.declarer)
+            got = res.handoff_next if res.active[(i + 1) % 3] == self.seat else res.handoff_other
+            self.say(f"you receive {card_name(got)} from {self.who(res.declarer)}")
+        sh["given"] = sh["received"] = True
         if not res.resigned and not sh["contract"]:
             self.say(f"contract: {res.contract} by {self.who(res.declarer)}")
         sh["declarer"] = sh["talon"] = sh["contract"] = True
@@ -248,16 +264,23 @@ class TextTable:
     def _said(self, d: Decision, answer: list[Any]) -> None:
         """Confirm what cannot be seen later: the cards handed off, a marriage declared."""
         view = d.view
-        if d.kind == "hand_off" and view.rules.players != 2:
-            i = view.active.index(view.seat)
-            nxt, other = view.active[(i + 1) % 3], view.active[(i + 2) % 3]
-            a, b = parse_card(answer[1]), parse_card(answer[2])
-            self.say(f"you give {card_name(a)} to {self.who(nxt)} and {card_name(b)} to {self.who(other)}")
-        elif d.kind == "hand_off":
-            self.say(f"you lay away {card_name(parse_card(answer[1]))} and {card_name(parse_card(answer[2]))}")
+        if d.kind == "hand_off":
+            self._gave(view, (parse_card(answer[1]), parse_card(answer[2])))
         elif d.kind == "play" and answer[2]:
             c = parse_card(answer[1])
             self.say(f"you declare {_marriage_value(view.rules, c)} in {SUIT_SYMBOLS[suit_of(c)]}")
+
+    def _gave(self, at: View | DealResult, cards: Any) -> None:
+        """The person's hand-off: the card to the defender after him first (2 players: laid
+        away); ``at`` a view or the deal, for the seats."""
+        self.shown["given"] = True
+        a, b = cards
+        if at.rules.players == 2:
+            self.say(f"you lay away {card_name(a)} and {card_name(b)}")
+            return
+        i = at.active.index(self.seat)
+        nxt, other = at.active[(i + 1) % 3], at.active[(i + 2) % 3]
+        self.say(f"you give {card_name(a)} to {self.who(nxt)} and {card_name(b)} to {self.who(other)}")
 
     def _typed(self, prompt: str, d: Decision, hint: Callable[[], None] | None = None,
                retake: bool = False) -> str:
@@ -433,6 +456,21 @@ def _suit(suit: int) -> str:
 
 def _marriage_value(rules: Any, c: int) -> int:
     return rules.ace_marriage if c % 6 == 5 else MARRIAGE_VALUES[suit_of(c)]
+
+
+def _dealt_hand(view: View) -> int:
+    """The seat's cards as dealt: those it holds, has played and has handed off, less the
+    talon it took and the card it received."""
+    cards = view.hand
+    for t in view.tricks:
+        cards |= sum(1 << c for s, c in t.plays if s == view.seat)
+    cards |= sum(1 << c for s, c in view.trick if s == view.seat)
+    cards |= sum(1 << c for c in view.given)
+    if view.declarer == view.seat and cards & view.talon:   # the talon was taken
+        cards &= ~view.talon
+    if view.received >= 0:
+        cards &= ~(1 << view.received)
+    return cards
 
 
 def _yes_no(text: str) -> bool:
