@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from thousand.cards import card_name, iter_cards, parse_card
+from thousand.cards import ACE, card_name, iter_cards, parse_card
 from thousand.cli import main
 from thousand.errors import ThousandError
 from thousand.players import make_player
@@ -453,3 +453,29 @@ def test_a_resumed_game_shows_the_deal_its_saved_answers_finished_from_its_start
     order = ["your hand: J♣ K♣ J♦ Q♦ K♦ 10♦ 9♥", "you pass", "seat 2 wins the auction", "you receive 9♣ from seat 2",
              "contract: 100 by seat 2", "trick 1:", "trick 8:"]
     assert [deal.index(x) for x in order] == sorted(deal.index(x) for x in order), deal
+
+
+@pytest.mark.parametrize("spec, seeds, aces", [
+    ("classic", range(6), 0), ("classic:ace_marriage=100", range(6), 0),
+    ("classic:marriage_first_trick=on,players=4", range(6), 0), ("classic:players=2", range(6), 0),
+    # games where the ace marriage (of the spades marriage's value, trump unchanged) is declared
+    ("classic:ace_marriage=40,ace_marriage_sets_trump=off", (11, 29, 30), 4),
+    ("classic:ace_marriage=100", (11, 29, 30), 4),
+])
+def test_each_declaration_is_placed_before_the_trick_it_led(spec, seeds, aces):
+    # the table shows caught-up tricks with their declarations; the trace says where each was
+    from thousand.table.text import _led_tricks
+    from thousand.trace import EventKind
+    rules = parse_rules_spec(spec + ("," if ":" in spec else ":") + "max_deals=200")
+    checked = ace_checked = 0
+    for seed in seeds:
+        deals = []
+        play_game(rules, [RandomPlayer(Stream(100 + s)) for s in range(rules.players)], Stream(seed),
+                  on_deal=lambda res, notes: deals.append(res))
+        for res in deals:
+            plays = [e for e in res.trace.events if e.kind == EventKind.PLAY]
+            truth = [i // len(res.active) for i, e in enumerate(plays) if e.b]
+            assert _led_tricks(rules, res.declared, res.trick_log, 0) == truth
+            checked += len(truth)
+            ace_checked += sum(1 for e in plays if e.b and e.a % 6 == ACE)
+    assert checked >= 20 and ace_checked >= aces

@@ -13,8 +13,8 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from thousand.cards import (JACK, MARRIAGE_VALUES, NINE, SUIT_SYMBOLS, CardError, card_name, card_points,
-                            count_rank, format_hand, parse_card, parse_cards, suit_of)
+from thousand.cards import (ACE, JACK, KING, MARRIAGE_VALUES, NINE, QUEEN, SUIT_SYMBOLS, CardError, card_name,
+                            card_points, count_rank, format_hand, parse_card, parse_cards, rank_of, suit_of)
 from thousand.reference.deal import DealResult
 from thousand.reference.game import GameResult, SettleNotes
 from thousand.reference.legal import can_declare
@@ -66,7 +66,7 @@ class TextTable:
     def _new_deal(self) -> None:
         self.shown: dict[str, Any] = {"header": False, "hand": False, "bids": 0, "declarer": False, "talon": False,
                                       "received": False, "given": False, "contract": False, "tricks": 0, "trick": 0,
-                                      "declared": 0}
+                                      "declared": 0, "said": set()}
 
     def say(self, text: str = "") -> None:
         if not self.muted:
@@ -116,15 +116,9 @@ class TextTable:
         if view.phase == "play" and not sh["contract"]:
             sh["contract"] = True
             self.say(f"contract: {view.contract} by {self.who(view.declarer)}")
-        new_tricks = view.tricks[sh["tricks"]:]
-        if len(new_tricks) > 1:
-            # catching up (a resumed game): which trick each declaration led is not in the
-            # view, so they come first, as "so far"
-            self._declarations(view.declared, view.trump, "so far: ")
-        for i, t in enumerate(new_tricks, start=sh["tricks"]):
-            self._trick_line(i, t.plays, t.winner, t.points)
+        if len(view.tricks) > sh["tricks"]:
+            self._tricks(view.rules, view.tricks, view.declared)
             sh["trick"] = 0
-        sh["tricks"] = len(view.tricks)
         # the person is asked once a trick, so a declaration not shown yet led the trick in progress
         self._declarations(view.declared, view.trump)
         for s, c in view.trick[sh["trick"]:]:
@@ -141,13 +135,32 @@ class TextTable:
             line += f"; {self.who(barrel_sitter)} on the barrel"
         self.say(line)
 
-    def _declarations(self, declared: Any, trump: int, before: str = "") -> None:
-        for s, suit, value in declared[self.shown["declared"]:]:
-            if s == self.seat and not before:
-                continue   # said when he answered
-            self.say(before + self.does(s, f"declare {value} in {SUIT_SYMBOLS[suit]}")
-                     + ("" if before else f"; trump {_suit(trump)}"))
+    def _declarations(self, declared: Any, trump: int) -> None:
+        """The declarations not shown yet (they led the trick in progress)."""
+        for d in declared[self.shown["declared"]:]:
+            self._declared(d, trump)
         self.shown["declared"] = len(declared)
+
+    def _declared(self, declaration: Any, trump: int) -> None:
+        s, suit, value = declaration
+        if (s, suit) not in self.shown["said"]:   # the person's own: said when he answered
+            self.say(self.does(s, f"declare {value} in {SUIT_SYMBOLS[suit]}") + f"; trump {_suit(trump)}")
+
+    def _tricks(self, rules: Any, tricks: Any, declared: Any) -> None:
+        """The tricks not shown yet, each after the declaration that led it (a resumed game,
+        a watched deal, a deal's end: several at once)."""
+        sh = self.shown
+        pending = declared[sh["declared"]:]
+        led = _led_tricks(rules, pending, tricks, sh["tricks"])
+        k = 0
+        for i in range(sh["tricks"], len(tricks)):
+            t = tricks[i]
+            while k < len(pending) and led[k] == i:
+                self._declared(pending[k], t.trump)
+                k += 1
+            self._trick_line(i, t.plays, t.winner, t.points)
+        sh["declared"] += k
+        sh["tricks"] = len(tricks)
 
     def _trick_line(self, i: int, plays: Any, winner: int, points: int) -> None:
         cards = ", ".join(f"{self.who(s)} {card_name(c)}" for s, c in plays)
@@ -179,10 +192,7 @@ class TextTable:
                      "the same dealer deals again")
         else:
             self._auction(res)   # what he was not shown of it since his last decision
-            rest = res.trick_log[sh["tricks"]:]
-            self._declarations(res.declared, rest[0].trump if rest else -1, "declared: " if len(rest) > 1 else "")
-            for i, t in enumerate(rest, start=sh["tricks"]):
-                self._trick_line(i, t.plays, t.winner, t.points)
+            self._tricks(res.rules, res.trick_log, res.declared)
             d = res.declarer
             if res.resigned:
                 self.say(self.does(d, f"resign at {res.contract}"))
@@ -268,6 +278,7 @@ class TextTable:
             self._gave(view, (parse_card(answer[1]), parse_card(answer[2])))
         elif d.kind == "play" and answer[2]:
             c = parse_card(answer[1])
+            self.shown["said"].add((self.seat, suit_of(c)))
             self.say(f"you declare {_marriage_value(view.rules, c)} in {SUIT_SYMBOLS[suit_of(c)]}")
 
     def _gave(self, at: View | DealResult, cards: Any) -> None:
@@ -456,6 +467,36 @@ def _suit(suit: int) -> str:
 
 def _marriage_value(rules: Any, c: int) -> int:
     return rules.ace_marriage if c % 6 == 5 else MARRIAGE_VALUES[suit_of(c)]
+
+
+def _led_tricks(rules: Any, declared: Any, tricks: Any, first: int) -> list[int]:
+    """The trick each of ``declared`` (in order, none led a trick before ``first``) led:
+    the first one after the one before led by the declaring seat with a card of the
+    marriage's suit that declares it (a queen or king, an ace for the ace marriage: once
+    such a card is led without declaring, the seat can no longer declare that way) and,
+    when the declaration makes its suit trump, played with that trump (an ace marriage
+    of a marriage's value is told from a plain ace lead so); ``len(tricks)`` for the
+    trick in progress."""
+    led, i = [], first
+    for s, suit, value in declared:
+        plain, ace = value == MARRIAGE_VALUES[suit], value == rules.ace_marriage
+        ranks = ({QUEEN, KING} if plain else set()) | ({ACE} if ace else set())
+        sets_trump = not ace or rules.ace_marriage_sets_trump
+        while i < len(tricks) and not (tricks[i].leader == s and suit_of(tricks[i].plays[0][1]) == suit
+                                       and (not sets_trump or tricks[i].trump == suit)
+                                       and (rank_of(tricks[i].plays[0][1]) in ranks - {ACE}
+                                            or ACE in ranks and _held_four_aces(tricks, i, s))):
+            i += 1
+        led.append(i)
+        i += 1
+    return led
+
+
+def _held_four_aces(tricks: Any, i: int, seat: int) -> bool:
+    """Could ``seat`` hold all four aces when leading trick ``i``: no ace played before it,
+    none by another seat in it or after it?"""
+    return not any(rank_of(c) == ACE and (j < i or s != seat)
+                   for j, t in enumerate(tricks) for s, c in t.plays)
 
 
 def _dealt_hand(view: View) -> int:
