@@ -896,7 +896,7 @@ def _play_paired_chunk(task: _PairedChunk) -> Any:
     games, deals = unit_chunk_columns(task.mode, task.rules, task.strategies, task.seed, task.chunk, task.size)
     table, counts = task.reduce(None if games is None else pl.DataFrame(games).lazy(), pl.DataFrame(deals).lazy())
     if task.store is not None:   # here, in the worker: a chunk computed is kept even if the run stops now
-        write_frame(table, task.store, task.chunk, task.token, digest=True)
+        write_frame(table, task.store, task.chunk, task.token)
     return table, counts
 
 
@@ -1243,8 +1243,7 @@ def _open_unit_stores(held: contextlib.ExitStack, folders: Sequence[Path], rules
             old = read_metadata(folder)
             if any(old.get(k) != meta.get(k) for k in keys):
                 remove_files(folder, [f.name for f in own_files(folder, old)])
-        # digests: a unit table is small, and a byte changed in it would change the statistics
-        store = held.enter_context(ChunkStore(folder, meta, keys, digests=True))
+        store = held.enter_context(ChunkStore(folder, meta, keys))
         store.prepare(resume or replace_stale)
         stores.append(store)
     # Opened once all are known to be this comparison's: open() writes each one's metadata.

@@ -205,6 +205,26 @@ def test_a_chunk_cut_short_or_edited_is_caught_by_resume_and_load(tmp_path, caps
     assert sim.load(out).collect().equals(sim.load(ref).collect())
 
 
+def test_a_byte_changed_inside_a_chunk_is_caught_by_its_digest(tmp_path, capsys):
+    # the same size, still readable, different numbers: the report used to read it as it was
+    # (hostile try-out 4: a redeal count moved by one without a word)
+    out, ref = tmp_path / "r", tmp_path / "ref"
+    sim.simulate(4_000, seed=8, chunk_size=1_000, out=out)
+    sim.simulate(4_000, seed=8, chunk_size=1_000, out=ref)
+    chunk = out / sim.chunk_file(2)
+    data = bytearray(chunk.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    chunk.write_bytes(bytes(data))
+    with pytest.raises(ThousandError, match=r"chunk-000002.parquet' is damaged: its SHA-256 is not the one the run "
+                                            r"recorded"):
+        sim.load(out).collect()
+    sim.simulate(4_000, seed=8, chunk_size=1_000, out=out, resume=True)
+    err = capsys.readouterr().err
+    assert "chunk 2 in" in err and "its SHA-256 differs" in err
+    assert files_of(out) == files_of(ref)
+    assert sim.load(out).collect().equals(sim.load(ref).collect())
+
+
 def test_a_chunk_written_but_not_recorded_is_computed_again(tmp_path):
     # The run was killed between a chunk's rename and the record of its rows.
     out, ref = tmp_path / "r", tmp_path / "ref"

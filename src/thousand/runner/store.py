@@ -9,8 +9,8 @@ is always recorded; the metadata takes the journal in when a session opens and c
 store.  A run continued with ``resume`` must agree with the
 metadata on every key of its ``resume_keys``, and a chunk file already there is kept only
 if it is recorded, begins with the row this run would write there (one item replayed
-from the chunk's seed) and has the recorded rows and size.  :func:`load` reads a store
-back, checking every chunk's size against the record.
+from the chunk's seed) and has the recorded rows, size and SHA-256.  :func:`load` reads
+a store back, checking every chunk's size and SHA-256 against the record.
 
 Only what the store can prove it wrote is ever removed: its metadata, the chunk files
 its metadata numbers, and temporary files named with a writer token it recorded (each
@@ -137,15 +137,13 @@ def write_chunk(columns: dict[str, np.ndarray], store: str | os.PathLike, k: int
     return _write_recorded(Path(store), k, len(next(iter(columns.values()))), token, write)
 
 
-def write_frame(frame: pl.DataFrame, store: str | os.PathLike, k: int, token: str, digest: bool = False) -> int:
+def write_frame(frame: pl.DataFrame, store: str | os.PathLike, k: int, token: str) -> int:
     """Write a polars frame as chunk ``k`` of the store in ``store`` (polars' writer, its
-    defaults), whole or not at all, and record it; returns its size in bytes.  ``digest``:
-    record its SHA-256 too (a store opened with ``digests``: small chunks whose every byte
-    is checked on resume)."""
+    defaults), whole or not at all, and record it; returns its size in bytes."""
     def write(tmp: Path) -> None:
         with _polars_os_errors(tmp):
             frame.write_parquet(tmp)
-    return _write_recorded(Path(store), k, frame.height, token, write, digest)
+    return _write_recorded(Path(store), k, frame.height, token, write)
 
 
 @contextlib.contextmanager
@@ -163,10 +161,13 @@ def _polars_os_errors(path: Path) -> Iterator[None]:
         raise OSError(code, os.strerror(code), os.fspath(path)) from None
 
 
-def _write_recorded(store: Path, k: int, rows: int, token: str, write: Callable[[Path], object],
-                    digest: bool = False) -> int:
-    """``write`` chunk ``k`` to a temporary name, record it in the journal, rename it into
-    place; its size in bytes.
+def _write_recorded(store: Path, k: int, rows: int, token: str, write: Callable[[Path], object]) -> int:
+    """``write`` chunk ``k`` to a temporary name, record it in the journal (its rows, bytes
+    and SHA-256), rename it into place; its size in bytes.
+
+    The digest costs little (hashing runs at over 1 GB/s: 0.05 s for the 42 MB of a
+    million deals, against 1.8 s to simulate them on two cores) and lets a resumed run and
+    :func:`load` catch a byte changed inside a file of the same size.
 
     The record goes first: an interrupted run's pool kills its workers wherever they are,
     and one killed between the two leaves a record without a file (computed again without
@@ -175,7 +176,7 @@ def _write_recorded(store: Path, k: int, rows: int, token: str, write: Callable[
     with written_whole(store / chunk_file(k), token) as tmp:
         write(tmp)
         size = tmp.stat().st_size
-        journal_chunk(store, k, rows, size, _sha256(tmp) if digest else None)
+        journal_chunk(store, k, rows, size, _sha256(tmp))
     return size
 
 
@@ -420,14 +421,11 @@ class ChunkStore:
     """
 
     def __init__(self, path: str | os.PathLike, meta: dict[str, Any], resume_keys: Iterable[str],
-                 option: str = "--out", digests: bool = False) -> None:
+                 option: str = "--out") -> None:
         self.path = Path(path)
-        self.meta = {**meta, "chunk_rows": {}, "chunk_bytes": {}, "writers": []}
-        # digests: every chunk's SHA-256 is recorded (write_frame(..., digest=True)) and a
-        # chunk kept on resume must match it (a byte changed inside is caught, not read)
-        self.digests = digests
-        if digests:
-            self.meta["chunk_sha256"] = {}
+        # every chunk's SHA-256 is recorded, and a chunk kept on resume must match it (a
+        # byte changed inside is caught, not read)
+        self.meta = {**meta, "chunk_rows": {}, "chunk_bytes": {}, "chunk_sha256": {}, "writers": []}
         self.resume_keys = tuple(resume_keys)
         self.option = option
         self.token = new_token()
@@ -475,7 +473,7 @@ class ChunkStore:
                 if old.get(key) != self.meta.get(key):
                     raise ThousandError(f"cannot resume {os.fspath(path)!r}: it was run with "
                                         f"{_difference(key, old, self.meta)}")
-            for key in ("chunk_rows", "chunk_bytes", "writers", *(("chunk_sha256",) if self.digests else ())):
+            for key in ("chunk_rows", "chunk_bytes", "chunk_sha256", "writers"):
                 self.meta[key] = old.get(key, self.meta[key])
         elif any(path.glob("chunk-*.parquet")):
             # what the chunks were made with is gone with the metadata: they cannot be checked
@@ -514,7 +512,9 @@ class ChunkStore:
                 why = "is damaged or not this run's (another chunk, seed, rules or strategies)"
             elif _file_facts(chunk) != recorded:
                 why = "is not the file the run wrote there (its rows or size differ: cut short or edited)"
-            elif self.digests and self.meta["chunk_sha256"].get(str(k)) != _sha256(chunk):
+            elif str(k) not in self.meta["chunk_sha256"]:
+                why = "has no SHA-256 recorded (written by an older thousand), so it cannot be checked"
+            elif self.meta["chunk_sha256"][str(k)] != _sha256(chunk):
                 why = "is not the file the run wrote there (its SHA-256 differs: damaged or edited)"
             else:
                 done.add(k)
@@ -582,8 +582,8 @@ def load(path: str | os.PathLike, allow_partial: bool = False) -> pl.LazyFrame:
     counts the rows of its chunk (a worker cannot know how many redeals the chunks before
     it hold), and the LazyFrame numbers all rows of the run ``0, 1, 2, ...``.
 
-    Every chunk file must be the one the run recorded (its size): a chunk cut short or
-    edited, or a folder named like a chunk, is a one-line error.  An unfinished run raises
+    Every chunk file must be the one the run recorded (its size and SHA-256): a chunk cut
+    short or edited, or a folder named like a chunk, is a one-line error.  An unfinished run raises
     unless ``allow_partial`` (then only the recorded chunks show, and the run-wide
     ``deal_id`` numbers only their rows: it shifts once the missing chunks are written).
     A run computed from ``first_chunk=k`` numbers from its chunk k.
@@ -609,6 +609,10 @@ def load(path: str | os.PathLike, allow_partial: bool = False) -> pl.LazyFrame:
             raise ThousandError(f"{os.fspath(f)!r} is damaged: it has {f.stat().st_size:,} bytes, the run wrote "
                                 f"{meta['chunk_bytes'][str(k)]:,} (cut short or edited); delete it and finish the "
                                 "run with --resume")
+        digest = meta.get("chunk_sha256", {}).get(str(k))
+        if digest is not None and _sha256(f) != digest:
+            raise ThousandError(f"{os.fspath(f)!r} is damaged: its SHA-256 is not the one the run recorded "
+                                "(bytes changed inside); delete it and finish the run with --resume")
         present.append(f)
     wanted = len(chunk_range(meta))
     if len(present) < wanted and not allow_partial:
