@@ -186,8 +186,8 @@ def marriage_frequency_chart(table: pl.DataFrame, path: str | os.PathLike, rules
         ax1.bar(x + (i - (len(series) - 1) / 2) * width, v, width, color=colours[i], label=lab,
                 yerr=_err(np.array(lo), v, np.array(hi)), capsize=2)
     exact = table.filter((pl.col("role") == "all") & (pl.col("measure") == "held in dealt hand")
-                         & pl.col("suit").is_in(suits))
-    if exact.height:
+                         & pl.col("suit").is_in(suits) & pl.col("exact").is_not_null())
+    if exact.height == len(suits):   # none under cut_nine_penalty (the deals are not uniform)
         ax1.hlines(exact["exact"].to_numpy() * 100, x - 0.45, x + 0.45, colors="black", linestyles=":",
                    label=f"exact, random {hand}-card hand")
     ax1.set_xticks(x, [f"{s}\n({v})" for s, v in zip(suits, _values(table, suits))])
@@ -319,8 +319,9 @@ def marriage_points_chart(points: pl.DataFrame, held: pl.DataFrame, path: str | 
         obs = h["observed"].to_numpy() * 100
         ax2.bar(x, obs, 0.6, color="#85c1e9", label="observed",
                 yerr=_err(h["ci_low"].to_numpy() * 100, obs, h["ci_high"].to_numpy() * 100), capsize=2)
-        ax2.scatter(x, h["exact"].fill_null(np.nan).to_numpy() * 100, marker="_", s=300, color="black",
-                    zorder=5, label="exact")
+        if h["exact"].is_not_null().any():   # none under cut_nine_penalty (the deals are not uniform)
+            ax2.scatter(x, h["exact"].fill_null(np.nan).to_numpy() * 100, marker="_", s=300, color="black",
+                        zorder=5, label="exact")
         ax2.set_xticks(x, [str(p) for p in h["points"]], fontsize=8)
         ax2.set_yscale("log")
         ax2.legend(fontsize=8)

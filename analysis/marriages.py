@@ -27,7 +27,7 @@ import polars as pl
 
 from thousand.analysis import combinatorics as cb
 from thousand.analysis import masks
-from thousand.analysis.redeals import table_shape
+from thousand.analysis.redeals import table_shape, uniform_deals
 from thousand.analysis.stats import mean_diff_interval, proportion_diff_interval, wilson_exprs
 from thousand.cards import ACE, MARRIAGE_VALUES, SUITS
 from thousand.rules import Rules
@@ -172,7 +172,8 @@ def _exact_rows(rules: Rules) -> pl.LazyFrame:
         rows["suit"].append(suit)
         rows["role"].append("all")
         rows["measure"].append(measure)
-        rows["exact"].append(float(p))
+        # (the hands of deals cut again under cut_nine_penalty are not uniform: no exact value)
+        rows["exact"].append(float(p) if uniform_deals(rules) else None)
 
     for name, _ in suits_of(rules):
         if name == "aces":
@@ -414,7 +415,8 @@ def held_points_distribution(sets: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     the exact distribution: ``points, hands, n, observed, ci_low, ci_high, exact``."""
     size, _, _ = table_shape(rules)
     pmf = cb.marriage_points_pmf(size)
-    exact = pl.LazyFrame({"points": list(pmf), "exact": [float(p) for p in pmf.values()]},
+    exact = pl.LazyFrame({"points": list(pmf), "exact": [float(p) if uniform_deals(rules) else None
+                                                         for p in pmf.values()]},
                          schema={"points": pl.Int32, "exact": pl.Float64})
     lo, hi = wilson_exprs("hands", "n")
     return (sets.select(masks.suit_set_value(pl.col("m_dealt") & 15).alias("points"))

@@ -32,7 +32,7 @@ from thousand.rules import Rules
 
 __all__ = [
     "Condition", "hand_conditions", "talon_conditions", "table_shape", "redeal_frequencies",
-    "redeal_calls", "exact_table", "FREQUENCY_COLUMNS", "CALL_COLUMNS",
+    "redeal_calls", "exact_table", "uniform_deals", "FREQUENCY_COLUMNS", "CALL_COLUMNS",
 ]
 
 FREQUENCY_COLUMNS = [
@@ -120,21 +120,31 @@ def _rows(rules: Rules) -> list[tuple[str, str, list[Condition]]]:
 FOUR_NINES = "four nines after the exchange"
 
 
+def uniform_deals(rules: Rules) -> bool:
+    """Are the dealt cards a uniform sample (where the exact probabilities apply)?  Not
+    under ``cut_nine_penalty``: every deal is cut again while its bottom card (``deck[20]``)
+    is a nine, so that card never is one, and the hands and talons lean away from nines."""
+    return not rules.cut_nine_penalty
+
+
 def exact_table(rules: Rules) -> pl.LazyFrame:
-    """Exact probability of every row of :func:`redeal_frequencies` (null where none exists)."""
+    """Exact probability of every row of :func:`redeal_frequencies` (null where none
+    exists, and for every row when the deals are not uniform: :func:`uniform_deals`)."""
     size, n_hands, talon_size = table_shape(rules)
     conditions, scopes, exact = [], [], []
     for label, scope, conds in _rows(rules):
         pred = _any_of(conds)
-        if scope == "hand":
-            p: Fraction | None = comb.p_set(pred, size)
+        if not uniform_deals(rules):
+            p: Fraction | None = None
+        elif scope == "hand":
+            p = comb.p_set(pred, size)
         elif scope == "deal":
             p = comb.p_any_hand(pred, size, n_hands)
         else:
             p = comb.p_set(pred, talon_size)
         conditions.append(label)
         scopes.append(scope)
-        exact.append(float(p))
+        exact.append(None if p is None else float(p))
     if rules.redeal_four_nines_after_exchange and rules.players != 2:
         for scope in ("hand after exchange", "deal after exchange"):
             conditions.append(FOUR_NINES)

@@ -40,7 +40,7 @@ from thousand.analysis import charts
 from thousand.analysis.deals import random_deals
 from thousand.analysis.marriages import held_in_play, marriage_tables
 from thousand.analysis.play_quality import DEFAULT_DEFENCE_DEALS, DEFAULT_PLAY_DEALS
-from thousand.analysis.redeals import redeal_calls, redeal_frequencies
+from thousand.analysis.redeals import redeal_calls, redeal_frequencies, uniform_deals
 from thousand.errors import ThousandError, check_name
 from thousand.files import read_json, written_whole
 from thousand.rules import PRESETS, Rules
@@ -505,20 +505,30 @@ def _overview_blocks(ov: pl.DataFrame) -> list[Block]:
             Block("table", frame=show)]
 
 
+def _not_uniform(labels: list[str]) -> str:
+    """Why the rule sets ``labels`` (under ``cut_nine_penalty``) show no exact values."""
+    return (f"Under `cut_nine_penalty` ({', '.join(labels)}) every deal is cut again while its bottom card "
+            "(`deck[20]`, the last card dealt to a hand) is a nine, so that card never is one and the dealt "
+            "hands and talons lean away from nines: the exact values of uniform deals do not apply there, "
+            "and none is shown.")
+
+
 def _redeal_blocks(freq: pl.DataFrame, calls: pl.DataFrame, played: bool, chart: Path,
-                   calls_chart: Path | None) -> list[Block]:
+                   calls_chart: Path | None, cut: list[str] | None = None) -> list[Block]:
     blocks = [Block("h", "Redeal frequencies")]
     exact = freq.filter(pl.col("exact").is_not_null())
     inside = int(exact["within_ci"].sum()) if exact.height else 0
     blocks.append(Block("p", (
         "How often each redeal condition of each rule set occurs: per dealt hand (`hand`), per deal "
         "(any of the active hands, `deal`) and per talon (`talon`), counted on every dealt deal (redealt "
-        "ones included, so the cards are a uniform sample). `exact` is the probability computed by counting "
+        "ones included, so the cards are a uniform sample"
+        + (", except where the deal is cut again: see below" if cut else "")
+        + "). `exact` is the probability computed by counting "
         "card combinations (`thousand.analysis.combinatorics`); the interval is a 95% Wilson interval. "
-        f"{inside} of {exact.height} exact values lie inside their interval (about 95% are expected to); "
-        "those outside are marked *(outside)*. "
-        "The four-nines condition is checked on the hands after the hand-off, which depend on the "
-        "declarer's choices: it has no exact value.")))
+        + (f"{inside} of {exact.height} exact values lie inside their interval (about 95% are expected to); "
+           "those outside are marked *(outside)*. " if exact.height else "")
+        + "The four-nines condition is checked on the hands after the hand-off, which depend on the "
+        "declarer's choices: it has no exact value." + (" " + _not_uniform(cut) if cut else ""))))
     show = freq.select(
         pl.col("rules"), pl.col("condition"), pl.col("scope").alias("per"),
         pl.struct("observed").map_elements(lambda r: _fmt_pct(r["observed"]), return_dtype=pl.String).alias("observed"),
@@ -556,7 +566,8 @@ def _redeal_blocks(freq: pl.DataFrame, calls: pl.DataFrame, played: bool, chart:
     return blocks
 
 
-def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[str, Path]) -> list[Block]:
+def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[str, Path],
+                     cut: bool = False) -> list[Block]:
     m = tables["marriages"]
     blocks = [Block("h", f"Marriages ({label})")]
     blocks.append(Block("p", (
@@ -565,7 +576,8 @@ def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[st
         "95% Wilson intervals. `all` is every seat of every dealt deal, where the exact probability "
         "applies; declarer and defender rows use the played deals. Rates of `declared` and `lost` are "
         "shares of the held marriages. The declared marriages are recovered from each player's declared "
-        "marriage points and the marriages in his hand after the hand-off.")))
+        "marriage points and the marriages in his hand after the hand-off."
+        + (" " + _not_uniform([label]) if cut else ""))))
 
     def cell(suit: str, role: str, measure: str) -> str:
         r = m.filter((pl.col("suit") == suit) & (pl.col("role") == role) & (pl.col("measure") == measure))
@@ -627,8 +639,9 @@ def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[st
     blocks.append(Block("p", (
         f"Declared marriage points per played-out deal ({total:,} deals): in "
         f"{_fmt_pct(none_share[0] if len(none_share) else None)} of deals nobody declares one; the mean is "
-        f"{mean_all:.1f} points per deal. Right: the marriage value held in a dealt hand against its exact "
-        "distribution.")))
+        f"{mean_all:.1f} points per deal. Right: the marriage value held in a dealt hand"
+        + (" (no exact distribution: the deal is cut again, see above)." if cut else
+           " against its exact distribution."))))
     show = pts.select(
         "points", _counts("deals_all", "deals"),
         pl.col("share_all").map_elements(_fmt_pct, return_dtype=pl.String).alias("all players"),
@@ -1586,7 +1599,8 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
         _write_table(ov, tables_dir / "overview.csv")
         tables["overview"] = tables_dir / "overview.csv"
         blocks += _overview_blocks(ov)
-    blocks += _redeal_blocks(freq, calls, played, figs["redeal_frequencies"], calls_chart)
+    blocks += _redeal_blocks(freq, calls, played, figs["redeal_frequencies"], calls_chart,
+                             [label for label, rules in rule_sets if not uniform_deals(rules)])
 
     # 3. Marriages (needs play).
     if played:
@@ -1607,7 +1621,7 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
             figs["marriage_value"] = charts.marriage_value_chart(mt["marriage_value"], charts_dir / "marriage_value.png")
             figs["marriage_points"] = charts.marriage_points_chart(mt["marriage_points"], mt["marriage_points_held"],
                                                                    charts_dir / "marriage_points.png")
-            blocks += _marriage_blocks(mt, main_label, figs)
+            blocks += _marriage_blocks(mt, main_label, figs, not uniform_deals(main_rules))
     else:
         blocks += [Block("h", "Marriages"), Block("note", "Not computed: marriages are declared in play, and no play was simulated.")]
 

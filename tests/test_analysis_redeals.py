@@ -255,3 +255,28 @@ def test_the_report_marks_exact_values_outside_their_interval():
     assert set(freq.columns) == set(FREQUENCY_COLUMNS)
     table = next(b.frame for b in _redeal_blocks(freq, pl.DataFrame(), False, None, None) if b.kind == "table")
     assert table["exact"].to_list() == ["2.292% *(outside)*", "0.2300%"]
+
+
+def test_deals_cut_again_show_no_exact_value_because_their_cards_lean_away_from_nines(tmp_path):
+    # cut_nine_penalty: the bottom card (deck[20], the third active hand's last) is never a
+    # nine, so the uniform exact values do not hold (hostile try-out 4: 5 of 12 "outside")
+    from thousand.analysis.marriages import marriage_tables
+    from thousand.analysis.redeals import uniform_deals
+    from thousand.rules import parse_rules_spec
+    from thousand.simulate import simulate
+
+    rules = parse_rules_spec("classic:cut_nine_penalty=on")
+    assert not uniform_deals(rules) and uniform_deals(CLASSIC)
+    lf = simulate(60_000, rules, seed=5, jobs=1, out=tmp_path / "cut", progress=False)
+    rows = lf.select("dealer", "hand0", "hand1", "hand2").collect()
+    # the deals really are not uniform: the third active seat, the dealer, holds fewer
+    # nines (6 * 4/23 = 1.04 on average, against 7 * 4/24 = 1.17 in a uniform hand)
+    nines = [rows.filter(pl.col("dealer") == s)[f"hand{s}"].map_elements(
+        lambda m: count_rank(m, 0), return_dtype=pl.Int64).mean() for s in range(3)]
+    assert max(nines) < 1.10 and min(nines) > 0.98, nines
+    freq = redeal_frequencies(lf, rules).collect()
+    assert freq.height == 12 and freq["exact"].is_null().all() and freq["within_ci"].is_null().all()
+    tables = marriage_tables(lf, rules)
+    assert tables["marriages"]["exact"].is_null().all()
+    assert tables["marriage_points_held"]["exact"].is_null().all()
+    assert not exact_table(CLASSIC).collect()["exact"].is_null().any()
