@@ -142,11 +142,20 @@ def t_two_sided_p(t: float, df: float) -> float:
 
 
 def t_test_p(diff: float, se: float, df: float) -> float:
-    """p of a t-test; a zero standard error means the difference is certain."""
+    """p of a t-test on ``df + 1`` paired differences.
+
+    A zero standard error means every difference is the same: the t statistic is infinite
+    but says nothing on a few units (two games that happen to differ by the same amount
+    would be "certain").  Then the exact sign test answers: all ``n`` differences of one
+    sign have ``p = 2^(1 - n)`` (0.5 for 2 units, 2e-6 for 20).
+
+    >>> t_test_p(6.0, 0.0, 1), t_test_p(0.0, 0.0, 1), t_test_p(1.0, 0.0, 20)
+    (0.5, 1.0, 9.5367431640625e-07)
+    """
     if not math.isfinite(diff) or not math.isfinite(se) or not df >= 1:
         return math.nan
     if se == 0.0:
-        return 1.0 if diff == 0.0 else 0.0
+        return 1.0 if diff == 0.0 else min(1.0, 2.0 ** (-df))
     return t_two_sided_p(diff / se, df)
 
 

@@ -76,6 +76,16 @@ def test_paired_mean_diff_by_hand():
     assert d.variance_reduction == pytest.approx(1 - (1 / 3) / (49 / 3))
 
 
+def test_differences_all_equal_are_judged_by_the_sign_test_not_called_certain():
+    # compare --games 2: two games that happened to differ by 6 each were "significant",
+    # p < 1e-4 (hostile try-out 4); every difference of one sign has p = 2^(1 - n)
+    two = paired_mean_diff(np.array([3.0, 14]), np.array([-3.0, 8]))
+    assert (two.diff, two.low, two.high) == (-6.0, -6.0, -6.0) and two.p_value == 0.5
+    many = paired_mean_diff(np.zeros(20), np.full(20, 2.0))
+    assert many.p_value == 2.0 ** -19 and many.p_value < 1e-5
+    assert paired_mean_diff(np.ones(5), np.ones(5)).p_value == 1.0
+
+
 def test_paired_interval_narrower_than_unpaired_under_positive_correlation():
     rng = np.random.default_rng(11)
     common = rng.normal(0, 10, 4000)           # what both rule sets share (the shuffle)
