@@ -90,7 +90,7 @@ __all__ = [
     "MetricRow", "ComparisonResult", "compare_units", "compare_rules", "write_outputs",
     "result_markdown", "result_table", "forest_plot", "COMPARE_CHUNK_GAMES",
     "COMPARE_CHUNK_DEALS", "play_paired", "simulate_chunks", "claim_out_dir", "OUTPUT_FILES", "WRITTEN_FILE",
-    "UNITS_DIR",
+    "UNITS_DIR", "refuse_duplicates",
 ]
 
 # Chunks for comparison runs: small enough that a --precision round adds little more than
@@ -1049,7 +1049,7 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
         # describe() already includes the overrides.
         labels = [_with_overrides(s, overrides) if s is not None else r.describe() for s, r in zip(specs, rules)]
     if not allow_duplicates:
-        _refuse_duplicates(rule_sets, rules, labels, overrides)
+        refuse_duplicates(rule_sets, rules, labels, overrides)
     labels = _labels(rules, labels)
     chosen = select_metrics(rules, mode, metrics)
     if precision is not None and not any(m.in_precision for m in chosen):
@@ -1254,7 +1254,7 @@ def _open_unit_stores(held: contextlib.ExitStack, folders: Sequence[Path], rules
     return [(st, frozenset(st.open(first_row, partial=True))) for st in stores]
 
 
-def _refuse_duplicates(given: Sequence[Rules | str], rules: Sequence[Rules], labels: Sequence[str],
+def refuse_duplicates(given: Sequence[Rules | str], rules: Sequence[Rules], labels: Sequence[str],
                        overrides: Sequence[str] | None) -> None:
     """One line when two rule sets are the same rules: a duplicate would be simulated for
     nothing and counted in Holm's correction; say when ``--set`` made them equal."""

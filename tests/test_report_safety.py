@@ -110,6 +110,9 @@ def test_an_empty_out_is_refused(tmp_path, capsys, monkeypatch):
      "--games must be at most 1,000,000,000 (the house-rule comparison's limit)"),
     (["--samples", "100000000000"], "--hands x --samples must be at most"),
     (["--hands", "20000", "--samples", "1000"], "got 20,000 x 1,000"),
+    # the same rules written two ways: the comparison would have been dropped whole (hostile try-out 4)
+    (["--rules", "classic", "--rules", "russian", "--rules", "classic:bolts=always"],
+     "rule sets 1 and 3 are the same rules (classic:bolts=always): give each once"),
 ])
 def test_limits_are_checked_before_any_work(tmp_path, capsys, monkeypatch, extra, msg):
     def no_work(*a, **k):

@@ -106,6 +106,10 @@ def run(args: argparse.Namespace) -> int:
         labels = [r.describe() for r in rules]
     if len(set(labels)) != len(labels):
         raise ThousandError("the same rule set is given twice; give different --rules")
+    # the same rules written two ways (classic and classic:bolts=always, or two files):
+    # refused before any work, as compare does (the report's comparison would drop them all)
+    from thousand.analysis.compare import refuse_duplicates
+    refuse_duplicates(specs, rules, labels, args.overrides)
     cfg = ReportConfig(out=args.out, rules=rules, labels=labels, deals=args.deals, games=args.games,
                        hands=args.hands, samples=args.samples, play_deals=args.play_deals,
                        defence_deals=args.defence_deals, seed=args.seed, jobs=args.jobs,
