@@ -24,8 +24,9 @@ Sections: redeal frequencies for every rule set (observed with 95% intervals nex
 combinatorial probabilities, and how often the strategies call a redeal); marriage
 statistics, how well the bots play (the first --play-deals deals solved open-handed card
 by card: the points the declarer's and the defenders' cards gave away, and the contracts
-decided by a mistake; then the first --defence-deals of them played again with the pimc search
-player defending, its defenders' loss beside the run's) and bidding thresholds (forced-declarer runs, with a rule of thumb and a worked
+decided by a mistake; then --defence-deals other deals played twice on the same cards, once
+by the run's players and once with the pimc search player defending, the two defences'
+losses side by side) and bidding thresholds (forced-declarer runs, with a rule of thumb and a worked
 example) for the main rule set; and, with several rule sets, the house-rule comparison over
 --games games each (what changes significantly, in words, then every metric).
 
@@ -66,9 +67,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="first deals of the main run solved open-handed for \"How well the bots play\" "
                         f"(default {DEFAULT_PLAY_DEALS:,}; 0 leaves the section out)")
     p.add_argument("--defence-deals", type=whole, default=None, metavar="N",
-                   help="of those, how many are played again with the pimc search player defending against "
-                        f"the run's strategy (default {DEFAULT_DEFENCE_DEALS:,}, about a minute of CPU for "
-                        "each 100; 0 leaves it out)")
+                   help="deals played twice on the same cards, by the run's players and with the pimc search "
+                        "player defending against the run's strategy, to compare the two defences (deals of their "
+                        "own, not the --play-deals ones, and at most as many; "
+                        f"default {DEFAULT_DEFENCE_DEALS:,}, about 3 s of CPU for each 100; 0 leaves it out)")
     p.add_argument("--rules", action="append", default=None, metavar="SPEC",
                    help="rule set (preset, preset:k=v,... or FILE.toml); repeat to compare; the first is the main one "
                         "(default: classic, russian and polish, compared)")
