@@ -117,7 +117,7 @@ def bid_cap(hand: int, rules: Rules) -> int:
 def lowest_bid(role: str, rules: Rules) -> int:
     """The lowest bid that can win the auction from ``role``.
 
-    The forehand opens with the forced 100 (RULES step 1), so he may hold it; the middle
+    The forehand opens with the forced 100 (docs/rules.md, step 3), so he may hold it; the middle
     and rear seats must outbid it, by at least one ``bid_step``.
 
     >>> lowest_bid("forehand", CLASSIC_RULES), lowest_bid("rear", CLASSIC_RULES)
@@ -134,9 +134,9 @@ def bids_for_hand(hand: int, rules: Rules, role: str = "forehand") -> np.ndarray
 def hand_redeal_reasons(hand: int, rules: Rules) -> list[str]:
     """Why the 7-card ``hand`` may demand a redeal (worth 0: the deal is replayed); empty if it may not.
 
-    The hand conditions of RULES step 2 (the reference engine's test), and under
+    The hand conditions of docs/rules.md step 2 (the reference engine's test), and under
     ``redeal_four_nines_after_exchange`` four nines, which the holder keeps through the
-    hand-off whether he declares or defends (RULES step 5).
+    hand-off whether he declares or defends (step 8).
 
     >>> from thousand.cards import parse_hand
     >>> hand_redeal_reasons(parse_hand("9S 9C 9D JH QD KS JC"), CLASSIC_RULES)
@@ -154,7 +154,7 @@ def hand_redeal_reasons(hand: int, rules: Rules) -> list[str]:
         if rules.redeal_hand_points_max is not None and card_points(hand) <= rules.redeal_hand_points_max:
             reasons.append(f"card points {rules.redeal_hand_points_max} or less")
     if rules.redeal_four_nines_after_exchange and popcount(hand & RANK_PLANE[0]) == 4:
-        reasons.append("four nines after the hand-off, RULES step 5")
+        reasons.append("four nines after the hand-off (docs/rules.md, step 8)")
     return reasons
 
 
@@ -1058,7 +1058,9 @@ def recommendation(est: BidEstimate) -> dict[str, Any]:
         else "a redeal"
     text = f"bid up to {up_to}"
     if worth.height and math.isfinite(floor):
-        text += f": winning there is worth {float(at['ev'][0]):+.1f}, more than {against} ({floor:+.1f})"
+        ev = float(at["ev"][0])
+        than = "more than" if round(ev, 1) > round(floor, 1) else "as much as"
+        text += f": winning there is worth {ev:+.1f}, {than} {against} ({floor:+.1f})"
     if held is not None and held[1] != up_to:
         text += f"; the best contract to hold is {held[1]} ({held[0]:+.1f})"
     return {"action": "bid", "up_to": up_to, "text": text}

@@ -26,6 +26,7 @@ import math
 import numbers
 import os
 import re
+import shlex
 import sys
 import time
 import traceback
@@ -732,8 +733,10 @@ def _rule_set_lines(cfg: ReportConfig, rule_sets: list[tuple[str, Rules]]) -> li
     """The header's account of every rule set the page covers, and where each appears."""
     def named(pairs: list[tuple[str, Rules]]) -> str:
         return ", ".join(f"`{label}` (hash {rules.hash})" for label, rules in pairs)
-    lines = [f"main rule set: {named([(cfg.labels[0], cfg.rules[0])])}: every section (marriages and bidding "
-             "thresholds for it alone)"]
+    alone = ("marriages and bidding thresholds for it alone" if cfg.rules[0].players == 3 else
+             f"marriages for it alone; the bidding thresholds cover the 3-player game, not its "
+             f"{cfg.rules[0].players} players")
+    lines = [f"main rule set: {named([(cfg.labels[0], cfg.rules[0])])}: every section ({alone})"]
     given = list(zip(cfg.labels, cfg.rules))[1:]
     if given:
         lines.append(f"compared with it: {named(given)}: overview, redeal frequencies and the house-rule "
@@ -1480,6 +1483,21 @@ def _remove_stale_datasets(out: Path, names: list[str], log: Callable[[str], Non
     _write_whole(data / DATASETS_FILE, json.dumps({"datasets": names}, indent=1) + "\n")
 
 
+def reproduce_command(cfg: ReportConfig) -> str:
+    """The command line that makes this report again, quoted for a shell (a rules file
+    named ``it's.toml``: shlex, not hand-made quotes)."""
+    cmd = ["thousand", "report"]
+    for option, value in (("--deals", cfg.deals), ("--games", cfg.games), ("--hands", cfg.hands),
+                          ("--samples", cfg.samples), ("--play-deals", cfg.play_deals),
+                          ("--defence-deals", cfg.defence_deals), ("--seed", cfg.seed)):
+        cmd += [option, str(value)]
+    cmd += [x for label in cfg.labels for x in ("--rules", label)]
+    cmd += [x for st in (cfg.strategies or []) for x in ("--strategy", st)]
+    if not cfg.presets:
+        cmd.append("--no-presets")
+    return shlex.join(cmd)
+
+
 def build_report(cfg: ReportConfig) -> ReportResult:
     """Simulate, analyse and write the report under ``cfg.out``; see the module docstring."""
     log = _Log(cfg.log)
@@ -1653,14 +1671,7 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
 
     seconds = time.perf_counter() - t0
     blocks.append(Block("h", "How this report was made"))
-    cmd = ["thousand report", f"--deals {cfg.deals}", f"--games {cfg.games}", f"--hands {cfg.hands}",
-           f"--samples {cfg.samples}", f"--play-deals {cfg.play_deals}", f"--defence-deals {cfg.defence_deals}",
-           f"--seed {cfg.seed}"]
-    cmd += [f"--rules '{l}'" for l in cfg.labels]
-    cmd += [f"--strategy '{st}'" for st in (cfg.strategies or [])]
-    if not cfg.presets:
-        cmd.append("--no-presets")
-    blocks.append(Block("p", f"Reproduce with `{' '.join(cmd)}` (any `--jobs`); it took {seconds:.0f} s. "
+    blocks.append(Block("p", f"Reproduce with `{reproduce_command(cfg)}` (any `--jobs`); it took {seconds:.0f} s. "
                              "Methods: see `docs/analysis.md`."))
     if notes:
         blocks.append(Block("list", items=[f"not shown: {n}" for n in notes]))

@@ -64,7 +64,7 @@ def test_hand_redeal_reasons_follow_the_rules():
     assert B.hand_redeal_reasons(hand, POLISH) == []                   # polish: no hand redeals
     assert B.hand_redeal_reasons(HAND, CLASSIC) == []
     four_nines = parse_hand("9S 9C 9D 9H AS TS KS")
-    assert B.hand_redeal_reasons(four_nines, POLISH) == ["four nines after the hand-off, RULES step 5"]
+    assert B.hand_redeal_reasons(four_nines, POLISH) == ["four nines after the hand-off (docs/rules.md, step 8)"]
     jacks = parse_hand("JS JC JD JH AS TS KS")
     assert B.hand_redeal_reasons(jacks, CLASSIC) == ["4 or more jacks"]
     # The same test as the reference engine's for the hand conditions.

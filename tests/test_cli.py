@@ -63,6 +63,9 @@ def test_rules_toml_loads_back(tmp_path):
     (("rules", "nosuchpreset"), "nosuchpreset"),
     (("rules", "classic", "--set", "barrel_at=1200"), "barrel_at"),
     (("rules", "classic", "--set", "players"), "players"),
+    # one rule set a command: a second --rules was kept without a word (hostile try-out 4)
+    (("explain", "--rules", "classic", "--rules", "russian"), "--rules: given twice ('classic' and 'russian')"),
+    (("simulate", "--deals", "10", "--rules", "classic", "--rules", "polish"), "takes one rule set"),
 ])
 def test_bad_rules_give_one_line_error(args, needle):
     out = run_cli(*args)

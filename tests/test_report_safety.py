@@ -312,3 +312,23 @@ def test_each_rule_set_has_a_data_folder_of_its_own():
     assert folders[3] == "classic" and folders[6] == "russian_bolts=off"   # the usual names are kept
     assert not set(folders) & {"a_r.toml", "forced_hands.json", "datasets.json", ".."}
     assert _dataset_folders(labels) == folders                              # the same folders next time
+
+
+def test_the_reproduce_line_is_one_a_shell_reads_back():
+    # a rules file named it's.toml was printed as --rules 'it's.toml' (hostile try-out 4)
+    import shlex
+    cfg = ReportConfig(out="x", rules=[parse_rules_spec("classic")] * 2, labels=["it's.toml", "classic:bolts=off"],
+                       strategies=["standard:margin=5", "cautious", "greedy"], presets=False)
+    words = shlex.split(report_mod.reproduce_command(cfg))
+    assert words[:4] == ["thousand", "report", "--deals", str(cfg.deals)]
+    assert words[words.index("--rules") + 1] == "it's.toml" and words.count("--rules") == 2
+    assert words[words.index("--strategy") + 1] == "standard:margin=5" and words[-1] == "--no-presets"
+
+
+def test_the_header_does_not_promise_thresholds_for_a_table_of_four():
+    four = parse_rules_spec("classic:players=4")
+    line = report_mod._rule_set_lines(ReportConfig(out="x", rules=[four], labels=["classic:players=4"]),
+                                      [("classic:players=4", four)])[0]
+    assert "bidding thresholds cover the 3-player game, not its 4 players" in line
+    three = report_mod._rule_set_lines(ReportConfig(out="x"), [("classic", parse_rules_spec("classic"))])[0]
+    assert "marriages and bidding thresholds for it alone" in three

@@ -71,6 +71,9 @@ def test_specs_and_overrides():
     assert CLASSIC.with_overrides({"players": 4}).players == 4
     assert parse_rules_spec(RUSSIAN) is RUSSIAN
     assert parse_rules_spec("classic:blind=on").describe() == "classic:blind=on"
+    # a space before the colon, as " classic" already was (hostile try-out 4)
+    assert parse_rules_spec("classic :bolts=off") == parse_rules_spec("classic:bolts=off")
+    assert parse_rules_spec(" Russian : bolts = off ") == parse_rules_spec("russian:bolts=off")
 
 
 @pytest.mark.parametrize("spec,message", [

@@ -384,6 +384,8 @@ def parse_rules_spec(spec: str | Rules | None, overrides: list[str] | None = Non
             raise RulesError("empty rule set: name a preset (classic, russian, polish), preset:k=v,... "
                              "or a .toml file")
         base, _, extra = spec.partition(":")
+        if base.strip().lower() in PRESETS:   # "classic :bolts=off" as well
+            base = base.strip()
         if base.lower() not in PRESETS and not os.path.isfile(base):
             # a rules file whose path holds a colon: the longest file the spec starts with
             for i in [len(spec)] + [j for j in range(len(spec) - 1, 0, -1) if spec[j] == ":"]:

@@ -17,10 +17,24 @@ def add_rules_arguments(p: argparse.ArgumentParser, multiple: bool = False) -> N
         p.add_argument("--rules", action="append", metavar="SPEC",
                        help="a rule set: preset, preset:k=v,... or a TOML file (repeat to compare)")
     else:
-        p.add_argument("--rules", default="classic", metavar="SPEC",
+        p.add_argument("--rules", default="classic", metavar="SPEC", action=_GivenOnce,
                        help="rule set: classic, russian, polish, classic:bolts=off,..., or FILE.toml (default classic)")
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", dest="overrides",
                    help="override one rule option, e.g. --set bolts=off (repeatable)")
+
+
+class _GivenOnce(argparse.Action):
+    """An option of one value that refuses a second: ``--rules classic --rules russian``
+    kept the last one without a word where compare and report would compare them."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        seen = f"_{self.dest}_given"
+        if getattr(namespace, seen, None) is not None:
+            raise argparse.ArgumentError(self, f"given twice ({getattr(namespace, seen)!r} and {values!r}): this "
+                                               "command takes one rule set (compare and report take several)")
+        setattr(namespace, seen, values)
+        setattr(namespace, self.dest, values)
 
 
 def rules_from_args(args: argparse.Namespace, spec: str | None = None) -> Rules:
