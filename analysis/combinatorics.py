@@ -31,7 +31,7 @@ from math import comb, prod
 from thousand.cards import MARRIAGE_VALUES, RANK_POINTS
 
 __all__ = [
-    "rank_vectors", "count_sets", "p_set", "count_disjoint", "p_any_hand", "points_of",
+    "rank_vectors", "count_sets", "p_set", "count_disjoint", "p_any_hand", "p_all", "points_of",
     "p_marriage_in", "p_marriage_completed", "p_any_marriage_in", "marriage_points_pmf",
 ]
 
@@ -117,6 +117,38 @@ def p_any_hand(pred: RankPredicate, size: int, n_hands: int, copies: int = 4, n_
         tuples = prod(comb(deck - i * size, size) for i in range(j))
         total += (-1) ** (j + 1) * comb(n_hands, j) * Fraction(count_disjoint(pred, size, j, copies, n_ranks), tuples)
     return total
+
+
+def p_all(pred: RankPredicate, hands: Sequence[tuple[int, tuple[int, ...]]], limits: tuple[int, ...]) -> Fraction:
+    """Probability that every hand satisfies ``pred``, hand ``i`` being ``hands[i][0]``
+    cards dealt at random from a deck of ``limits[r]`` cards of rank ``r`` (the hands
+    disjoint) plus the rank vector ``hands[i][1]`` of cards it holds already.
+
+    The deals cut again under ``cut_nine_penalty`` (their bottom card, a hand's last, is
+    never a nine) are counted so: the bottom card fixed, the other 23 cards uniform.
+
+    >>> p_all(lambda c: c[0] >= 3, [(7, (0,) * 6)], (4,) * 6) == p_set(lambda c: c[0] >= 3, 7)
+    True
+    """
+    zero = (0,) * len(limits)
+
+    @lru_cache(maxsize=None)
+    def rec(left: tuple[int, ...], i: int) -> int:
+        if i == len(hands):
+            return 1
+        size, held = hands[i]
+        total = 0
+        for v in rank_vectors(size, left):
+            if pred(tuple(x + h for x, h in zip(v, held)) if held != zero else v):
+                ways = prod(comb(y, x) for x, y in zip(v, left))
+                total += ways * rec(tuple(y - x for x, y in zip(v, left)), i + 1)
+        return total
+
+    deck, tuples = sum(limits), 1
+    for size, _ in hands:
+        tuples *= comb(deck, size)
+        deck -= size
+    return Fraction(rec(tuple(limits), 0), tuples)
 
 
 # --------------------------------------------------------------------------- marriages

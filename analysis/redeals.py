@@ -20,6 +20,7 @@ Both are LazyFrame -> LazyFrame pipelines; collect them once.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -121,21 +122,51 @@ FOUR_NINES = "four nines after the exchange"
 
 
 def uniform_deals(rules: Rules) -> bool:
-    """Are the dealt cards a uniform sample (where the exact probabilities apply)?  Not
-    under ``cut_nine_penalty``: every deal is cut again while its bottom card (``deck[20]``)
-    is a nine, so that card never is one, and the hands and talons lean away from nines."""
+    """Are the dealt cards a uniform sample (where the exact probabilities of uniform deals
+    apply)?  Not under ``cut_nine_penalty``: every deal is cut again while its bottom card
+    (``deck[20]``) is a nine, so that card never is one, and the hands and talons lean
+    away from nines (:func:`exact_table` counts them so)."""
     return not rules.cut_nine_penalty
+
+
+def _exact_after_cut(pred, scope: str, rules: Rules) -> Fraction | None:
+    """The exact probability of a row when every deal is cut again while its bottom card
+    (``deck[20]``) is a nine: that card is one of the 20 others, each alike, and the other
+    23 are uniform.  With 3 or 4 players it is the third active hand's last card, so that
+    hand is 6 random cards and the fixed one (inclusion-exclusion over the hands, which
+    are no longer alike); with 2 players it opens the first talon, and the talon column
+    (the declarer's talon, or the first) has no exact value."""
+    size, n_hands, talon_size = table_shape(rules)
+    if rules.players == 2 and scope == "talon":
+        return None
+    total = Fraction(0)
+    for r in range(1, 6):   # the bottom card's rank: anything but a nine, 4 cards each of 20
+        limits = tuple(4 - (k == r) for k in range(6))
+        free, bottom = (0,) * 6, tuple(int(k == r) for k in range(6))
+        hands = [(size, free)] * n_hands if rules.players == 2 else \
+            [(size, free)] * (n_hands - 1) + [(size - 1, bottom)]
+        if scope == "talon":
+            p = comb.p_all(pred, [(talon_size, free)], limits)
+        elif scope == "hand":
+            p = sum((comb.p_all(pred, [h], limits) for h in hands), Fraction(0)) / len(hands)
+        else:
+            p = Fraction(0)
+            for k in range(1, len(hands) + 1):
+                for some in itertools.combinations(hands, k):
+                    p += (-1) ** (k + 1) * comb.p_all(pred, list(some), limits)
+        total += p / 5
+    return total
 
 
 def exact_table(rules: Rules) -> pl.LazyFrame:
     """Exact probability of every row of :func:`redeal_frequencies` (null where none
-    exists, and for every row when the deals are not uniform: :func:`uniform_deals`)."""
+    exists); under ``cut_nine_penalty`` given the cut (:func:`_exact_after_cut`)."""
     size, n_hands, talon_size = table_shape(rules)
     conditions, scopes, exact = [], [], []
     for label, scope, conds in _rows(rules):
         pred = _any_of(conds)
         if not uniform_deals(rules):
-            p: Fraction | None = None
+            p: Fraction | None = _exact_after_cut(pred, scope, rules)
         elif scope == "hand":
             p = comb.p_set(pred, size)
         elif scope == "deal":

@@ -506,12 +506,15 @@ def _overview_blocks(ov: pl.DataFrame) -> list[Block]:
             Block("table", frame=show)]
 
 
-def _not_uniform(labels: list[str]) -> str:
-    """Why the rule sets ``labels`` (under ``cut_nine_penalty``) show no exact values."""
-    return (f"Under `cut_nine_penalty` ({', '.join(labels)}) every deal is cut again while its bottom card "
-            "(`deck[20]`, the last card dealt to a hand) is a nine, so that card never is one and the dealt "
-            "hands and talons lean away from nines: the exact values of uniform deals do not apply there, "
-            "and none is shown.")
+def _not_uniform(labels: list[str], counted: bool) -> str:
+    """What the exact values of the rule sets ``labels`` (under ``cut_nine_penalty``) are."""
+    why = (f"Under `cut_nine_penalty` ({', '.join(labels)}) every deal is cut again while its bottom card "
+           "(`deck[20]`, the last card dealt to a hand) is a nine, so that card never is one and the dealt "
+           "hands and talons lean away from nines: the exact values of uniform deals do not apply there")
+    if counted:
+        return (why + "; those shown are counted with the cut (the bottom card one of the 20 others, the other "
+                "23 cards uniform; with 2 players the talon row has none).")
+    return why + ", and none is shown (they are not counted with the cut yet)."
 
 
 def _redeal_blocks(freq: pl.DataFrame, calls: pl.DataFrame, played: bool, chart: Path,
@@ -523,13 +526,13 @@ def _redeal_blocks(freq: pl.DataFrame, calls: pl.DataFrame, played: bool, chart:
         "How often each redeal condition of each rule set occurs: per dealt hand (`hand`), per deal "
         "(any of the active hands, `deal`) and per talon (`talon`), counted on every dealt deal (redealt "
         "ones included, so the cards are a uniform sample"
-        + (", except where the deal is cut again: see below" if cut else "")
+        + ("; where the deal is cut again, a sample whose exact values are counted too: see below" if cut else "")
         + "). `exact` is the probability computed by counting "
         "card combinations (`thousand.analysis.combinatorics`); the interval is a 95% Wilson interval. "
         + (f"{inside} of {exact.height} exact values lie inside their interval (about 95% are expected to); "
            "those outside are marked *(outside)*. " if exact.height else "")
         + "The four-nines condition is checked on the hands after the hand-off, which depend on the "
-        "declarer's choices: it has no exact value." + (" " + _not_uniform(cut) if cut else ""))))
+        "declarer's choices: it has no exact value." + (" " + _not_uniform(cut, True) if cut else ""))))
     show = freq.select(
         pl.col("rules"), pl.col("condition"), pl.col("scope").alias("per"),
         pl.struct("observed").map_elements(lambda r: _fmt_pct(r["observed"]), return_dtype=pl.String).alias("observed"),
@@ -578,7 +581,7 @@ def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[st
         "applies; declarer and defender rows use the played deals. Rates of `declared` and `lost` are "
         "shares of the held marriages. The declared marriages are recovered from each player's declared "
         "marriage points and the marriages in his hand after the hand-off."
-        + (" " + _not_uniform([label]) if cut else ""))))
+        + (" " + _not_uniform([label], False) if cut else ""))))
 
     def cell(suit: str, role: str, measure: str) -> str:
         r = m.filter((pl.col("suit") == suit) & (pl.col("role") == role) & (pl.col("measure") == measure))

@@ -257,7 +257,7 @@ def test_the_report_marks_exact_values_outside_their_interval():
     assert table["exact"].to_list() == ["2.292% *(outside)*", "0.2300%"]
 
 
-def test_deals_cut_again_show_no_exact_value_because_their_cards_lean_away_from_nines(tmp_path):
+def test_deals_cut_again_are_counted_with_the_cut_because_their_cards_lean_away_from_nines(tmp_path):
     # cut_nine_penalty: the bottom card (deck[20], the third active hand's last) is never a
     # nine, so the uniform exact values do not hold (hostile try-out 4: 5 of 12 "outside")
     from thousand.analysis.marriages import marriage_tables
@@ -274,9 +274,34 @@ def test_deals_cut_again_show_no_exact_value_because_their_cards_lean_away_from_
     nines = [rows.filter(pl.col("dealer") == s)[f"hand{s}"].map_elements(
         lambda m: count_rank(m, 0), return_dtype=pl.Int64).mean() for s in range(3)]
     assert max(nines) < 1.10 and min(nines) > 0.98, nines
+    # the exact values given the cut (the bottom card a non-nine, the rest uniform) hold
     freq = redeal_frequencies(lf, rules).collect()
-    assert freq.height == 12 and freq["exact"].is_null().all() and freq["within_ci"].is_null().all()
+    uniform = exact_table(CLASSIC).collect()
+    assert freq.height == 12 and freq["exact"].is_not_null().all()
+    for row, plain in zip(freq.iter_rows(named=True), uniform["exact"]):
+        se = math.sqrt(row["exact"] * (1 - row["exact"]) / row["n"])
+        assert abs(row["observed"] - row["exact"]) < 4 * se, row
+        assert row["exact"] != plain
+    nines3 = freq.filter((pl.col("condition") == "hand nines >= 3") & (pl.col("scope") == "hand")).row(0, named=True)
+    plain3 = uniform.filter((pl.col("condition") == "hand nines >= 3") & (pl.col("scope") == "hand"))["exact"][0]
+    assert nines3["ci_high"] < plain3    # the uniform value is outside: the sample tells the two apart
+    assert exact_table(parse_rules_spec("classic:cut_nine_penalty=on,players=2")).collect().filter(
+        pl.col("scope") == "talon")["exact"].is_null().all()
     tables = marriage_tables(lf, rules)
     assert tables["marriages"]["exact"].is_null().all()
     assert tables["marriage_points_held"]["exact"].is_null().all()
     assert not exact_table(CLASSIC).collect()["exact"].is_null().any()
+
+
+@pytest.mark.parametrize("spec", ["classic:cut_nine_penalty=on,players=2", "russian:cut_nine_penalty=on,players=4"])
+def test_the_cut_is_counted_at_every_table_size(spec, tmp_path):
+    from thousand.rules import parse_rules_spec
+    from thousand.simulate import simulate
+
+    rules = parse_rules_spec(spec)
+    lf = simulate(60_000, rules, seed=9, jobs=1, out=tmp_path / "cut", progress=False)
+    freq = redeal_frequencies(lf, rules).collect().filter(pl.col("exact").is_not_null())
+    assert freq.height >= 8
+    for row in freq.iter_rows(named=True):
+        se = math.sqrt(row["exact"] * (1 - row["exact"]) / row["n"])
+        assert abs(row["observed"] - row["exact"]) <= 4 * se, row   # 10 cards never hold 13 points or less
