@@ -40,8 +40,11 @@ def test_parameters_parse_and_errors_name_the_problem():
         with pytest.raises(ThousandError, match="must be a number"):
             parse_strategy("test_tunable:margin=high")
         # digits as typed on a keyboard: float() alone reads these as 10 and 1
-        for odd in ("１０", "1_0", "\u0661", "nan", "inf"):
+        for odd in ("１０", "1_0", "\u0661", "ten"):
             with pytest.raises(ThousandError, match="must be a number"):
+                parse_strategy(f"test_tunable:margin={odd}")
+        for odd in ("nan", "-inf", "Infinity", "1e999"):
+            with pytest.raises(ThousandError, match="must be a finite number"):
                 parse_strategy(f"test_tunable:margin={odd}")
         assert parse_strategy("test_tunable:risk=.25").params[3] == 0.25
         assert parse_strategy("test_tunable:margin=+1e0").params[0] == 1

@@ -193,6 +193,7 @@ def draws(spec: str) -> bool:
 
 
 _DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_NOT_FINITE = ("nan", "inf", "infinity")
 
 
 def parse_strategy(spec: str) -> ParsedStrategy:
@@ -217,9 +218,12 @@ def parse_strategy(spec: str) -> ParsedStrategy:
             raise ThousandError(f"strategy {strat.name!r} has no parameter {k!r} (parameters: {known})")
         # a decimal number as typed on a keyboard: float() also reads "1_0" and other
         # scripts' digits (full-width ones), which no strategy text means
-        if not _DECIMAL.fullmatch(v):
+        try:
+            value = float(v) if _DECIMAL.fullmatch(v) or v.strip().lower().lstrip("+-") in _NOT_FINITE else None
+        except ValueError:
+            value = None
+        if value is None:
             raise ThousandError(f"strategy parameter {k}: must be a number, got {v!r}")
-        value = float(v)
         if not math.isfinite(value):
             raise ThousandError(f"strategy parameter {k}: must be a finite number, got {v!r}")
         if k in given:
