@@ -187,7 +187,7 @@ def marriage_frequency_chart(table: pl.DataFrame, path: str | os.PathLike, rules
                 yerr=_err(np.array(lo), v, np.array(hi)), capsize=2)
     exact = table.filter((pl.col("role") == "all") & (pl.col("measure") == "held in dealt hand")
                          & pl.col("suit").is_in(suits) & pl.col("exact").is_not_null())
-    if exact.height == len(suits):   # none under cut_nine_penalty (the deals are not uniform)
+    if exact.height == len(suits):
         ax1.hlines(exact["exact"].to_numpy() * 100, x - 0.45, x + 0.45, colors="black", linestyles=":",
                    label=f"exact, random {hand}-card hand")
     ax1.set_xticks(x, [f"{s}\n({v})" for s, v in zip(suits, _values(table, suits))])
@@ -319,7 +319,7 @@ def marriage_points_chart(points: pl.DataFrame, held: pl.DataFrame, path: str | 
         obs = h["observed"].to_numpy() * 100
         ax2.bar(x, obs, 0.6, color="#85c1e9", label="observed",
                 yerr=_err(h["ci_low"].to_numpy() * 100, obs, h["ci_high"].to_numpy() * 100), capsize=2)
-        if h["exact"].is_not_null().any():   # none under cut_nine_penalty (the deals are not uniform)
+        if h["exact"].is_not_null().any():
             ax2.scatter(x, h["exact"].fill_null(np.nan).to_numpy() * 100, marker="_", s=300, color="black",
                         zorder=5, label="exact")
         ax2.set_xticks(x, [str(p) for p in h["points"]], fontsize=8)

@@ -23,6 +23,7 @@ Fraction(15, 253)
 """
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import lru_cache
@@ -32,7 +33,7 @@ from thousand.cards import MARRIAGE_VALUES, RANK_POINTS
 
 __all__ = [
     "rank_vectors", "count_sets", "p_set", "count_disjoint", "p_any_hand", "p_all", "points_of",
-    "p_marriage_in", "p_marriage_completed", "p_any_marriage_in", "marriage_points_pmf",
+    "p_marriage_in", "p_marriage_completed", "p_any_marriage_in", "marriage_sets", "marriage_points_pmf",
 ]
 
 RankPredicate = Callable[[tuple[int, ...]], bool]
@@ -180,6 +181,42 @@ def p_any_marriage_in(size: int, deck: int = 24, suits: int = 4) -> Fraction:
     """
     return sum((Fraction((-1) ** (j + 1) * comb(suits, j) * comb(deck - 2 * j, size - 2 * j), comb(deck, size))
                 for j in range(1, suits + 1) if 2 * j <= size), Fraction(0))
+
+
+def marriage_sets(size: int, bottom: bool | None = None) -> dict[int, Fraction]:
+    """Distribution of the marriages held in a random ``size``-card set: bit ``s`` for
+    suit ``s``'s queen and king, bit 4 for all four aces.
+
+    ``bottom`` None: a set from the whole deck.  Otherwise the deal was cut again while
+    its bottom card was a nine (``cut_nine_penalty``): that card is one of the 20 others,
+    each alike, and the set is ``size`` of the other 23 cards, plus the bottom card
+    itself when ``bottom`` is true (it ends that hand).  Counted over how many of each
+    marriage's two cards, of the aces and of the other cards the set holds.
+
+    >>> d = marriage_sets(7)
+    >>> sum(p for m, p in d.items() if m & 1) == p_marriage_in(7)
+    True
+    """
+    # the bottom card's kind, and how many of the 20 non-nines are of it
+    kinds = [(None, 24)] if bottom is None else [(("pair", 0), 2), (("pair", 1), 2), (("pair", 2), 2),
+                                                 (("pair", 3), 2), (("ace", None), 4), (("other", None), 8)]
+    out: dict[int, Fraction] = {}
+    for kind, weight in kinds:
+        pairs = [2 - (kind == ("pair", s)) for s in range(4)]
+        aces = 4 - (kind == ("ace", None))
+        others = (24 if kind is None else 23) - sum(pairs) - aces
+        given = [int(bool(bottom) and kind == ("pair", s)) for s in range(4)]
+        ace_given = int(bool(bottom) and kind == ("ace", None))
+        total = comb(sum(pairs) + aces + others, size)
+        for held in itertools.product(*(range(p + 1) for p in pairs)):
+            for a in range(aces + 1):
+                o = size - sum(held) - a
+                if not 0 <= o <= others:
+                    continue
+                ways = prod(comb(p, k) for p, k in zip(pairs, held)) * comb(aces, a) * comb(others, o)
+                mask = sum(1 << s for s in range(4) if held[s] + given[s] == 2) | (16 if a + ace_given == 4 else 0)
+                out[mask] = out.get(mask, Fraction(0)) + Fraction(ways * weight, total * (24 if kind is None else 20))
+    return out
 
 
 def marriage_points_pmf(size: int, deck: int = 24, values: Sequence[int] = MARRIAGE_VALUES) -> dict[int, Fraction]:

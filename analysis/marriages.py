@@ -14,13 +14,14 @@ With ``ace_marriage`` set, the four aces count as a fifth "marriage" (suit ``ace
 
 Roles: the declarer, a defender (each opponent of the declarer), and ``all`` (every
 active seat of every dealt deal, redeals included: a uniform random hand, which is where
-the exact probabilities apply).  Role statistics use the played deals: no redeal and a
+the exact probabilities apply; under ``cut_nine_penalty`` they are counted with the cut).  Role statistics use the played deals: no redeal and a
 declarer.
 
 Pipelines are LazyFrame -> LazyFrame; collect once.
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from math import comb
 
 import polars as pl
@@ -164,6 +165,27 @@ def _std(e: pl.Expr) -> pl.Expr:
     return _var(e).sqrt()
 
 
+def _holdings_after_cut(rules: Rules, talon: int) -> dict[int, Fraction] | None:
+    """The marriages held (a bit set, as :func:`_set_of`) in an active hand (with
+    ``talon`` more cards: the hand and the talon) of a deal cut again under
+    ``cut_nine_penalty``, every active hand alike likely: with 3 or 4 players the bottom
+    card ends the third active hand, so that one is its random cards and the bottom card.
+    None for 2 players' hand and talon (the talon column is one of two, and the bottom
+    card opens the first)."""
+    size, n_hands, _ = table_shape(rules)
+    if rules.players == 2:
+        if talon:
+            return None
+        parts = [cb.marriage_sets(size, False)] * n_hands
+    else:
+        parts = [cb.marriage_sets(size + talon, False)] * (n_hands - 1) + [cb.marriage_sets(size + talon - 1, True)]
+    pooled: dict[int, Fraction] = {}
+    for dist in parts:
+        for held, p in dist.items():
+            pooled[held] = pooled.get(held, Fraction(0)) + p / len(parts)
+    return pooled
+
+
 def _exact_rows(rules: Rules) -> pl.LazyFrame:
     size, _, talon = table_shape(rules)
     rows = {"suit": [], "role": [], "measure": [], "exact": []}
@@ -172,9 +194,22 @@ def _exact_rows(rules: Rules) -> pl.LazyFrame:
         rows["suit"].append(suit)
         rows["role"].append("all")
         rows["measure"].append(measure)
-        # (the hands of deals cut again under cut_nine_penalty are not uniform: no exact value)
-        rows["exact"].append(float(p) if uniform_deals(rules) else None)
+        rows["exact"].append(None if p is None else float(p))
 
+    if not uniform_deals(rules):   # the deals are cut again: counted with their bottom card
+        dealt, with_talon = _holdings_after_cut(rules, 0), _holdings_after_cut(rules, talon)
+
+        def held(dist: dict[int, Fraction] | None, bits: int) -> Fraction | None:
+            return None if dist is None else sum((p for m, p in dist.items() if m & bits), Fraction(0))
+        for i, (name, _) in enumerate(suits_of(rules)):
+            bit = 16 if name == "aces" else 1 << i
+            add(name, "held in dealt hand", held(dealt, bit))
+            both = held(with_talon, bit)
+            add(name, "completed from talon", None if both is None else both - held(dealt, bit))
+        if rules.ace_marriage is None:
+            add("any", "held in dealt hand", held(dealt, 15))
+        return pl.LazyFrame(rows, schema={"suit": pl.String, "role": pl.String, "measure": pl.String,
+                                          "exact": pl.Float64})
     for name, _ in suits_of(rules):
         if name == "aces":
             add(name, "held in dealt hand", comb(20, size - 4) / comb(24, size))
@@ -414,9 +449,15 @@ def held_points_distribution(sets: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     """Total marriage value held in a dealt hand (every active seat, every deal) against
     the exact distribution: ``points, hands, n, observed, ci_low, ci_high, exact``."""
     size, _, _ = table_shape(rules)
-    pmf = cb.marriage_points_pmf(size)
-    exact = pl.LazyFrame({"points": list(pmf), "exact": [float(p) if uniform_deals(rules) else None
-                                                         for p in pmf.values()]},
+    if uniform_deals(rules):
+        pmf = cb.marriage_points_pmf(size)
+    else:   # cut again under cut_nine_penalty: counted with the bottom card
+        pmf = {}
+        for held, p in _holdings_after_cut(rules, 0).items():
+            points = sum(v for s, v in enumerate(MARRIAGE_VALUES) if held >> s & 1)
+            pmf[points] = pmf.get(points, Fraction(0)) + p
+        pmf = dict(sorted(pmf.items()))
+    exact = pl.LazyFrame({"points": list(pmf), "exact": [float(p) for p in pmf.values()]},
                          schema={"points": pl.Int32, "exact": pl.Float64})
     lo, hi = wilson_exprs("hands", "n")
     return (sets.select(masks.suit_set_value(pl.col("m_dealt") & 15).alias("points"))

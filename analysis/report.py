@@ -506,15 +506,14 @@ def _overview_blocks(ov: pl.DataFrame) -> list[Block]:
             Block("table", frame=show)]
 
 
-def _not_uniform(labels: list[str], counted: bool) -> str:
+def _not_uniform(labels: list[str]) -> str:
     """What the exact values of the rule sets ``labels`` (under ``cut_nine_penalty``) are."""
-    why = (f"Under `cut_nine_penalty` ({', '.join(labels)}) every deal is cut again while its bottom card "
-           "(`deck[20]`, the last card dealt to a hand) is a nine, so that card never is one and the dealt "
-           "hands and talons lean away from nines: the exact values of uniform deals do not apply there")
-    if counted:
-        return (why + "; those shown are counted with the cut (the bottom card one of the 20 others, the other "
-                "23 cards uniform; with 2 players the talon row has none).")
-    return why + ", and none is shown (they are not counted with the cut yet)."
+    return (f"Under `cut_nine_penalty` ({', '.join(labels)}) every deal is cut again while its bottom card "
+            "(`deck[20]`, the last card dealt to a hand) is a nine, so that card never is one and the dealt "
+            "hands and talons lean away from nines: the exact values of uniform deals do not apply there. "
+            "Those shown are counted with the cut (the bottom card one of the 20 others, the other 23 cards "
+            "uniform); with 2 players, where the bottom card opens the first talon, the rows of the talon "
+            "have none.")
 
 
 def _redeal_blocks(freq: pl.DataFrame, calls: pl.DataFrame, played: bool, chart: Path,
@@ -532,7 +531,7 @@ def _redeal_blocks(freq: pl.DataFrame, calls: pl.DataFrame, played: bool, chart:
         + (f"{inside} of {exact.height} exact values lie inside their interval (about 95% are expected to); "
            "those outside are marked *(outside)*. " if exact.height else "")
         + "The four-nines condition is checked on the hands after the hand-off, which depend on the "
-        "declarer's choices: it has no exact value." + (" " + _not_uniform(cut, True) if cut else ""))))
+        "declarer's choices: it has no exact value." + (" " + _not_uniform(cut) if cut else ""))))
     show = freq.select(
         pl.col("rules"), pl.col("condition"), pl.col("scope").alias("per"),
         pl.struct("observed").map_elements(lambda r: _fmt_pct(r["observed"]), return_dtype=pl.String).alias("observed"),
@@ -581,7 +580,7 @@ def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[st
         "applies; declarer and defender rows use the played deals. Rates of `declared` and `lost` are "
         "shares of the held marriages. The declared marriages are recovered from each player's declared "
         "marriage points and the marriages in his hand after the hand-off."
-        + (" " + _not_uniform([label], False) if cut else ""))))
+        + (" " + _not_uniform([label]) if cut else ""))))
 
     def cell(suit: str, role: str, measure: str) -> str:
         r = m.filter((pl.col("suit") == suit) & (pl.col("role") == role) & (pl.col("measure") == measure))
@@ -643,9 +642,8 @@ def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[st
     blocks.append(Block("p", (
         f"Declared marriage points per played-out deal ({total:,} deals): in "
         f"{_fmt_pct(none_share[0] if len(none_share) else None)} of deals nobody declares one; the mean is "
-        f"{mean_all:.1f} points per deal. Right: the marriage value held in a dealt hand"
-        + (" (no exact distribution: the deal is cut again, see above)." if cut else
-           " against its exact distribution."))))
+        f"{mean_all:.1f} points per deal. Right: the marriage value held in a dealt hand against its exact "
+        "distribution" + (" (counted with the cut, see above)." if cut else "."))))
     show = pts.select(
         "points", _counts("deals_all", "deals"),
         pl.col("share_all").map_elements(_fmt_pct, return_dtype=pl.String).alias("all players"),

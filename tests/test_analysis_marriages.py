@@ -211,3 +211,25 @@ def test_matched_comparison_weights_strata_by_the_holders():
     row2 = marriage_value(sets2, CLASSIC).filter(
         (pl.col("suit") == "hearts") & (pl.col("metric") == "deal points, same card points")).row(0, named=True)
     assert row2["n_with"] == 2 and row2["diff"] == pytest.approx(60.0)
+
+
+@pytest.mark.parametrize("size, bottom", [(3, True), (4, False), (5, None)])
+def test_marriage_sets_after_the_cut_match_every_set_listed(size, bottom):
+    # cut_nine_penalty: the bottom card is one of the 20 non-nines, the set comes from the
+    # other 23 (with the bottom card when it ends this hand); every set of every bottom card
+    import itertools
+    from fractions import Fraction
+
+    def held(cards):
+        out = sum(1 << s for s in range(4) if {6 * s + 2, 6 * s + 3} <= cards)   # queen and king
+        return out | (16 if all(6 * s + 5 in cards for s in range(4)) else 0)
+
+    counts: dict[int, int] = {}
+    bottoms = [None] if bottom is None else [c for c in range(24) if c % 6 != 0]
+    for f in bottoms:
+        rest = [c for c in range(24) if c != f]
+        for cards in itertools.combinations(rest, size):
+            m = held(set(cards) | ({f} if bottom else set()))
+            counts[m] = counts.get(m, 0) + 1
+    total = sum(counts.values())
+    assert cb.marriage_sets(size, bottom) == {m: Fraction(k, total) for m, k in counts.items()}
