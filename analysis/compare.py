@@ -138,6 +138,10 @@ class Metric:
     in_precision: bool = True
     # The quantile of the "median" and "quantile" kinds.
     q: float = 0.5
+    # The least value the quantity can take (0 for a count): a value's interval is cut
+    # there (a t interval of two games' barrel entries reached -3.85); the true value lies
+    # above it, so no coverage is lost.
+    floor: float | None = None
 
 
 METHODS: dict[str, tuple[str, str]] = {
@@ -237,7 +241,7 @@ _BLIND_OR_GOLDEN = _Needs("blind=on or golden_kon=on", lambda r: r.blind or r.go
 def _build_metrics(players: int) -> list[Metric]:
     m: list[Metric] = [
         Metric("deals_mean", "game", "mean", _DEALS, "played deals per game (mean)",
-               lambda p: pl.col("deals").cast(pl.Float64)),
+               lambda p: pl.col("deals").cast(pl.Float64), floor=0.0),
         Metric("deals_median", "game", "median", _DEALS, "played deals per game (median)",
                lambda p: pl.col("deals").cast(pl.Float64), in_precision=False),
         Metric("deals_p10", "game", "quantile", _DEALS, "played deals per game, 10th percentile (short games)",
@@ -259,30 +263,30 @@ def _build_metrics(players: int) -> list[Metric]:
         Metric("no_winner", "game", "proportion", _SHARE, "games stopped by max_deals without a winner",
                lambda p: (pl.col("winner") < 0).cast(pl.Float64)),
         Metric("barrel_entries", "game", "mean", _PER_GAME, "times a player got onto the barrel, per game",
-               lambda p: _seats(p, "barrel_entries").cast(pl.Float64), applies=_has("barrel_at")),
+               lambda p: _seats(p, "barrel_entries").cast(pl.Float64), applies=_has("barrel_at"), floor=0.0),
         Metric("barrel_falls", "game", "mean", _PER_GAME, "falls and knock-offs from the barrel, per game",
-               lambda p: _seats(p, "barrel_falls").cast(pl.Float64), applies=_has("barrel_at")),
+               lambda p: _seats(p, "barrel_falls").cast(pl.Float64), applies=_has("barrel_at"), floor=0.0),
         Metric("bolt_penalties", "game", "mean", _PER_GAME, "bolt penalties paid, per game",
-               lambda p: _seats(p, "bolt_penalties").cast(pl.Float64), applies=_has("bolts", "off")),
+               lambda p: _seats(p, "bolt_penalties").cast(pl.Float64), applies=_has("bolts", "off"), floor=0.0),
         Metric("resignations", "game", "mean", _PER_GAME, "resignations, per game",
-               lambda p: _seats(p, "resignations").cast(pl.Float64), applies=_has("resign", "none")),
+               lambda p: _seats(p, "resignations").cast(pl.Float64), applies=_has("resign", "none"), floor=0.0),
         Metric("redeals", "game", "mean", _PER_GAME, "redeals called, per game",
-               lambda p: pl.col("redeals").cast(pl.Float64)),
+               lambda p: pl.col("redeals").cast(pl.Float64), floor=0.0),
         Metric("blind_deals", "game", "mean", _PER_GAME, "blind (and golden-kon) deals, per game",
                lambda p: pl.col("blind_deals").cast(pl.Float64),
-               applies=_BLIND_OR_GOLDEN),
+               applies=_BLIND_OR_GOLDEN, floor=0.0),
         Metric("blind_made", "game", "ratio_proportion", _SHARE, "blind deals whose declarer made 120",
                lambda p: pl.col("blind_made").cast(pl.Float64), lambda p: pl.col("blind_deals").cast(pl.Float64),
                applies=_BLIND_OR_GOLDEN),
         Metric("golden_reset", "game", "proportion", _SHARE, "games whose golden kon failed (scores reset)",
                lambda p: pl.col("golden_reset").cast(pl.Float64), applies=_has("golden_kon")),
         Metric("resets_555", "game", "mean", _PER_GAME, "555 resets, per game",
-               lambda p: pl.col("resets_555").cast(pl.Float64), applies=_has("samozval_555")),
+               lambda p: pl.col("resets_555").cast(pl.Float64), applies=_has("samozval_555"), floor=0.0),
         Metric("cut_penalties", "game", "mean", _PER_GAME, "cut-nine penalties, per game",
-               lambda p: pl.col("cut_penalties").cast(pl.Float64), applies=_has("cut_nine_penalty")),
+               lambda p: pl.col("cut_penalties").cast(pl.Float64), applies=_has("cut_nine_penalty"), floor=0.0),
         Metric("score_spread", "game", "mean", _FINAL, "final score spread (highest - lowest), per game",
                lambda p: (pl.max_horizontal([pl.col(f"final{s}") for s in range(p)]).cast(pl.Float64)
-                          - pl.min_horizontal([pl.col(f"final{s}") for s in range(p)]).cast(pl.Float64))),
+                          - pl.min_horizontal([pl.col(f"final{s}") for s in range(p)]).cast(pl.Float64)), floor=0.0),
         # ---- per deal (inside games: ratios clustered by game)
         Metric("declarer_success", "deal", "ratio_proportion", _SHARE,
                "played deals whose declarer made the contract (a resignation is a failure)",
@@ -296,18 +300,18 @@ def _build_metrics(players: int) -> list[Metric]:
         Metric("redeal_rate", "deal", "ratio_proportion", _SHARE, "dealt deals that were redealt",
                lambda p: (pl.col("redeal") != 0).cast(pl.Float64), _one),
         Metric("contract_mean", "deal", "ratio", _POINTS, "final contract, mean over played deals",
-               lambda p: _played(p) * pl.col("contract").cast(pl.Float64), _played),
+               lambda p: _played(p) * pl.col("contract").cast(pl.Float64), _played, floor=0.0),
         Metric("declarer_score", "deal", "ratio", _POINTS, "declarer's score change, mean over played deals",
                lambda p: _played(p) * _at_declarer(p, "score"), _played),
         Metric("points_declarer", "deal", "ratio", _POINTS,
                "declarer's deal points (cards + marriages + bonus), deals played out",
-               lambda p: _played_cards(p) * pl.col("declarer_points").cast(pl.Float64), _played_cards),
+               lambda p: _played_cards(p) * pl.col("declarer_points").cast(pl.Float64), _played_cards, floor=0.0),
         Metric("points_defender", "deal", "ratio", _POINTS,
                "one defender's deal points (cards + marriages), deals played out",
-               lambda p: _played_cards(p) * _defender_points(p), _played_cards),
+               lambda p: _played_cards(p) * _defender_points(p), _played_cards, floor=0.0),
         Metric("bolts_per_deal", "deal", "ratio", "per deal", "bolts given, per played deal",
                lambda p: _played(p) * _seats(p, "bolt").cast(pl.Float64), _played,
-               applies=_has("bolts", "off")),
+               applies=_has("bolts", "off"), floor=0.0),
     ]
     for k in range(players):
         role = _SEAT_ROLE_NAMES[k]
@@ -698,6 +702,8 @@ def compare_stats(labels: Sequence[str], stats: UnitStats, seed: int = 0,
         method, diff_method = METHODS[metric.kind]
         for i, label in enumerate(labels):
             est = _estimate(stats, mi, i, confidence)
+            if metric.floor is not None and math.isfinite(est.low) and est.low < metric.floor:
+                est = dataclasses.replace(est, low=metric.floor)
             row = MetricRow(metric.name, label, i, metric.kind, metric.unit, metric.description,
                             est.value, est.low, est.high, est.n, method=method, diff_method=diff_method)
             if i > 0:

@@ -373,3 +373,20 @@ def test_ratio_proportion_coverage_with_few_games(games):
         e = ratio_estimate(rng.binomial(size, rate).astype(float), size.astype(float), proportion=True)
         covered += e.low <= 0.7 <= e.high
     assert covered / trials > 0.95 - 4 * math.sqrt(0.95 * 0.05 / trials)
+
+
+def test_a_count_s_interval_stops_at_zero_and_keeps_its_upper_end():
+    # two games gave barrel entries 2.50 [-3.85, 8.85] (hostile try-out 4)
+    from thousand.analysis import compare as C
+
+    res = C.compare_rules(["classic", "classic:bolts=off"], n_games=2, seed=1, jobs=1, progress=False,
+                          metrics=["barrel_entries", "bolt_penalties", "score_spread"])
+    for r in res.rows:
+        assert r.ci_low >= 0 and r.ci_low <= r.value <= r.ci_high, r
+    floors = {m.name: m.floor for m in C.METRICS if m.kind in ("mean", "ratio")}
+    assert floors["declarer_score"] is None and floors["barrel_entries"] == 0.0
+    cut = [r for r in res.rows if r.ci_low == 0 and r.value > 0]
+    assert cut, "no interval reached below zero: the test no longer shows the cut"
+    # the upper end is still the t interval's: its half-width is more than the value, so
+    # its lower end was below zero
+    assert all(r.ci_high - r.value > r.value for r in cut)
