@@ -149,7 +149,8 @@ def run(args: argparse.Namespace) -> int:
             os.rmdir(args.out)   # refused (or stopped) before anything was written: leave no empty folder
         raise
     print_result(result, args.json, lambda: result_table(result),
-                 args.out and f"wrote {args.out}/compare.md, compare.csv, compare.json, compare_forest.png")
+                 args.out and f"wrote {os.path.join(args.out, 'compare.md')}, compare.csv, compare.json, "
+                              "compare_forest.png")
     return 0
 
 
