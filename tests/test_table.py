@@ -479,3 +479,18 @@ def test_each_declaration_is_placed_before_the_trick_it_led(spec, seeds, aces):
             checked += len(truth)
             ace_checked += sum(1 for e in plays if e.b and e.a % 6 == ACE)
     assert checked >= 20 and ace_checked >= aces
+
+
+def test_an_ace_marriage_is_placed_at_an_ace_lead_not_at_another_card_of_its_suit():
+    # seat 0 leads the Q♠ plainly, then declares the four aces with the A♠ (trump unchanged)
+    from thousand.reference.players import TrickRecord
+    from thousand.table.text import _led_tricks
+    rules = parse_rules_spec("classic:ace_marriage=200,ace_marriage_sets_trump=off")
+    c = parse_card
+    tricks = [TrickRecord(0, ((0, c("QS")), (1, c("9S")), (2, c("JS"))), 0, 5, -1),
+              TrickRecord(0, ((0, c("AS")), (1, c("TS")), (2, c("KS"))), 0, 25, -1),
+              TrickRecord(0, ((0, c("AH")), (1, c("9H")), (2, c("JH"))), 0, 13, -1)]
+    assert _led_tricks(rules, [(0, 0, 200)], tricks, 0) == [1]
+    # a plain marriage of that suit still goes to the queen's lead, where the trump changed
+    tricks[0] = TrickRecord(0, ((0, c("QS")), (1, c("9S")), (2, c("JS"))), 0, 5, 0)
+    assert _led_tricks(parse_rules_spec("classic"), [(0, 0, 40)], tricks, 0) == [0]

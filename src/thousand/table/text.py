@@ -485,7 +485,8 @@ def _led_tricks(rules: Any, declared: Any, tricks: Any, first: int) -> list[int]
         while i < len(tricks) and not (tricks[i].leader == s and suit_of(tricks[i].plays[0][1]) == suit
                                        and (not sets_trump or tricks[i].trump == suit)
                                        and (rank_of(tricks[i].plays[0][1]) in ranks - {ACE}
-                                            or ACE in ranks and _held_four_aces(tricks, i, s))):
+                                            or ACE in ranks and rank_of(tricks[i].plays[0][1]) == ACE
+                                            and _held_four_aces(tricks, i, s))):
             i += 1
         led.append(i)
         i += 1
