@@ -1228,7 +1228,7 @@ def _open_unit_stores(held: contextlib.ExitStack, folders: Sequence[Path], rules
     whole chunks up to ``most_units``.
     """
     from thousand.runner.store import METADATA_FILE, MAX_CHUNKS, ChunkStore, own_files, read_metadata, remove_files
-    from thousand.simulate import normalize_strategies
+    from thousand.simulate import kernel_version, normalize_strategies
 
     n_chunks = math.ceil(n / chunk_size) + math.ceil((most_units - n) / chunk_size)
     if n_chunks > MAX_CHUNKS:
@@ -1242,9 +1242,9 @@ def _open_unit_stores(held: contextlib.ExitStack, folders: Sequence[Path], rules
                 "n": n_chunks * chunk_size, "chunk_size": chunk_size, "n_chunks": n_chunks, "seed": int(seed),
                 "rule_set": i, "label": label, "rules": r.as_dict(), "rules_hash": r.hash, "rule_sets": len(rules),
                 "strategies": list(normalize_strategies(strategies, r.players)), "metrics": list(metrics),
-                "precision": precision}
+                "precision": precision, "kernel_version": kernel_version()}
         keys = ("kind", "mode", mode, "precision", "max_games", "seed", "rule_set", "rules_hash", "strategies",
-                "metrics", "rule_sets", "n", "chunk_size")
+                "metrics", "rule_sets", "n", "chunk_size", "kernel_version")
         if replace_stale and (folder / METADATA_FILE).is_file():
             old = read_metadata(folder)
             if any(old.get(k) != meta.get(k) for k in keys):
@@ -1514,8 +1514,10 @@ def _summary_lines(result: ComparisonResult) -> list[str]:
              and r.pairing_gain is not None and math.isfinite(r.pairing_gain) and (r.diff_width or 0) > 0]
     exact = sum(1 for r in result.rows if r.rules_index > 0 and r.identical_pairs)
     if gains:
+        over = (f"median over {len(gains)} comparisons; range x{min(gains):.2f} to x{max(gains):.2f}"
+                if len(gains) > 1 else "one comparison")
         lines.append(f"Pairing (common random numbers) narrowed the difference intervals by x{np.median(gains):.2f} "
-                     f"(median over {len(gains)} comparisons; range x{min(gains):.2f} to x{max(gains):.2f}) "
+                     f"({over}) "
                      f"against an unpaired comparison of the same data"
                      + (f"; in {exact} every pair was identical (the rule changed nothing there)."
                         if exact else "."))
@@ -1723,11 +1725,18 @@ def claim_out_dir(out_dir: str | os.PathLike) -> None:
     """Refuse in one line, before any work, when ``out_dir`` cannot be created or written, or
     holds an output name (or the record of them) that an earlier ``thousand compare --out``
     did not write, or that was changed since: writing would replace a file of the user's."""
-    from thousand.runner.store import check_writable
+    from thousand.runner.store import METADATA_FILE, check_writable, held_run, read_metadata
 
     out = Path(out_dir)
     # Now, so that a folder that cannot be made or written fails before the simulation, not after.
     check_writable(out)
+    if (out / METADATA_FILE).is_file():
+        # another command's data: the comparison's files would be mixed in with it
+        try:
+            what = held_run(read_metadata(out))
+        except ThousandError:
+            what = "another run's data"
+        raise ThousandError(f"{os.fspath(out)!r} holds {what}; give thousand compare another --out")
     written = _written_record(out)
     for name in OUTPUT_FILES:
         path = out / name

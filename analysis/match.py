@@ -470,7 +470,12 @@ def _rows_from(mom: stats.Moments, specs: Sequence[str], kind: str, players: int
             d = stats.ratio_diff_from(mom, c("b", num), c("b", den), c("a", num), c("a", den),
                                       _identical(mom, c("a", num), c("b", num))
                                       and _identical(mom, c("a", den), c("b", den)), confidence)
-            rows.append(MatchRow(specs[i], specs[j], metric, d.diff, d.low, d.high, n, ea.value, eb.value,
+            low, high = d.low, d.high
+            if unit == "share":
+                # two shares differ by at most 1: the delta method's interval can pass that
+                # on a few deals
+                low, high = max(low, -1.0), min(high, 1.0)
+            rows.append(MatchRow(specs[i], specs[j], metric, d.diff, low, high, n, ea.value, eb.value,
                                  ea.low, ea.high, eb.low, eb.high, d.p_value, unit, "difference"))
     ratings = []
     if len(specs) > 2:
@@ -601,6 +606,7 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
     seating_list = seatings(len(specs), players)
     rules_arr = rules.to_kernel()
     # Every strategy must be known to the kernel before any work (one line, not a worker's traceback).
+    from thousand.simulate import kernel_version
     from thousand.strategies import resolve_strategies
     for seating in seating_list:
         resolve_strategies([specs[i] for i in seating], players)
@@ -612,10 +618,10 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
             meta = {"kind": kind, "rows": kind, "n": total, "chunk_size": chunk,
                     "n_chunks": len(chunk_bounds(total, chunk)), "seed": seed, "rules": rules.as_dict(), "rules_hash": rules.hash, "strategies": specs,
                     "seatings": [list(s) for s in seating_list], "precision": precision, "match": True,
-                    "control_variate": control_variate}
+                    "control_variate": control_variate, "kernel_version": kernel_version()}
             store = held.enter_context(ChunkStore(out, meta, ("kind", "precision", "n", "chunk_size", "seed",
                                                               "rules_hash", "strategies", "match",
-                                                              "control_variate")))
+                                                              "control_variate", "kernel_version")))
             store.prepare(resume)
 
             def first_row(k: int) -> pl.DataFrame:
@@ -685,11 +691,17 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
 
 
 # --------------------------------------------------------------------------- output
+# Below this many units the intervals are honest but wide, and the delta-method ones (the
+# shares' differences) only approximate: the table says so (as compare's summary does).
+FEW_UNITS = 30
+
+
 def _fmt(v: float, unit: str) -> str:
     """A difference or its interval's end: signed, so a gain reads as one."""
     if v is None or not math.isfinite(v):
         return "n/a"
-    return f"{100 * v:+.1f}%" if unit == "share" else f"{v:+.2f}" if unit == "points" else f"{v:+.3f}"
+    # two shares differ in percentage points, as compare writes them
+    return f"{100 * v:+.1f} pp" if unit == "share" else f"{v:+.2f}" if unit == "points" else f"{v:+.3f}"
 
 
 def _fmt_value(v: float, unit: str) -> str:
@@ -703,6 +715,10 @@ def result_table(result: MatchResult) -> str:
     then the ratings against the field."""
     lines = [f"Duplicate match, {result.n:,} {result.kind} x {len(result.seating_list)} seatings "
              f"({result.rules.players} players, seed {result.seed}), {result.seconds:.1f} s; 95% intervals"]
+    if result.n < FEW_UNITS:
+        lines.append(f"Only {result.n} {result.kind}: the intervals use Student t with {result.n - 1} degree"
+                     f"{'s' if result.n > 2 else ''} of freedom and are wide; the shares' (delta-method) "
+                     f"intervals are rough below {FEW_UNITS}.")
     for i, j in combinations(range(len(result.strategies)), 2):
         a, b = result.strategies[i], result.strategies[j]
         lines += ["", f"{a} (A) vs {b} (B)"]
@@ -712,9 +728,9 @@ def result_table(result: MatchResult) -> str:
             if (r.a, r.b) != (a, b):
                 continue
             if r.kind == "share":
-                table.append([r.metric, _fmt_value(r.a_value, r.unit), _fmt_value(r.b_value, r.unit),
-                              f"A alone {_fmt_value(r.value, r.unit)}",
-                              f"[{_fmt_value(r.ci_low, r.unit)}, {_fmt_value(r.ci_high, r.unit)}] "
+                # A's and B's shares alone are of other games: no difference, A's interval
+                table.append([r.metric, _fmt_value(r.a_value, r.unit), _fmt_value(r.b_value, r.unit), "-",
+                              f"A: [{_fmt_value(r.ci_low, r.unit)}, {_fmt_value(r.ci_high, r.unit)}] "
                               f"(even {_fmt_value(r.even, r.unit)})"])
                 continue
             interval = f"[{_fmt(r.ci_low, r.unit)}, {_fmt(r.ci_high, r.unit)}]"
@@ -738,7 +754,7 @@ def result_table(result: MatchResult) -> str:
             lines.append(line)
     lines.append("")
     if result.kind == "deals":
-        lines.append("points: score change per deal per seat; shares: of the seat's own deals (declared: of all)")
+        lines.append("points: score change per deal per seat; shares: of the seat's own deals (declared: of all), their differences in percentage points (pp)")
     else:
         lines.append("win_share_alone: games won by one A against B's in every other seat (B: one B against A's); "
                      "final_score: per game per seat")

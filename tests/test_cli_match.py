@@ -107,3 +107,73 @@ def test_a_precision_run_resumed_without_its_precision_names_it_not_its_internal
     one_line_error(capsys, [*argv, "--resume"], "it was run with --precision 50; give it again to continue")
     one_line_error(capsys, [*argv, "--resume", "--precision", "40"], "it was run with precision=50.0, not 40.0")
     assert main([*argv, "--resume", "--precision", "50"]) == 0
+
+
+def _edit_metadata(folder, **changes):
+    path = folder / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta.update(changes)
+    path.write_text(json.dumps(meta))
+
+
+def test_a_run_of_another_kernel_build_is_not_resumed_into(tmp_path, capsys):
+    """--resume refuses units written by another kernel (hostile try-out 5: match and
+    compare did not record the kernel's version, simulate did)."""
+    out = tmp_path / "m"
+    argv = ["match", "--strategy", "greedy", "--strategy", "standard", *SMALL, "--out", str(out)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    _edit_metadata(out, kernel_version=-1)
+    one_line_error(capsys, [*argv, "--resume"], "another build of the kernel (kernel_version=-1, not ")
+    units = tmp_path / "c"
+    cmp = ["compare", "--rules", "classic", "--rules", "classic:bolts=off", "--games", "20", "--jobs", "1",
+           "--no-progress", "--out", str(units)]
+    assert main(cmp) == 0
+    capsys.readouterr()
+    first = sorted(units.glob("units/*/metadata.json"))[0].parent
+    _edit_metadata(first, kernel_version=-1)
+    assert main([*cmp, "--resume"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "another build of the kernel (kernel_version=-1, not " in err, err
+
+
+def test_another_commands_data_is_named_not_resumed_into_or_written_beside(tmp_path, capsys):
+    match_out, sim_out = tmp_path / "m", tmp_path / "s"
+    assert main(["match", "--strategy", "greedy", "--strategy", "standard", *SMALL, "--out", str(match_out)]) == 0
+    assert main(["simulate", "--deals", "300", "--jobs", "1", "--out", str(sim_out)]) == 0
+    capsys.readouterr()
+    assert main(["simulate", "--deals", "300", "--out", str(match_out), "--resume"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"thousand simulate: error: cannot resume {str(match_out)!r}: it holds a thousand match run, not a "
+        "thousand simulate run; choose another --out")
+    assert main(["games", "--games", "10", "--out", str(sim_out), "--resume"]) == 2
+    assert "it holds a thousand simulate run, not a thousand games run" in capsys.readouterr().err
+    before = sorted(p.name for p in sim_out.iterdir())
+    assert main(["compare", "--rules", "classic", "--rules", "classic:bolts=off", "--games", "20",
+                 "--no-progress", "--out", str(sim_out)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"thousand compare: error: {str(sim_out)!r} holds a thousand simulate run; give thousand compare another --out")
+    assert sorted(p.name for p in sim_out.iterdir()) == before
+
+
+def test_few_deals_say_so_and_share_differences_stay_within_100_points(capsys):
+    """On 2 deals the delta method's interval of a share's difference reached -457%
+    (hostile try-out 5): two shares differ by at most 100 percentage points."""
+    assert main(["match", "--strategy", "greedy", "--strategy", "standard", "--deals", "2", "--jobs", "1",
+                 "--no-progress", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    shares = [r for r in rows if r["unit"] == "share" and r["kind"] == "difference"]
+    assert shares and all(-1 <= r["ci_low"] <= r["value"] <= r["ci_high"] <= 1 for r in shares), shares
+    assert main(["match", "--strategy", "greedy", "--strategy", "standard", "--deals", "2", "--jobs", "1",
+                 "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "Only 2 deals: the intervals use Student t with 1 degree of freedom" in out
+    assert main(["match", "--strategy", "greedy", "--strategy", "standard", *SMALL]) == 0
+    assert "Only" not in capsys.readouterr().out
+
+
+def test_a_parameter_a_hair_off_its_default_is_another_strategy(capsys):
+    # it was shown as standard:margin=10 (the default) and passed the "given twice" check
+    assert main(["match", "--strategy", "standard", "--strategy", "standard:margin=10.000000001",
+                 "--deals", "20", "--jobs", "1", "--no-progress"]) == 0
+    assert "standard (A) vs standard:margin=10.000000001 (B)" in capsys.readouterr().out

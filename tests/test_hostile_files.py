@@ -181,3 +181,14 @@ def test_a_game_trace_field_of_the_wrong_type_is_named(tmp_path, capsys):
         assert cli.main(["explain", "--replay", str(path)]) == 2
         err = capsys.readouterr().err
         assert len(err.strip().splitlines()) == 1 and needle in err, err
+
+
+def test_an_out_folder_that_is_a_dangling_link_is_named(tmp_path, capsys):
+    # it said "cannot create output directory 'ln': File exists" (hostile try-out 5)
+    from thousand.cli import main
+    link = tmp_path / "ln"
+    link.symlink_to(tmp_path / "nowhere")
+    assert main(["simulate", "--deals", "100", "--out", str(link)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"thousand simulate: error: --out {str(link)!r} is a symbolic link to {str(tmp_path / 'nowhere')!r}, "
+        "which does not exist: create that folder or give another path")

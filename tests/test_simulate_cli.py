@@ -113,3 +113,44 @@ def test_every_help_example_parses_and_names_real_strategies(command):
         assert args.command == command
         rules = parse_rules_spec(args.rules, args.overrides)
         sim.normalize_strategies(args.strategy, rules.players)
+
+
+NUMPY_REFUSAL = "Unable to allocate 58.6 MiB for an array with shape (7680000,) and data type int64"
+
+
+def test_a_chunk_out_of_memory_is_one_line_and_keeps_the_chunks_written(tmp_path, capsys, monkeypatch):
+    """A refused allocation in a chunk (a container's memory limit) names the chunk's size
+    and what to lower, keeps the chunks finished, and --resume finishes the run as if
+    nothing had happened."""
+    from thousand.runner import chunks
+    real = chunks.run_chunk
+
+    def third_refused(task):
+        if task.index == 2:
+            raise MemoryError(NUMPY_REFUSAL)
+        return real(task)
+    monkeypatch.setattr(chunks, "run_chunk", third_refused)
+    args = ["simulate", "--deals", "1500", "--chunk-size", "500", "--jobs", "1", "--backend", "threads",
+            "--seed", "3", "--out", str(tmp_path / "r")]
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert err.strip() == (f"thousand simulate: error: out of memory in a chunk of 500 deals (Unable to allocate "
+                           f"58.6 MiB): lower --chunk-size or --jobs; 2 of 3 chunks are written in "
+                           f"{tmp_path / 'r'}; run the same command with --resume to finish")
+    monkeypatch.setattr(chunks, "run_chunk", real)
+    assert run(capsys, *args, "--resume")[0] == 0
+    assert run(capsys, "simulate", "--deals", "1500", "--chunk-size", "500", "--seed", "3",
+               "--out", str(tmp_path / "whole"))[0] == 0
+    assert sim.load(tmp_path / "r").collect().equals(sim.load(tmp_path / "whole").collect())
+
+
+def test_out_of_memory_outside_a_run_is_one_line(capsys, monkeypatch):
+    """Any command: a refused allocation is one line naming what to lower, exit 2."""
+    from thousand.analysis import bids
+
+    def refused(*a, **k):
+        raise MemoryError(NUMPY_REFUSAL)
+    monkeypatch.setattr(bids, "estimate_bid", refused)
+    code, out, err = run(capsys, "bid", "AH TH KH QH AD 9S JC", "--samples", "100")
+    assert code == 2
+    assert err.strip() == ("thousand bid: error: out of memory (Unable to allocate 58.6 MiB); lower --jobs")

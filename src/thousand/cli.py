@@ -168,6 +168,18 @@ def main(argv: list[str] | None = None) -> int:
         pool.before_first_run = None
 
 
+def out_of_memory(args: argparse.Namespace, error: MemoryError) -> str:
+    """The one line for a refused allocation: what was refused (numpy says how much) and
+    what to lower."""
+    from thousand.runner.pool import memory_refused
+    what = memory_refused(error)
+    knobs = [k for k, attr in (("--chunk-size", "chunk_size"), ("--jobs", "jobs")) if hasattr(args, attr)]
+    advice = f"; lower {' or '.join(knobs)}" if knobs else ""
+    if getattr(args, "out", None) is not None and hasattr(args, "resume"):
+        advice += " (a run with --out keeps the chunks it finished, and --resume continues it)"
+    return f"out of memory ({what}){advice}"
+
+
 def _run_command(args: argparse.Namespace) -> int:
     """The command, its user errors, interruptions and dead workers each as one line."""
     from concurrent.futures import BrokenExecutor
@@ -183,6 +195,12 @@ def _run_command(args: argparse.Namespace) -> int:
         return 2
     except KeyboardInterrupt as e:
         return _interrupted(args.command, e)
+    except MemoryError as e:
+        # An allocation refused (a container's memory limit, ulimit -v): in this process
+        # or a worker's (joblib raises it again here).  What a user can change is how
+        # much one chunk holds, and how many chunks are held at once.
+        print(f"thousand {args.command}: error: {out_of_memory(args, e)}", file=sys.stderr)
+        return 2
     except BrokenExecutor as e:
         # A worker process died under a command that keeps no data of its own (compare,
         # games, bid, ...): killed by the system short of memory, or by Ctrl-C sent to it.

@@ -93,7 +93,9 @@ def normalize_strategies(strategies: str | Sequence[str] | None, players: int) -
 
 
 # --------------------------------------------------------------------------- metadata
-def _kernel_version() -> Any:
+def kernel_version() -> Any:
+    """The built kernel's KERNEL_VERSION (None when it is not built): data written by
+    another kernel is not resumed into."""
     try:
         return chunks.kernel().KERNEL_VERSION
     except ThousandError:
@@ -128,7 +130,7 @@ def run_metadata(kind: str, n: int, chunk_size: int, seed: int, rules: Rules, st
         "strategies": list(strategies),
         "with_deals": with_deals,
         "version": __version__,
-        "kernel_version": _kernel_version(),
+        "kernel_version": kernel_version(),
         "compression": compression,
         "schema": {name: np.dtype(dtype).name for name, (dtype, _) in columns.items()},
         "status": "running",
@@ -398,6 +400,15 @@ def _run_chunks(kind: str, n: int, chunk_size: int, seed: int, rules: Rules, str
             raise KeyboardInterrupt from None
         # A worker process died (killed, out of memory): what was written is kept.
         raise ThousandError(f"{pool.worker_death(e) or 'a worker process died'}; {kept}") from None
+    except MemoryError as e:
+        # An allocation refused in a chunk (here or in a worker: joblib raises it again)
+        if bar is not None:
+            bar.close()
+            bar = None
+        kept = ("nothing is kept (no --out was given)" if temporary else
+                f"{len(store.written())} of {len(wanted)} chunks are written in {out_path}; {resume_hint}")
+        raise ThousandError(f"out of memory in a chunk of {chunk_size:,} {kind} ({pool.memory_refused(e)}): "
+                            f"lower --chunk-size or --jobs; {kept}") from None
     finally:
         if bar is not None:
             bar.close()

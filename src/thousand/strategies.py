@@ -243,13 +243,21 @@ def canonical(spec: str) -> str:
 
     >>> canonical(" Standard:margin=25 "), canonical("standard:margin=10"), canonical("standard")
     ('standard:margin=25', 'standard', 'standard')
+    >>> canonical("standard:margin=10.000000001")   # every digit that makes it another value
+    'standard:margin=10.000000001'
     """
     p = parse_strategy(spec)
     params = _strategy(p.name).params
     changed = {k: v for k, v in p.given.items() if v != params[k].default}
     if not changed:
         return p.name
-    return p.name + ":" + ",".join(f"{k}={v:g}" for k, v in sorted(changed.items()))
+    return p.name + ":" + ",".join(f"{k}={_shortest(v)}" for k, v in sorted(changed.items()))
+
+
+def _shortest(v: float) -> str:
+    """``v`` in the fewest digits that read back as ``v`` (``25``, ``0.5``, ``10.000000001``)."""
+    short = f"{v:g}"
+    return short if float(short) == v else repr(v)
 
 
 def resolve_strategies(strategies: str | Sequence[str] | None, players: int,

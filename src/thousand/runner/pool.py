@@ -43,7 +43,7 @@ from typing import Any, TypeVar
 
 from thousand.errors import ThousandError
 
-__all__ = ["BACKENDS", "run_tasks", "loky_backend", "die_with_owner", "keep_freed_memory", "killed_by_interrupt",
+__all__ = ["BACKENDS", "run_tasks", "loky_backend", "die_with_owner", "keep_freed_memory", "killed_by_interrupt", "memory_refused",
            "exception_chain", "worker_death", "progress_bar", "children_deaf_to_ctrl_c", "stop_signals_interrupt",
            "Interrupted", "STOP_SIGNALS", "DASK_CONNECT_TIMEOUT", "SchedulerLost"]
 
@@ -377,6 +377,12 @@ def keep_freed_memory() -> bool:
 
 
 # --------------------------------------------------------------------------- interruptions
+def memory_refused(error: MemoryError) -> str:
+    """What a refused allocation asked for, short: numpy's "Unable to allocate 58.6 MiB"
+    without the array's shape and type."""
+    return " ".join(str(error).split()).split(" for an array")[0] or "an allocation was refused"
+
+
 def killed_by_interrupt(error: BaseException) -> bool:
     """Whether a broken worker pool is the work of Ctrl-C (SIGINT), SIGTERM or SIGHUP rather
     than a crash.

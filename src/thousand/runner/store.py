@@ -87,6 +87,26 @@ def short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def held_run(meta: dict[str, Any]) -> str:
+    """What a store's metadata says it holds, as the command that wrote it.
+
+    >>> held_run({"kind": "deals", "format": 3})
+    'a thousand simulate run'
+    >>> held_run({"kind": "deals", "match": True})
+    'a thousand match run'
+    """
+    kind = meta.get("kind")
+    if meta.get("match"):
+        return "a thousand match run"
+    if kind == "compare_units":
+        return "a thousand compare run's units"
+    if kind in ("deals", "games") and "format" in meta:
+        return f"a thousand {'simulate' if kind == 'deals' else 'games'} run"
+    if kind in ("forced_hands", "play_quality", "play_defence"):
+        return "a thousand report's data"
+    return f"data of kind {short(kind)}"
+
+
 def _difference(key: str, old: dict[str, Any], new: dict[str, Any]) -> str:
     """What differs in ``key`` between an earlier run's metadata and this one's, as the user
     set it: for the rules the options themselves (``bolts=off, not always``), not hashes.
@@ -107,6 +127,9 @@ def _difference(key: str, old: dict[str, Any], new: dict[str, Any]) -> str:
     if key == "precision" and new.get(key) is None and old.get(key) is not None:
         # (its other keys, n above all, are then the --precision run's, not what was typed)
         return f"--precision {old[key]:g}; give it again to continue"
+    if key == "kernel_version":
+        return (f"another build of the kernel (kernel_version={short(old.get(key))}, not "
+                f"{short(new.get(key))}): its data and this one's are not mixed; start a new run")
     if key == "precision" and old.get(key) is None:
         return f"no --precision, not --precision {short(new.get(key))}"
     return f"{key}={short(old.get(key))}, not {short(new.get(key))}"
@@ -263,6 +286,9 @@ def check_writable(path: Path, option: str = "--out") -> None:
         raise ThousandError(f"output directory {os.fspath(path)!r} is not a UTF-8 name; choose another") from None
     if path.exists() and not path.is_dir():
         raise ThousandError(f"{option} {os.fspath(path)!r} is a file, not a directory")
+    if path.is_symlink() and not path.exists():
+        raise ThousandError(f"{option} {os.fspath(path)!r} is a symbolic link to {os.readlink(path)!r}, which does "
+                            "not exist: create that folder or give another path")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -469,6 +495,9 @@ class ChunkStore:
             except ThousandError as e:
                 raise ThousandError(f"{e}; the run there cannot be continued: move it away or choose another "
                                     f"{option}") from None
+            if held_run(old) != held_run(self.meta):
+                raise ThousandError(f"cannot resume {os.fspath(path)!r}: it holds {held_run(old)}, not "
+                                    f"{held_run(self.meta)}; choose another {option}")
             for key in self.resume_keys:
                 if old.get(key) != self.meta.get(key):
                     raise ThousandError(f"cannot resume {os.fspath(path)!r}: it was run with "
