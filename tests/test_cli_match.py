@@ -125,6 +125,8 @@ def test_a_run_of_another_kernel_build_is_not_resumed_into(tmp_path, capsys):
     capsys.readouterr()
     _edit_metadata(out, kernel_version=-1)
     one_line_error(capsys, [*argv, "--resume"], "another build of the kernel (kernel_version=-1, not ")
+    _edit_metadata(out, kernel_version=None)   # as a match written before the key was
+    one_line_error(capsys, [*argv, "--resume"], "a build of the kernel it did not record")
     units = tmp_path / "c"
     cmp = ["compare", "--rules", "classic", "--rules", "classic:bolts=off", "--games", "20", "--jobs", "1",
            "--no-progress", "--out", str(units)]

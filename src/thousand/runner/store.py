@@ -127,6 +127,9 @@ def _difference(key: str, old: dict[str, Any], new: dict[str, Any]) -> str:
     if key == "precision" and new.get(key) is None and old.get(key) is not None:
         # (its other keys, n above all, are then the --precision run's, not what was typed)
         return f"--precision {old[key]:g}; give it again to continue"
+    if key == "kernel_version" and old.get(key) is None:
+        return ("a build of the kernel it did not record (a match or comparison written before "
+                "2026-12-04): its data and this one's are not mixed; start a new run")
     if key == "kernel_version":
         return (f"another build of the kernel (kernel_version={short(old.get(key))}, not "
                 f"{short(new.get(key))}): its data and this one's are not mixed; start a new run")
