@@ -156,7 +156,6 @@ def test_a_four_player_deal_numbers_its_seats_as_hands_does(capsys, tmp_path, sp
     (["--hands", "AH TH | KH 9S | QH JS", "--taken", "-3,0,0"], "--taken: give 3 whole numbers 0..10000"),
     (["--hands", "♥10 9H | KH 9S | QH JS"], "bad card '♥10': write the rank first, then the suit, e.g. '10♥'"),
     (["--seed", "7", "--trump", "H"], "drop --trump"),
-    (["--seed", "7", "--set", "players=2"], "2 players"),
 ])
 def test_bad_positions_are_one_line_errors(capsys, args, message):
     assert cli.main(["solve", *args]) == 2
@@ -395,3 +394,18 @@ def test_bad_hand_off_requests_are_one_line_errors(capsys, args, message):
     assert cli.main(["solve", *args]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def test_two_player_values_say_what_they_count(capsys):
+    typed = "Q♠ 10♠ Q♣ 10♣ 9♦ J♦ 10♦ 9♥ Q♥ K♥ | 9♠ K♠ A♠ A♣ Q♦ K♦ A♦ 10♥ A♥ J♥"
+    assert cli.main(["solve", "--set", "players=2", "--hands", typed, "--declarer", "1"]) == 0
+    assert "typed hands: the cards laid away and the talon set aside are not known and count 0" in \
+        capsys.readouterr().out
+    deal = solve_json(capsys, "--seed", "5", "--set", "players=2")
+    assert deal["laid_away_points"] > 0 and "set_aside_points" in deal
+    # the seed's deal typed back: the same cards, less what the deal laid away and set aside
+    hands = " | ".join(deal["hands"][s] for s in ("0", "1"))
+    typed_back = solve_json(capsys, "--set", "players=2", "--hands", hands, "--declarer", str(deal["declarer"]))
+    assert typed_back["laid_away_points"] is None
+    assert typed_back["value"] <= deal["value"] <= typed_back["value"] + deal["laid_away_points"] \
+        + deal["set_aside_points"]

@@ -469,3 +469,53 @@ def test_bad_declarer_and_illegal_trick_are_refused():
                         hands=tuple(h & ~(1 << off[0]) for h in q.hands))
         with pytest.raises(ValueError, match="not a legal play"):
             solver.value(bad, d)
+
+
+_D, _A, _B = (parse_hand("AH TH KH QH AD 9S JC KS 9D JH"), parse_hand("AS TS QS JS AC KC 9H"),
+              parse_hand("TC QC 9C TD KD QD JD"))
+
+
+@pytest.mark.parametrize("hands, active, kw, needle", [
+    ([_D, _A, _B], (0, 0, 2), {}, "3 distinct seats"),
+    ([_D, _A], (0, 1, 2), {}, "give 3 hands"),
+    ([_D, (_A | parse_hand("AH")) & ~parse_hand("9H"), _B], (0, 1, 2), {}, "a card is in two hands"),
+    ([_D, _A | parse_hand("JD"), _B & ~parse_hand("JD")], (0, 1, 2), {}, "seat 1 must hold 7 cards"),
+    ([_D, -_A, _B], (0, 1, 2), {}, "seat 1's hand is not a set of cards"),
+    ([_D & ~parse_hand("JH"), _A, _B], (0, 1, 2), {}, "must hold 10 cards before the hand-off, not 9"),
+    ([_D, _A, _B], (0, 1, 2), {"set_aside_points": 1.5}, "set_aside_points must be whole numbers"),
+    ([_D, _A, _B], (0, 1, 2), {"set_aside_points": -5}, "set_aside_points must be whole numbers"),
+    ([_D, _A, _B], (0, 1, 2), {"set_aside_points": 2 ** 40}, "set_aside_points must be whole numbers"),
+    ([_D, _A, _B], (0, 1, 2), {"set_aside_points": 10}, "with 3 there is none"),
+])
+@pytest.mark.parametrize("query", [solver.hand_off_values, solver.best_hand_off])
+def test_a_bad_hand_off_start_is_a_value_error_naming_it(query, hands, active, kw, needle):
+    # they returned 30000 (the search's infinity) or a value of an impossible deal
+    # (hostile try-out 5): only the declarer's hand was checked
+    with pytest.raises(ValueError, match=needle.replace("(", r"\(")):
+        query(CLASSIC, hands, active, 0, workspace=WS, **kw)
+
+
+def test_a_good_hand_off_start_still_solves():
+    assert solver.best_hand_off(CLASSIC, [_D, _A, _B], (0, 1, 2), 0, workspace=WS)[1] == max(
+        solver.hand_off_values(CLASSIC, [_D, _A, _B], (0, 1, 2), 0, workspace=WS).values())
+
+
+@pytest.mark.parametrize("change, needle", [
+    (dict(trump=True), "is not a suit"),
+    (dict(set_aside_points=50), "with 3 there is none"),
+])
+def test_position_fields_of_the_wrong_kind_are_refused(change, needle):
+    p = Position.start(CLASSIC, [_D & ~parse_hand("9D JH"), _A | parse_hand("9D"), _B | parse_hand("JH")],
+                       (0, 1, 2), 0)
+    solver.check_position(p, 0)
+    with pytest.raises(ValueError, match=needle):
+        solver.check_position(p._evolve(**change), 0)
+
+
+def test_raw_rows_with_points_beyond_int32_sums_are_refused():
+    p = Position.start(CLASSIC, [_D & ~parse_hand("9D JH"), _A | parse_hand("9D"), _B | parse_hand("JH")],
+                       (0, 1, 2), 0)
+    row = solver.position_row(p, 0)[None, :].copy()
+    row[0, 14] = 2 ** 31 - 1      # it returned -2147483619
+    with pytest.raises(ValueError, match="points so far"):
+        solver.solve_many(CLASSIC, row, 0, workspace=WS)

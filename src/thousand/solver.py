@@ -81,27 +81,34 @@ def _workspace(ws: Workspace | None) -> Workspace:
     return ws if ws is not None else Workspace()
 
 
+def _check_active(rules: Rules, active: Sequence[int]) -> None:
+    n_active = 2 if rules.players == 2 else 3
+    if len(active) != n_active or len(set(active)) != n_active or not all(0 <= s < rules.players for s in active):
+        raise ValueError(f"the active seats must be {n_active} distinct seats of {rules.players}")
+
+
 def check_position(p: Position, declarer: int) -> None:
     """Raise ``ValueError`` naming the problem when ``p`` is not a position the play can
     reach: a declarer who does not play, a card held twice or already played, hands of
     the wrong sizes for the trick, a trump that is not a suit."""
     rules = p.rules
     n_active = 2 if rules.players == 2 else 3
-    if len(p.active) != n_active or len(set(p.active)) != n_active or not all(0 <= s < rules.players for s in p.active):
-        raise ValueError(f"the active seats must be {n_active} distinct seats of {rules.players}")
+    if len(p.hands) != rules.players:
+        raise ValueError(f"the position must give {rules.players} hands (one a seat), got {len(p.hands)}")
+    _check_active(rules, p.active)
     if declarer not in p.active:
         raise ValueError(f"the declarer (seat {declarer}) does not play")
     if p.leader not in p.active:
         raise ValueError(f"the leader (seat {p.leader}) does not play")
-    if not -1 <= p.trump < 4:
-        raise ValueError(f"trump {p.trump} is not a suit")
+    if isinstance(p.trump, bool) or not isinstance(p.trump, (int, np.integer)) or not -1 <= p.trump < 4:
+        raise ValueError(f"trump {p.trump!r} is not a suit (0-3, or -1 for none)")
     if len(p.trick) >= n_active:
         raise ValueError("a trick in progress holds fewer cards than there are players")
     if not 0 <= p.trick_index < n_tricks(rules):
         raise ValueError("the play is over" if p.trick_index == n_tricks(rules) else "bad trick index")
     seen = 0
     for seat, hand in enumerate(p.hands):
-        if hand >> 24 or hand < 0:
+        if isinstance(hand, bool) or not isinstance(hand, (int, np.integer)) or hand >> 24 or hand < 0:
             raise ValueError(f"seat {seat}'s hand is not a set of cards")
         if seen & hand:
             raise ValueError("a card is in two hands")
@@ -121,6 +128,9 @@ def check_position(p: Position, declarer: int) -> None:
         if not all(_whole(v, 0, MAX_POINTS) for v in values):
             raise ValueError(f"the position's {what} must be whole numbers between 0 and {MAX_POINTS}, "
                              f"got {values}")
+    if p.set_aside_points and rules.players != 2:
+        raise ValueError(f"set_aside_points are the points of the talon set aside with 2 players; with "
+                         f"{rules.players} there is none, got {p.set_aside_points}")
     left = n_tricks(rules) - p.trick_index
     for s in range(rules.players):
         want = (left - (1 if any(t == s for t, _ in p.trick) else 0)) if s in p.active else 0
@@ -302,11 +312,32 @@ def _hand_offs(rules: Rules, hands: Sequence[int], active: Sequence[int], declar
     """The kernel's hand-off query (``_solve_hand_offs``): its 576 values, the best value
     and the best hand-off's index."""
     want = 12 if rules.players == 2 else 10
+    if len(hands) != rules.players:
+        raise ValueError(f"give {rules.players} hands (one a seat), got {len(hands)}")
+    _check_active(rules, active)
     if declarer not in active:
         raise ValueError(f"the declarer (seat {declarer}) does not play")
-    if bin(hands[declarer]).count("1") != want:
-        raise ValueError(f"the declarer must hold {want} cards before the hand-off")
+    hand = hands[declarer]
+    if isinstance(hand, bool) or not isinstance(hand, (int, np.integer)) or hand < 0 or hand >> 24:
+        raise ValueError(f"the declarer's hand is not a set of cards: {hand!r}")
+    if bin(hand).count("1") != want:
+        raise ValueError(f"the declarer must hold {want} cards before the hand-off, not {bin(hand).count('1')}")
+    for seat, h in enumerate(hands):
+        if seat != declarer and isinstance(h, (int, np.integer)) and not isinstance(h, bool) and 0 <= h < 1 << 24:
+            need = 0 if seat not in active else n_tricks(rules) if rules.players == 2 else n_tricks(rules) - 1
+            if bin(h).count("1") != need:
+                raise ValueError(f"seat {seat} must hold {need} cards before the hand-off, not {bin(h).count('1')}")
     after = Position.start(rules, list(hands), tuple(active), declarer, set_aside_points)
+    # one hand-off (his two lowest cards) checked as a position: the defenders' hands, a
+    # card held twice, the seats and the points; every hand-off moves only his cards
+    low = [c for c in range(24) if hand >> c & 1][:2]
+    example = list(hands)
+    example[declarer] = hand & ~((1 << low[0]) | (1 << low[1]))
+    if rules.players != 2:
+        i = list(active).index(declarer)
+        for k, c in zip((1, 2), low):
+            example[active[(i + k) % 3]] |= 1 << c
+    check_position(Position.start(rules, example, tuple(active), declarer, set_aside_points), declarer)
     ws = _workspace(workspace)
     out = np.empty(576, dtype=np.int32)
     best, pair = _fastdeal._solve_hand_offs(rules.to_kernel(), position_row(after, declarer), ws.table, out,
@@ -433,6 +464,12 @@ def solve_many(rules: Rules, positions: Sequence[Position] | np.ndarray, declare
         rows = np.ascontiguousarray(positions, dtype=np.int32)
         if rows.ndim != 2 or rows.shape[1] != POS_FIELDS:
             raise ValueError(f"position rows must be an (n, {POS_FIELDS}) array, got shape {rows.shape}")
+        if rows.size and not ((rows[:, 14] >= 0) & (rows[:, 14] <= 4 * MAX_POINTS)
+                              & (rows[:, 15] >= 0) & (rows[:, 15] <= MAX_POINTS)).all():
+            # both are added to the search's value (int32): a position's deal points are
+            # its points, marriages and bonus (each at most MAX_POINTS) and the laid-away cards'
+            raise ValueError(f"position rows' points so far (field 14) must be between 0 and {4 * MAX_POINTS}, "
+                             f"and the set-aside talon's (field 15) between 0 and {MAX_POINTS}")
         _check_row_sizes(rules, rows)
     else:
         n = len(positions)

@@ -55,7 +55,8 @@ FILE --hand-off) does the same for a deal and marks the hand-off its declarer ma
 
 Positions no play can reach are refused: the first trick led by a defender, a trump no
 marriage can have set, points taken that the played cards and marriages do not add up to.
-With 2 players the set-aside talon and the laid-away cards are not typed: they count 0.
+With 2 players typed hands leave out the set-aside talon and the laid-away cards: they
+count 0 (a --seed or --trace deal counts both, as the deal does).
 
 examples:
   thousand solve --hands "AH TH | KH 9S | QH JS"
@@ -110,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
         raise ThousandError("--at picks a card of the play; --hand-off solves the position before the hand-off: "
                             "drop one of them")
     resigned = None
+    laid = 0        # 2 players: the points of the cards laid away (a deal's; typed: not known)
     if args.hands is None:
         mode = "--seed" if args.trace is None else "--trace"
         typed = [flag for flag, v in (("--declarer", args.declarer), ("--lead", args.lead), ("--trump", args.trump),
@@ -119,10 +121,10 @@ def run(args: argparse.Namespace) -> int:
         if typed:
             raise ThousandError(f"{mode} takes the position from the deal; drop {', '.join(typed)}")
         if args.trace is not None:
-            pos, declarer, resigned = _trace_position(args, rules, args.hand_off)
+            pos, declarer, laid, resigned = _trace_position(args, rules, args.hand_off)
             rules = pos.rules
         else:
-            pos, declarer, resigned = _seed_position(rules, args.seed, args.strategy, args.hand_off)
+            pos, declarer, laid, resigned = _seed_position(rules, args.seed, args.strategy, args.hand_off)
     else:
         if args.strategy:
             raise ThousandError("--strategy chooses the players of a --seed deal; --hands needs none")
@@ -141,9 +143,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise ThousandError(f"bad position: {e}") from None
     ws = solver.Workspace()
-    value = solver.value(pos, declarer, workspace=ws)
-    moves = solver.card_values(pos, declarer, workspace=ws)
-    result = _result(rules, pos, declarer, value, moves)
+    value = solver.value(pos, declarer, laid, workspace=ws)
+    moves = solver.card_values(pos, declarer, laid, workspace=ws)
+    result = _result(rules, pos, declarer, value, moves, laid if args.hands is None else None)
     _print(args, result, lambda: _format(rules, pos, declarer, result), resigned)
     return 0
 
@@ -271,8 +273,6 @@ def _seed_position(rules, seed: int, strategies: list[str] | None, hand_off: boo
     from thousand.players import make_player
     from thousand.reference import Stream, play_deal
 
-    if rules.players == 2:
-        raise ThousandError("--seed solves 3- and 4-player deals; with 2 players type the position with --hands")
     n = rules.players
     specs = seat_strategies(strategies or ["standard"], n)
     stream = Stream(seed)
@@ -290,22 +290,21 @@ def _seed_position(rules, seed: int, strategies: list[str] | None, hand_off: boo
     resigned = int(res.contract) if res.resigned else None
     if not hand_off:
         return (*start, resigned)
-    return _hand_off_start(res), start[1], resigned
+    return _hand_off_start(res), start[1], 0, resigned
 
 
 def _play_start(res, what: str, advice: str, resigned: bool = False):
-    """The play's start (after the hand-off) of a played reference deal, and its declarer
-    (``resigned``: also of a deal the declarer resigned, the play he declined)."""
-    import numpy as np
+    """The play's start (after the hand-off) of a played reference deal, its declarer and
+    the points of the cards he laid away (2 players; else 0); ``resigned``: also of a deal
+    the declarer resigned, the play he declined.  With 2 players the start holds the
+    set-aside talon's points for the last trick, as the deal counts them."""
+    from thousand.lines import line_of_deal
 
-    from thousand import solver
-
-    cols = {k: np.array([v]) for k, v in res.to_row().items()}
-    start = solver.play_start(res.rules, cols, 0, resigned=resigned)
-    if start is None:
+    line = line_of_deal(res, resigned=resigned)
+    if line is None:
         why = "the declarer resigned" if res.resigned else ("it was redealt" if res.is_redeal else "nobody declared")
         raise ThousandError(f"{what}: the deal has no play to solve ({why}); {advice}")
-    return start
+    return line.start, line.declarer, line.laid_away_points
 
 
 HAND_OFF_SIZES = {2: (12, 10), 3: (10, 7)}    # by the seats that play: the declarer's cards, a defender's
@@ -406,23 +405,21 @@ def _trace_position(args: argparse.Namespace, rules, hand_off: bool = False):
     rules_given = args.rules != "classic" or bool(args.overrides)
     try:
         rules = trace_rules(data, rules, rules_given)
-        if rules.players == 2:
-            raise ThousandError("--trace solves 3- and 4-player deals; with 2 players type the position with --hands")
         deal = replay_deal(rules, DealTrace.from_dict(data))
         note_no_rules(data, rules_given)
     except IllegalDecision as e:   # the trace's decisions do not fit the rules it was read under
         raise ThousandError(f"{e}{no_rules_hint(data, rules_given)}") from None
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise ThousandError(f"trace {args.trace!r} is malformed: {e}{no_rules_hint(data, rules_given)}") from None
-    pos, declarer = _play_start(deal, f"trace {args.trace!r}", "nothing was played", resigned=True)
+    pos, declarer, laid = _play_start(deal, f"trace {args.trace!r}", "nothing was played", resigned=True)
     resigned = int(deal.contract) if deal.resigned else None
     if hand_off:
-        return _hand_off_start(deal), declarer, resigned
+        return _hand_off_start(deal), declarer, 0, resigned
     if resigned is not None:
         if args.at is not None:
             raise ThousandError(f"--at {args.at}: the declarer resigned, so the trace has no card play; drop --at "
                                 "to solve the play he declined")
-        return pos, declarer, resigned
+        return pos, declarer, laid, resigned
     events = deal.trace.events
     plays = [i for i, e in enumerate(events) if e.kind == EventKind.PLAY]
     at = plays[0] if args.at is None else args.at
@@ -433,7 +430,7 @@ def _trace_position(args: argparse.Namespace, rules, hand_off: bool = False):
         if i >= at:
             break
         pos = pos.play(events[i].a, bool(events[i].b))
-    return pos, declarer, None
+    return pos, declarer, laid, None
 
 
 def play_seats(pos) -> dict[int, int]:
@@ -458,7 +455,10 @@ def seat_numbers(players: int, active) -> dict[int, int]:
     return {s: i for i, s in enumerate(active)}
 
 
-def _result(rules, pos, declarer: int, value: int, moves: dict) -> dict:
+def _result(rules, pos, declarer: int, value: int, moves: dict, laid: int | None = None) -> dict:
+    """The JSON of a solved position; ``laid``: with 2 players the points of the cards the
+    declarer laid away (a deal's, counted in every value; ``None`` for typed hands, where
+    they and the set-aside talon are not known and count 0)."""
     from thousand.cards import card_name, format_hand
     from thousand.rules import highest_contract
 
@@ -481,6 +481,7 @@ def _result(rules, pos, declarer: int, value: int, moves: dict) -> dict:
         "trick": [card_name(c, symbols=False) for _, c in pos.trick],
         "tricks_left": _tricks_left(pos),
         "taken": {str(seat[s]): pos.deal_points(s) for s in pos.active},
+        **({"laid_away_points": laid, "set_aside_points": pos.set_aside_points} if rules.players == 2 else {}),
         "value": value,
         "reachable": {str(t): value >= t for t in levels},
         "cards": cards,
@@ -537,6 +538,12 @@ def _format(rules, pos, declarer: int, result: dict) -> str:
     value = result["value"]
     lines.append(f"value: {value} -- the declarer's deal points with open-hand play from here "
                  "(points taken so far included)")
+    if rules.players == 2:
+        laid = result["laid_away_points"]
+        lines.append("  2 players: " + (f"the cards laid away ({laid}) are counted in every value, and the talon set "
+                                        f"aside ({pos.set_aside_points}) goes with the last trick" if laid is not None
+                                        else "typed hands: the cards laid away and the talon set aside are not known "
+                                             "and count 0"))
     lines.append(_contracts_line(result))
     side = "the declarer: highest" if pos.turn == declarer else "a defender: lowest"
     lines.append(f"seat {seat[pos.turn]} to play ({side} is best, marked *):")
