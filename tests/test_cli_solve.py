@@ -409,3 +409,9 @@ def test_two_player_values_say_what_they_count(capsys):
     assert typed_back["laid_away_points"] is None
     assert typed_back["value"] <= deal["value"] <= typed_back["value"] + deal["laid_away_points"] \
         + deal["set_aside_points"]
+
+
+def test_options_that_restate_the_start_before_the_hand_off_are_taken(capsys):
+    # "--trump none" and "--taken 0,0,0" were refused as if they changed the start (try-out 5)
+    plain = solve_json(capsys, "--hands", HAND_OFF_3)
+    assert solve_json(capsys, "--hands", HAND_OFF_3, "--trump", "none", "--taken", "0,0,0", "--lead", "0") == plain

@@ -133,7 +133,9 @@ def test_text_output_marks_costly_cards_and_sums_the_losses(capsys):
     for e in s["cards"]:
         if e["cost"]:
             who = "the declarer" if e["side"] == "declarer" else "the defence"
-            assert f"{e['before']:>4} -> {e['after']:<4}  costs {who} {e['cost']} (best: " in text
+            # the best value first: after the cards it read as one more of them (try-out 5)
+            assert f"{e['before']:>4} -> {e['after']:<4}  costs {who} {e['cost']} (best: {e['best_value']} with " \
+                in text
             assert card_name(parse_card(e["best"][0].partition("+")[0])) in text
     assert (f"{s['start_value']} - {s['declarer_loss']} + {s['defence_loss']} = {s['taken']}") in text
 

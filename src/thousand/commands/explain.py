@@ -305,7 +305,7 @@ def format_solve(s: dict) -> str:
     if h["cost"]:
         best = "; ".join(hand_off_text(b) for b in h["best"][:3]) + (
             f"; {len(h['best']) - 3} more" if len(h["best"]) > 3 else "")
-        text += f"  costs the declarer {h['cost']} (best: {best}, {h['best_value']})"
+        text += f"  costs the declarer {h['cost']} (best: {h['best_value']} with {best})"
     else:
         text += " (a best one)"
     out.append(text)
@@ -327,7 +327,7 @@ def format_solve(s: dict) -> str:
         if e["cost"]:
             who = "the declarer" if e["side"] == "declarer" else "the defence"
             best = ", ".join(name(b) for b in e["best"])
-            line += f"  costs {who} {e['cost']} (best: {best}, {e['best_value']})"
+            line += f"  costs {who} {e['cost']} (best: {e['best_value']} with {best})"
         out.append(line.rstrip())
     out.append(f"taken {s['taken']} for {c} ({'made' if s['made'] else 'failed'}); open-hand value at the first "
                f"lead {s['start_value']}: the declarer's cards cost {s['declarer_loss']}, the defenders' "

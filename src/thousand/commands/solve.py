@@ -205,8 +205,11 @@ def _typed_position(rules, args: argparse.Namespace):
     before, others = HAND_OFF_SIZES[n]
     if popcount(hands[declarer]) == before and all(popcount(h) == others for s, h in enumerate(hands) if s != declarer):
         # the play's start before the hand-off: the declarer leads, no trump, nothing taken
-        extra = [flag for flag, v in (("--trick", args.trick), ("--trump", args.trump), ("--taken", args.taken))
-                 if v is not None] + (["--lead"] if leader != declarer else [])
+        # options that only restate that start are taken (--trump none, --taken 0,0,0)
+        extra = ((["--trick"] if trick else [])
+                 + (["--trump"] if args.trump is not None and parse_suit(args.trump) != -1 else [])
+                 + (["--taken"] if args.taken is not None and any(_taken(args.taken, n)) else [])
+                 + (["--lead"] if leader != declarer else []))
         if extra:
             raise ThousandError(f"--hands: the declarer holds {before} cards and the defenders {others}: that is the "
                                 f"play's start before the hand-off (he leads, no trump, nothing taken); drop "
