@@ -403,6 +403,15 @@ def test_unreachable_scheduler_is_an_error(monkeypatch):
         sim.simulate(1_000, backend="dask", scheduler="tcp://127.0.0.1:9", chunk_size=500)
 
 
+def test_a_refused_connection_is_said_at_once_not_after_the_timeout(monkeypatch):
+    # distributed retries a refused port until its timeout (10 s; try-out 5)
+    monkeypatch.setattr(pool, "DASK_CONNECT_TIMEOUT", "30s")
+    started = time.monotonic()
+    with pytest.raises(ThousandError, match="the connection was refused"):
+        sim.simulate(1_000, backend="dask", scheduler="tcp://127.0.0.1:9", chunk_size=500)
+    assert time.monotonic() - started < 10
+
+
 def test_load_rejects_a_directory_without_a_run(tmp_path):
     with pytest.raises(ThousandError, match="not a thousand dataset"):
         sim.load(tmp_path)

@@ -34,6 +34,7 @@ import logging
 import os
 import re
 import signal
+import socket
 import sys
 import threading
 import time
@@ -487,6 +488,16 @@ def _probe_scheduler(address: str) -> None:
         raise ThousandError(f"--scheduler {address!r} is not a Dask scheduler's address: write HOST:PORT "
                             f"or tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786")
     seconds = parse_timedelta(DASK_CONNECT_TIMEOUT, default="seconds")
+    if "://" not in address or address.startswith("tcp://"):
+        # a port nobody listens on refuses at once; distributed's connect would retry it
+        # until its timeout
+        try:
+            socket.create_connection((hostport.group(1).strip("[]"), int(hostport.group(2))), timeout=seconds).close()
+        except ConnectionRefusedError:
+            raise ThousandError(f"cannot reach the Dask scheduler at {address!r}: the connection was refused "
+                                "(is a Dask scheduler listening there?)") from None
+        except OSError:
+            pass    # a timeout or a name not found: the handshake below says which
     outcome: list[BaseException | None] = []
 
     async def handshake() -> None:
