@@ -1056,6 +1056,8 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
         labels = [_with_overrides(s, overrides) if s is not None else r.describe() for s, r in zip(specs, rules)]
     if not allow_duplicates:
         refuse_duplicates(rule_sets, rules, labels, overrides)
+    from thousand.runner.pool import check_backend
+    check_backend(backend)      # before any folder is claimed
     labels = _labels(rules, labels)
     chosen = select_metrics(rules, mode, metrics)
     if precision is not None and not any(m.in_precision for m in chosen):

@@ -596,6 +596,8 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
         raise ThousandError("--control-variate adjusts deals: use it with --deals")
     if control_variate and rules.players == 2:
         raise ThousandError("--control-variate needs 3 or 4 players (the solver's play start)")
+    from thousand.runner.pool import check_backend
+    check_backend(backend)     # before the store is made
     sizes = _round_sizes(n, precision, cap, chunk)
     total = sizes[-1]
     if -(-total // chunk) > MAX_CHUNKS:

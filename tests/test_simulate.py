@@ -554,3 +554,23 @@ def test_deals_out_and_out_must_not_nest(tmp_path):
         with pytest.raises(ThousandError, match="must not be inside one another"):
             sim.simulate_games(10, chunk_size=10, out=tmp_path / out, deals_out=tmp_path / deals)
     assert not (tmp_path / "gz").exists()   # refused before either folder was made
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "--deals", "1000", "--backend", "dask", "--out", "{out}"],
+    ["match", "--strategy", "random", "--strategy", "standard", "--deals", "100", "--backend", "dask",
+     "--out", "{out}"],
+])
+def test_the_dask_backend_without_dask_is_one_line_before_any_work(tmp_path, capsys, monkeypatch, argv):
+    # it was a traceback (No module named 'distributed') and a half-made run folder
+    # (try-out 6): the "dask" extra is not part of a plain install
+    import importlib.util
+
+    from thousand.cli import main
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "distributed" else real(name, *a))
+    out = tmp_path / "x"
+    assert main([a.replace("{out}", str(out)) for a in argv]) == 2
+    assert capsys.readouterr().err.strip().endswith(
+        "error: the dask backend needs dask[distributed]: pip install 'thousand[dask]'")
+    assert not out.exists()

@@ -268,6 +268,13 @@ def test_a_card_not_in_hand_or_not_allowed_is_refused_and_the_marriage_question_
         typed(d, ["undo"])
     with pytest.raises(Quit):
         typed(d, [])                      # the end of input stops the game as quit does
+    # "!" on a card that declares nothing was played plainly, breaking the marriage
+    # without a word (try-out 6): refused with the reason, the card asked again
+    d = seen["illegal"]                   # not leading: nobody declares here
+    plain = min(iter_cards(d.legal))
+    answer, text = typed(d, [card_name(plain, symbols=False) + "!", card_name(plain, symbols=False)])
+    assert "declares nothing here: only the leader of a trick declares" in text
+    assert answer == ["play", card_name(plain, symbols=False), False]
 
 
 def test_cli_plays_saves_and_refuses_what_does_not_fit(tmp_path, capsys, monkeypatch):

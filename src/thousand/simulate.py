@@ -251,8 +251,7 @@ def _check_run_args(kind: str, n: int, jobs: int, backend: str, chunk_size: int,
     if math.ceil(n / chunk_size) > MAX_CHUNKS:
         raise ThousandError(f"{n:,} {unit} in chunks of {chunk_size:,} make {math.ceil(n / chunk_size):,} chunk files, "
                             f"more than {MAX_CHUNKS:,}; use a chunk size of at least {math.ceil(n / MAX_CHUNKS):,}")
-    if backend not in BACKENDS:
-        raise ThousandError(f"unknown backend {backend!r}: use {', '.join(BACKENDS)}")
+    pool.check_backend(backend)
     if not isinstance(jobs, (int, np.integer)) or jobs == 0 or jobs < -1:
         raise ThousandError(f"jobs must be a positive number of workers or -1 for all cores, got {jobs!r}")
 

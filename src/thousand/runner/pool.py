@@ -44,7 +44,7 @@ from typing import Any, TypeVar
 
 from thousand.errors import ThousandError
 
-__all__ = ["BACKENDS", "run_tasks", "loky_backend", "die_with_owner", "keep_freed_memory", "killed_by_interrupt", "memory_refused",
+__all__ = ["BACKENDS", "run_tasks", "loky_backend", "die_with_owner", "keep_freed_memory", "killed_by_interrupt", "memory_refused", "check_backend",
            "exception_chain", "worker_death", "progress_bar", "children_deaf_to_ctrl_c", "stop_signals_interrupt",
            "Interrupted", "STOP_SIGNALS", "DASK_CONNECT_TIMEOUT", "SchedulerLost"]
 
@@ -61,6 +61,17 @@ R = TypeVar("R")
 before_first_run: Callable[[int, str], None] | None = None
 
 
+def check_backend(backend: str) -> None:
+    """One line, before any work, for a backend that is not one or cannot run here (the
+    dask one without ``dask[distributed]`` installed)."""
+    if backend not in BACKENDS:
+        raise ThousandError(f"unknown backend {backend!r}: use {', '.join(BACKENDS)}")
+    if backend == "dask":
+        import importlib.util
+        if importlib.util.find_spec("distributed") is None or importlib.util.find_spec("dask") is None:
+            raise ThousandError("the dask backend needs dask[distributed]: pip install 'thousand[dask]'")
+
+
 def run_tasks(fn: Callable[[T], R], tasks: Sequence[T], *, backend: str = "loky", jobs: int = 1,
               scheduler: str | None = None, ordered: bool = False) -> Iterator[R]:
     """``fn(task)`` for every task, on ``jobs`` workers of ``backend``; yields the results.
@@ -69,8 +80,7 @@ def run_tasks(fn: Callable[[T], R], tasks: Sequence[T], *, backend: str = "loky"
     the number of tasks (more workers would only cost start-up time); ``-1`` is every
     core.  ``fn`` and the tasks must pickle for ``loky`` and ``dask``.
     """
-    if backend not in BACKENDS:
-        raise ThousandError(f"unknown backend {backend!r}: use {', '.join(BACKENDS)}")
+    check_backend(backend)
     global before_first_run
     if before_first_run is not None:
         hook, before_first_run = before_first_run, None

@@ -453,6 +453,11 @@ class TextTable:
             declare = False
             if can_declare(rules, view.hand, c, view.trick_index, not view.trick):
                 declare = t.endswith("!") or self._declare(d, c)
+            elif t.endswith("!"):
+                # a declaration asked for that cannot be made: say why, play nothing (the
+                # card played plainly could break the marriage for good)
+                raise ValueError(f"{card_name(c)} declares nothing here: " + _why_no_declaration(
+                    rules, view.hand, c, view.trick_index, not view.trick) + f"; type {card_name(c)} to play it plainly")
             return ["play", card_name(c, symbols=False), declare]
         return "your card: ", card
 
@@ -463,6 +468,16 @@ class _Retake(Exception):
 
 def _suit(suit: int) -> str:
     return SUIT_SYMBOLS[suit] if suit >= 0 else "none"
+
+
+def _why_no_declaration(rules: Any, hand: int, c: int, trick_index: int, leading: bool) -> str:
+    if not leading:
+        return "only the leader of a trick declares"
+    if trick_index == 0 and not rules.marriage_first_trick:
+        return "nobody declares on the first trick (marriage_first_trick is off)"
+    if c % 6 == 5:
+        return "an ace declares only while you hold all four and the ace marriage is played"
+    return "only the queen or king of a marriage in your hand declares"
 
 
 def _marriage_value(rules: Any, c: int) -> int:
