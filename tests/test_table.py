@@ -188,6 +188,8 @@ class Typist(TextTable):
         if d.kind == "contract":
             c = p.raise_or_resign(v, d.lowest, d.highest, d.may_resign)
             return "resign" if c == -1 else "" if c == d.lowest else str(c)
+        if prompt.startswith("declare the marriage"):   # the card was typed plainly: not declaring
+            return "n"
         card, declare = p.play(v, d.legal)
         return card_name(card, symbols=False) + ("!" if declare else "")
 
@@ -501,3 +503,28 @@ def test_an_ace_marriage_is_placed_at_an_ace_lead_not_at_another_card_of_its_sui
     # a plain marriage of that suit still goes to the queen's lead, where the trump changed
     tricks[0] = TrickRecord(0, ((0, c("QS")), (1, c("9S")), (2, c("JS"))), 0, 5, 0)
     assert _led_tricks(parse_rules_spec("classic"), [(0, 0, 40)], tricks, 0) == [0]
+
+
+def test_bolts_cut_fines_and_a_sitting_dealers_talon_are_shown_as_they_happen():
+    # the table never said a bolt (only the third one's -120) nor a cut fine: the score
+    # just dropped (try-out 6)
+    counts = {"bolts": 0, "cuts": 0, "talon": 0}
+    for spec, seeds in (("classic:max_deals=12,cut_nine_penalty=on", (1, 2, 17)),
+                        ("classic:max_deals=6,players=4", range(1, 3))):
+        for game_seed in seeds:
+            opponents = ("random",) * (parse_rules_spec(spec).players - 1)
+            want = _reference_game(spec, game_seed, RandomPlayer(Stream(5)), opponents)
+            out = io.StringIO()
+            typist = Typist(RandomPlayer(Stream(5)), [], seat=0, players=["person", *opponents], out=out)
+            play(_table_game(spec, game_seed, opponents), typist)
+            text = out.getvalue()
+            bolted = sum(1 for r in want.deals if not r.is_redeal and any(r.bolts))
+            fined = sum(1 for r in want.deals if any(r.cut_fines))
+            talons = sum(1 for r in want.deals if not r.is_redeal and len(r.scores) == 4 and r.dealer_talon)
+            assert text.count("bolts (no trick taken): ") == bolted
+            assert text.count("cut fines (nines at the bottom of the cut): ") == fined
+            assert text.count("dealt and sat out: the talon scores") == talons
+            counts["bolts"] += bolted
+            counts["cuts"] += fined
+            counts["talon"] += talons
+    assert all(counts.values()), counts     # each line was seen at least once

@@ -201,7 +201,18 @@ class TextTable:
                 self.say(f"points: {taken}")
                 self.say(f"{self.who(d)} played for {res.contract}: {'MADE' if res.made else 'FAILED'} "
                          f"with {res.declarer_points}")
+            if len(res.scores) == 4 and res.dealer_talon:
+                self.say(f"{self.who(res.dealer)} dealt and sat out: the talon scores {res.dealer_talon}")
             self.say("score changes: " + ", ".join(f"{self.who(s)} {v:+d}" for s, v in enumerate(res.scores)))
+            # as explain shows them: a bolt costs nothing until the third, so say each one
+            bolted = [s for s in range(len(res.scores)) if res.bolts[s]]
+            if bolted:
+                self.say("bolts (no trick taken): " + ", ".join(self.who(s) for s in bolted)
+                         + (" (each counts double)" if res.bolt_weight == 2 else ""))
+        if any(res.cut_fines):
+            self.say("cut fines (nines at the bottom of the cut): "
+                     + ", ".join(f"{self.who(s)} -{f}" for s, f in enumerate(res.cut_fines) if f))
+        if not res.is_redeal:
             for line in format_notes(notes):
                 if not line.startswith("game scores"):
                     self.say(line.replace(f"seat {self.seat}", f"seat {self.seat} (you)"))
