@@ -140,6 +140,38 @@ def test_undo_before_any_answer_says_so_and_goes_on():
     assert front.lines[0] == "nothing to undo yet"
 
 
+def test_undo_goes_past_a_forced_pass_to_the_persons_last_choice():
+    # a forced pass is saved as an answer; undo took back only it, and replaying it brought
+    # the person straight back to the same decision (try-out 6)
+    passive = _answer_as(PassivePlayer())
+
+    def bidder(d):      # bids on while it may (so an opponent's raise leaves it a forced pass)
+        if d.kind == "bid" and d.lowest <= d.highest:
+            return ["bid", d.lowest]
+        return passive(d)
+
+    def run(undo_after_forced):
+        asked, state = [], {"forced": None, "undone": False}
+
+        def policy(d):
+            asked.append((d.kind, d.lowest, d.highest, d.view.hand))
+            if d.kind == "bid" and d.lowest > d.highest and state["forced"] is None:
+                state["forced"] = len(asked) - 1
+            elif undo_after_forced and state["forced"] is not None and not state["undone"]:
+                state["undone"] = True
+                raise Undo()
+            return bidder(d)
+        front = Scripted(policy)
+        return play(_table_game(SHORT, 7), front), asked, state["forced"], front
+    want, _, _, _ = run(False)
+    got, asked, f, front = run(True)
+    assert f is not None and f >= 1 and "taken back" in front.lines[0]
+    assert asked[f - 1][0] == "bid" and asked[f - 1][1] <= asked[f - 1][2]
+    assert asked[f + 2] == asked[f - 1]       # f + 1 said undo; then the choice before the forced pass
+    assert asked[f + 3] == asked[f]           # and the forced pass again after it
+    assert got.trace.to_dict() == want.trace.to_dict()
+
+
 @pytest.mark.parametrize("edit, said", [
     (lambda d: d["answers"].__setitem__(0, ["play", "AS", False]), "does not fit"),
     (lambda d: d["answers"].__setitem__(0, ["bid", 107]), "does not fit"),

@@ -223,8 +223,16 @@ class PersonPlayer:
         self.record = record
         self.replayed = 0
         self.from_saved = False     # the last answer given was a saved one
+        self.answered = 0
+        self.forced: set[int] = set()   # the answers (by number) that were a forced pass
+
+    def _forced(self, decision: Decision) -> None:
+        if decision.kind == "bid" and decision.lowest > decision.highest:
+            self.forced.add(self.answered)
+        self.answered += 1
 
     def _answer(self, decision: Decision) -> Any:
+        self._forced(decision)
         if self.given:
             answer = self.given.popleft()
             self.replayed += 1
@@ -291,9 +299,13 @@ def play(game: TableGame, frontend: Frontend, save_to: str | os.PathLike | None 
         try:
             result = play_game(game.rules, players, stream, on_deal=frontend.deal_over)
         except Undo:
-            if not game.answers:
+            # a forced pass is saved as an answer but was no choice: undo goes past it, else
+            # replaying would stop at it and bring the person straight back (try-out 6)
+            if all(i in person.forced for i in range(len(game.answers))):
                 frontend.told("nothing to undo yet")
             else:
+                while len(game.answers) - 1 in person.forced:
+                    game.answers.pop()
                 game.answers.pop()
                 if save_to is not None:
                     save(game, save_to)
