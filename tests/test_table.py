@@ -175,6 +175,8 @@ def test_undo_goes_past_a_forced_pass_to_the_persons_last_choice():
 @pytest.mark.parametrize("edit, said", [
     (lambda d: d["answers"].__setitem__(0, ["play", "AS", False]), "does not fit"),
     (lambda d: d["answers"].__setitem__(0, ["bid", 107]), "does not fit"),
+    # numbered as the file's answers, not by the deal's events (try-out 6)
+    (lambda d: d["answers"].__setitem__(1, ["contract", 107]), "edited file): answer 2: seat 0 "),
     (lambda d: d.__setitem__("format", "other"), 'no "format": "thousand-table"'),
     (lambda d: d.__setitem__("seat", 1), 'seat must be the one seat whose player is "person"'),
     (lambda d: d["rules"].__setitem__("bolts", "sometimes"), "its rules: bolts"),
@@ -560,3 +562,50 @@ def test_bolts_cut_fines_and_a_sitting_dealers_talon_are_shown_as_they_happen():
             counts["cuts"] += fined
             counts["talon"] += talons
     assert all(counts.values()), counts     # each line was seen at least once
+
+
+def test_the_barrels_sitter_taking_the_talon_is_not_called_winning_an_auction():
+    # barrel_takes_talon: the table said "seat 1 wins the auction at 120" where nobody bid
+    spec = "classic:barrel_takes_talon=on"
+    rules = parse_rules_spec(spec)
+    want = _reference_game(spec, 5, make_player("standard", rules, 0, Stream(1)))
+    out = io.StringIO()
+    typist = Typist(make_player("standard", rules, 0, Stream(1)), [], seat=0,
+                    players=["person", "standard", "standard"], out=out)
+    got = play(_table_game(spec, 5), typist)
+    assert got.trace.to_dict() == want.trace.to_dict()
+    text = out.getvalue()
+    no_auction = [r for r in want.deals if r.declarer >= 0 and not r.bid_log]
+    assert no_auction and text.count("the talon without an auction: contract ") == len(no_auction)
+    won = sum(1 for r in want.deals if r.declarer >= 0 and r.bid_log)
+    assert text.count(" the auction ") == won
+    assert "falls off the barrel (" in text or "comes off the barrel" in text
+
+
+def test_hand_before_the_play_does_not_call_the_winning_bid_a_contract():
+    # 'hand' at the contract prompt said "contract 105 by you; trump none; trick 1 of 8"
+    found = []
+
+    class Find(Scripted):
+        def ask(self, d):
+            if d.kind in ("hand_off", "contract"):
+                found.append(d)
+            if d.kind == "contract":
+                raise Quit("found")
+            if d.kind == "bid" and d.lowest <= d.highest:
+                return ["bid", d.lowest]
+            return super().ask(d)
+    with pytest.raises(Quit):
+        play(_table_game("classic:max_deals=8", 1), Find(_answer_as(PassivePlayer())))
+    for d in found:
+        out = io.StringIO()
+        lines = ["hand", "" if d.kind == "contract" else "quit"]
+        table = TextTable(0, ["person", "standard", "standard"], read=lambda p: lines.pop(0), out=out)
+        try:
+            table.ask(d)
+        except Quit:
+            pass
+        text = out.getvalue()
+        assert f"the declarer: you, at {d.view.contract} so far" in text and "contract " not in text
+        assert "trick 1 of" not in text
+    assert [d.kind for d in found] == ["hand_off", "contract"]

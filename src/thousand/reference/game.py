@@ -30,6 +30,7 @@ class SettleNotes:
     barrel_off: int = -1            # sitter who came off by making it
     barrel_entered: int = -1        # new sitter
     barrel_falls: list[int] = field(default_factory=list)   # seats that fell or were knocked off
+    barrel_fall_why: list[str] = field(default_factory=list)  # for each fall, why (the playthrough)
     barrel_clash: list[int] = field(default_factory=list)   # seats that reached it together
     reset_555: list[int] = field(default_factory=list)
     golden_reset: bool = False
@@ -115,14 +116,18 @@ def _settle_barrel(rules: Rules, st: GameState, sitter: int, comes_off: bool, no
             if st.scores[sitter] < at:        # a lost contract (or a penalty) took him under
                 st.barrel_sitter = -1
                 notes.barrel_falls.append(sitter)
+                notes.barrel_fall_why.append(f"the score went under {at}")
             elif st.barrel_count >= rules.barrel_deals:
                 st.barrel_fails[sitter] += 1
                 if rules.barrel_third_reset and st.barrel_fails[sitter] == 3:
                     st.scores[sitter] = 0
+                    cost = "the third time: back to 0"
                 else:
                     st.scores[sitter] -= rules.barrel_penalty
+                    cost = f"-{rules.barrel_penalty}"
                 st.barrel_sitter = -1
                 notes.barrel_falls.append(sitter)
+                notes.barrel_fall_why.append(f"{rules.barrel_deals} deals on it without coming off: {cost}")
     reached = [s for s in range(n) if s != sitter and at <= st.scores[s] < rules.target]
     if len(reached) == 1:
         new = reached[0]
@@ -130,6 +135,7 @@ def _settle_barrel(rules: Rules, st: GameState, sitter: int, comes_off: bool, no
         if st.barrel_sitter >= 0:             # the new sitter knocks the old one off
             st.scores[st.barrel_sitter] -= rules.barrel_penalty
             notes.barrel_falls.append(st.barrel_sitter)
+            notes.barrel_fall_why.append(f"knocked off by seat {new}: -{rules.barrel_penalty}")
         st.barrel_sitter, st.barrel_count = new, 0
         notes.barrel_entered = new
     elif len(reached) > 1:                    # several at once: all pay, nobody sits

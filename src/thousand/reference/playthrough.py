@@ -150,8 +150,8 @@ def format_notes(notes: SettleNotes) -> list[str]:
             out.append(f"{_seat(s)} pays a bolt penalty")
     if notes.barrel_off >= 0:
         out.append(f"{_seat(notes.barrel_off)} comes off the barrel")
-    for s in notes.barrel_falls:
-        out.append(f"{_seat(s)} falls off the barrel")
+    for s, why in zip(notes.barrel_falls, notes.barrel_fall_why):
+        out.append(f"{_seat(s)} falls off the barrel ({why})")
     if notes.barrel_entered >= 0:
         out.append(f"{_seat(notes.barrel_entered)} gets onto the barrel")
     if notes.barrel_clash:

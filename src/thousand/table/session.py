@@ -315,9 +315,10 @@ def play(game: TableGame, frontend: Frontend, save_to: str | os.PathLike | None 
             raise ThousandError(f"the saved game does not fit this thousand (another version, or an edited "
                                 f"file): {e}") from None
         except IllegalDecision as e:
-            if person.from_saved:   # a saved answer the engine refuses
+            if person.from_saved:   # a saved answer the engine refuses: numbered as the file's answers
+                said = str(e).split(": ", 1)[1] if str(e).startswith("event ") else str(e)
                 raise ThousandError(f"the saved game does not fit this thousand (another version, or an "
-                                    f"edited file): {e}") from None
+                                    f"edited file): answer {person.replayed}: {said}") from None
             raise
         if person.given:
             left = len(person.given)

@@ -104,7 +104,7 @@ class TextTable:
         self._bids(view.bids)
         if view.declarer >= 0 and not sh["declarer"] and view.phase != "auction":
             sh["declarer"] = True
-            self._auction_won(view.declarer, view.obligation, view.blind, view.high_bid)
+            self._auction_won(view.declarer, view.obligation, view.blind, view.high_bid, bool(view.bids))
         if view.talon and not sh["talon"]:
             sh["talon"] = True
             self.say(f"talon: {format_hand(view.talon)}")
@@ -186,7 +186,7 @@ class TextTable:
             self._bids(res.bid_log)
             if res.declarer >= 0 and not sh["declarer"]:
                 sh["declarer"] = True
-                self._auction_won(res.declarer, res.obligation, res.blind, res.winning_bid)
+                self._auction_won(res.declarer, res.obligation, res.blind, res.winning_bid, bool(res.bid_log))
             shown = f" (the talon: {format_hand(res.talon)})" if REDEAL_NAMES[res.redeal] == "talon" else ""
             self.say(f"REDEAL ({REDEAL_NAMES[res.redeal]}) demanded by {self.who(res.redeal_by)}{shown}: "
                      "the same dealer deals again")
@@ -226,7 +226,10 @@ class TextTable:
             self.say(self.does(s, f"open {v}" if i == 0 else "pass" if v == 0 else f"bid {v}"))
         self.shown["bids"] = len(bids)
 
-    def _auction_won(self, declarer: int, obligation: bool, blind: bool, bid: int) -> None:
+    def _auction_won(self, declarer: int, obligation: bool, blind: bool, bid: int, auction: bool) -> None:
+        if not auction:     # the barrel's sitter (barrel_takes_talon) or a golden kon's forehand
+            self.say(self.does(declarer, f"take the talon without an auction: contract {bid}"))
+            return
         how = "on obligation" if obligation else "blind" if blind else f"at {bid}"
         self.say(self.does(declarer, f"win the auction {how}"))
 
@@ -238,7 +241,7 @@ class TextTable:
         if res.declarer < 0:
             return
         if not sh["declarer"]:
-            self._auction_won(res.declarer, res.obligation, res.blind, res.winning_bid)
+            self._auction_won(res.declarer, res.obligation, res.blind, res.winning_bid, bool(res.bid_log))
         if res.talon_shown and not sh["talon"]:
             self.say(f"talon: {format_hand(res.talon)}")
         if res.declarer == self.seat:
@@ -384,7 +387,9 @@ class TextTable:
         view = d.view
         if whole:
             self.say(f"deal {self.deals + 1}; scores {self._scores(view.scores)}")
-        if view.contract:
+        if view.contract and view.phase != "play":    # the contract is not set until the play starts
+            self.say(f"the declarer: {self.who(view.declarer)}, at {view.contract} so far")
+        elif view.contract:
             self.say(f"contract {view.contract} by {self.who(view.declarer)}; trump {_suit(view.trump)}; "
                      f"trick {view.trick_index + 1} of {view.n_tricks}; card points taken: "
                      + ", ".join(f"{self.who(s)} {view.points[s]}" for s in view.active))
@@ -399,10 +404,12 @@ class TextTable:
             return "play blind (120, before you look at your cards)? [y/N] ", lambda t: ["blind", _yes_no(t)]
         if d.kind == "redeal":
             cards = view.talon if d.redeal == "talon" else view.hand
-            what = {"hand": "your hand", "talon": f"the talon ({format_hand(view.talon)})",
-                    "four_nines": "your four nines"}[d.redeal]
-            self.say(f"{what} allows a redeal: {card_points(cards)} points, {count_rank(cards, NINE)} nines, "
-                     f"{count_rank(cards, JACK)} jacks")
+            if d.redeal == "four_nines":
+                self.say("your four nines allow a redeal")
+            else:
+                what = "your hand" if d.redeal == "hand" else f"the talon ({format_hand(view.talon)})"
+                self.say(f"{what} allows a redeal: {card_points(cards)} points, "
+                         f"{_count(count_rank(cards, NINE), 'nine')}, {_count(count_rank(cards, JACK), 'jack')}")
             return "demand a redeal? [y/N] ", lambda t: ["redeal", _yes_no(t)]
         if d.kind == "bid":
             step = rules.bid_step
@@ -475,6 +482,10 @@ class TextTable:
 
 class _Retake(Exception):
     """Undo at the marriage question: the card is chosen again (nothing was answered yet)."""
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _suit(suit: int) -> str:
