@@ -609,3 +609,24 @@ def test_hand_before_the_play_does_not_call_the_winning_bid_a_contract():
         assert f"the declarer: you, at {d.view.contract} so far" in text and "contract " not in text
         assert "trick 1 of" not in text
     assert [d.kind for d in found] == ["hand_off", "contract"]
+
+
+def test_two_players_see_the_laid_away_cards_and_the_talon_set_aside_at_the_deal_end():
+    # their points were in "points: ..." with no trick showing them (try-out 6)
+    from thousand.cards import card_points, format_hand
+    spec = "classic:players=2,max_deals=6"
+    rules = parse_rules_spec(spec)
+    want = _reference_game(spec, 8, make_player("standard", rules, 0, Stream(1)), ("standard",))
+    out = io.StringIO()
+    typist = Typist(make_player("standard", rules, 0, Stream(1)), [], seat=0, players=["person", "standard"], out=out)
+    play(_table_game(spec, 8, ("standard",)), typist)
+    text = out.getvalue()
+    played = [r for r in want.deals if not r.is_redeal and r.declarer >= 0 and not r.resigned]
+    assert len(played) >= 3 and text.count("laid away by ") == text.count("the talon set aside: ") == len(played)
+    for r in played:
+        who = lambda s: "you" if s == 0 else f"seat {s}"
+        laid = (1 << r.handoff_next) | (1 << r.handoff_other)
+        aside = r.talon2 if r.talon_taken == 0 else r.talon
+        assert f"laid away by {who(r.declarer)}: {format_hand(laid)} ({card_points(laid)} points" in text
+        assert (f"the talon set aside: {format_hand(aside)} ({card_points(aside)} points) to "
+                f"{who(r.trick_log[-1].winner)}, the last trick's winner") in text

@@ -197,6 +197,8 @@ class TextTable:
             if res.resigned:
                 self.say(self.does(d, f"resign at {res.contract}"))
             else:
+                if res.rules.players == 2:
+                    self._two_player_talons(res)
                 taken = "; ".join(f"{self.who(s)} {res.points[s] + res.marriages[s]}" for s in res.active)
                 self.say(f"points: {taken}")
                 self.say(f"{self.who(d)} played for {res.contract}: {'MADE' if res.made else 'FAILED'} "
@@ -219,6 +221,18 @@ class TextTable:
             self.say(f"scores: {self._scores(notes.scores)}")
             self.deals += 1
         self._new_deal()
+
+    def _two_player_talons(self, res: DealResult) -> None:
+        """The points no trick shows with 2 players: the laid-away cards (the declarer's) and
+        the talon set aside (the last trick's winner's), turned up at the end of the deal."""
+        laid = (1 << res.handoff_next) | (1 << res.handoff_other)
+        self.say(f"laid away by {self.who(res.declarer)}: {format_hand(laid)} ({card_points(laid)} points, "
+                 f"{'yours' if res.declarer == self.seat else 'his'})")
+        if res.talon_taken >= 0:
+            aside = res.talon2 if res.talon_taken == 0 else res.talon
+            last = res.trick_log[-1].winner
+            self.say(f"the talon set aside: {format_hand(aside)} ({card_points(aside)} points) to "
+                     f"{self.who(last)}, the last trick's winner")
 
     def _bids(self, bids: Any) -> None:
         """The bids ``(seat, value)`` not shown yet, the forced opening first."""
