@@ -1023,6 +1023,38 @@ def best_choice(est: BidEstimate) -> str | None:
     return max(options, key=lambda o: o[:2])[2] if options else None
 
 
+def _within_noise(est: BidEstimate, floor: float, floor_se: float) -> list[int]:
+    """The bids whose expected score (holding them) cannot be told from ``floor`` (standard
+    error ``floor_se``) at 95%: the interval of their difference holds 0.  The two come
+    from separate samples, so their standard errors add in quadrature."""
+    if not {"ev_ci_low", "ev_ci_high"} <= set(est.table.columns):
+        return []
+    close = []
+    for row in est.table.iter_rows(named=True):
+        se = (row["ev_ci_high"] - row["ev_ci_low"]) / (2 * 1.96)
+        if abs(row["ev"] - floor) <= 1.96 * math.hypot(se, floor_se):
+            close.append(int(row["bid"]))
+    return close
+
+
+def _noise_note(est: BidEstimate, up_to: int, floor: float, floor_se: float, against: str) -> str:
+    """Where the bid limit falls inside the sampling noise: which bids around it are worth
+    as much as not winning the auction, as far as the sample can tell."""
+    close = set(_within_noise(est, floor, floor_se))
+    step = est.rules.bid_step
+    start = up_to if up_to in close else up_to + step if up_to + step in close else None
+    if start is None:
+        return ""
+    lo = hi = start
+    while lo - step in close:
+        lo -= step
+    while hi + step in close:
+        hi += step
+    span = f"{lo}" if lo == hi else f"{lo}-{hi}"
+    return (f" (within the sampling noise: winning at {span} and {against} cannot be told apart at 95%; "
+            "more --samples narrows it)")
+
+
 def recommendation(est: BidEstimate) -> dict[str, Any]:
     """What to do with the hand, in one line a player can act on.
 
@@ -1046,8 +1078,13 @@ def recommendation(est: BidEstimate) -> dict[str, Any]:
     if choice == "pass" or choice is None:
         obligation = (" (as forehand you still play the 100 if both others pass: counted)"
                       if est.role == "forehand" else "")
+        noise = ""
+        if held is not None and est.pass_ev is not None and held[1] in _within_noise(est, est.pass_ev,
+                                                                                     est.pass_ev_se or 0.0):
+            noise = (f" (within the sampling noise: passing and holding {held[1]} cannot be told apart at 95%; "
+                     "more --samples narrows it)")
         return {"action": "pass", "up_to": None,
-                "text": f"pass: {est.pass_ev:+.1f}, more than bidding ({bid_txt}){obligation}"}
+                "text": f"pass: {est.pass_ev:+.1f}, more than bidding ({bid_txt}){obligation}{noise}"}
     # Bid: as high as a won contract is still worth what not winning it is.
     floor = max([v for v in (est.pass_ev, 0.0 if est.redeal_reasons else None) if v is not None],
                 default=-math.inf)
@@ -1061,6 +1098,8 @@ def recommendation(est: BidEstimate) -> dict[str, Any]:
         ev = float(at["ev"][0])
         than = "more than" if round(ev, 1) > round(floor, 1) else "as much as"
         text += f": winning there is worth {ev:+.1f}, {than} {against} ({floor:+.1f})"
+        floor_se = est.pass_ev_se or 0.0 if against == "passing" else 0.0
+        text += _noise_note(est, up_to, floor, floor_se, against)
     if held is not None and held[1] != up_to:
         text += f"; the best contract to hold is {held[1]} ({held[0]:+.1f})"
     return {"action": "bid", "up_to": up_to, "text": text}

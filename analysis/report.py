@@ -1426,7 +1426,8 @@ def _claim_outputs(cfg: ReportConfig, names: list[str]) -> None:
     origin.  The report only ever deletes what passes this check."""
     out = cfg.out
     if out.exists() and not out.is_dir():
-        raise ThousandError(f"--out {os.fspath(out)!r} is a file, not a directory")
+        raise ThousandError(f"--out {os.fspath(out)!r} is {'a file' if out.is_file() else 'a device'}, "
+                            "not a directory")
 
     def refuse(path: Path, what: str) -> None:
         raise ThousandError(f"{os.fspath(path)!r} is in the way: {what}; move it or give another --out")

@@ -193,3 +193,26 @@ def test_the_text_leads_with_the_recommendation_and_the_json_carries_it(capsys):
     assert lines[0] == f"recommendation: {rec['text']}"
     assert any(line.startswith("bolts: a deal with no trick is a bolt and every third costs 120, so each is "
                                "counted at -40") for line in lines)
+
+
+def test_a_limit_inside_the_sampling_noise_says_so():
+    # the recommendation read as certain where the next bid was a toss-up against passing
+    def est(ev, lo, hi, pass_ev, pass_se):
+        import dataclasses
+        e = _estimate(ev, pass_ev=pass_ev)
+        return dataclasses.replace(e, table=e.table.with_columns(pl.Series("ev_ci_low", lo), pl.Series("ev_ci_high", hi)),
+                                   pass_ev_se=pass_se)
+    # 110 (+72, interval +-2) against passing +70 (se 1): the difference's interval is
+    # 2 +- 1.96 * hypot(1.02, 1) = 2 +- 2.80, holding 0; 105 (+95) is clear of it
+    r = B.recommendation(est([100.0, 95.0, 72.0, 40.0], [99.0, 94.0, 70.0, 39.0], [101.0, 96.0, 74.0, 41.0], 70.0, 1.0))
+    assert r["up_to"] == 110
+    assert "(within the sampling noise: winning at 110 and passing cannot be told apart at 95%" in r["text"]
+    # a narrower sample tells them apart: no note
+    r = B.recommendation(est([100.0, 95.0, 72.0, 40.0], [99.9, 94.9, 71.9, 39.9], [100.1, 95.1, 72.1, 40.1], 70.0, 0.1))
+    assert r["up_to"] == 110 and "noise" not in r["text"]
+    # the limit clear but the next bid a toss-up: named
+    r = B.recommendation(est([100.0, 95.0, 69.0, 40.0], [99.9, 94.9, 67.0, 39.9], [100.1, 95.1, 71.0, 40.1], 70.0, 0.5))
+    assert r["up_to"] == 105 and "winning at 110 and passing cannot be told apart" in r["text"]
+    # passing recommended with the best bid inside the noise
+    r = B.recommendation(est([-60.0, -70.0], [-63.0, -73.0], [-57.0, -67.0], -58.0, 1.0))
+    assert r["action"] == "pass" and "passing and holding 100 cannot be told apart at 95%" in r["text"]

@@ -529,6 +529,9 @@ def test_output_folder_errors_name_the_option(tmp_path):
     (tmp_path / "afile").write_text("x")
     with pytest.raises(ThousandError, match="--out '.*afile' is a file, not a directory"):
         sim.run("deals", 1_000, out=tmp_path / "afile")
+    if os.path.exists("/dev/null"):      # not "a file" (try-out 6)
+        with pytest.raises(ThousandError, match="--out '/dev/null' is a device, not a directory"):
+            sim.run("deals", 1_000, out=Path("/dev/null"))
     sim.simulate_games(10, chunk_size=10, out=tmp_path / "g1", deals_out=tmp_path / "d1")
     with pytest.raises(ThousandError, match="already holds a run; use --resume to continue it or choose another --deals-out"):
         sim.simulate_games(10, chunk_size=10, out=tmp_path / "g2", deals_out=tmp_path / "d1")

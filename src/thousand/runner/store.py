@@ -288,7 +288,8 @@ def check_writable(path: Path, option: str = "--out") -> None:
         # Polars takes paths as UTF-8 text; a name with undecodable bytes cannot be written.
         raise ThousandError(f"output directory {os.fspath(path)!r} is not a UTF-8 name; choose another") from None
     if path.exists() and not path.is_dir():
-        raise ThousandError(f"{option} {os.fspath(path)!r} is a file, not a directory")
+        raise ThousandError(f"{option} {os.fspath(path)!r} is {'a file' if path.is_file() else 'a device'}, "
+                            "not a directory")
     if path.is_symlink() and not path.exists():
         raise ThousandError(f"{option} {os.fspath(path)!r} is a symbolic link to {os.readlink(path)!r}, which does "
                             "not exist: create that folder or give another path")
