@@ -73,6 +73,17 @@ def test_an_error_line_degrades_too(tmp_path):
     assert "a hand needs 7 cards, got 8: 'AH TH KH QH AD 9S JC 9H'" in err   # the symbols typed, as letters
 
 
+@pytest.mark.parametrize("encoding, said", [
+    ("latin-1", "unknown suit 'X' (use S C D H)\n"),                 # not "S C D H or S C D H"
+    ("utf-8", "unknown suit 'X' (use S C D H or ♠ ♣ ♦ ♥)\n"),
+])
+def test_the_suit_spellings_in_an_error_are_the_ones_the_console_shows(tmp_path, encoding, said):
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    proc = subprocess.run([sys.executable, "-m", "thousand", "bid", "AH TH KH QH AD 9S 9X"],
+                          capture_output=True, timeout=120, env=env, cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.decode(encoding).endswith(said)
+
+
 def test_a_utf8_console_keeps_the_symbols(tmp_path):
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     proc = subprocess.run([sys.executable, "-m", "thousand", "explain", "--seed", "7"], capture_output=True,

@@ -24,6 +24,7 @@ occupies bits ``6s .. 6s+5``; a rank plane (all aces, say) is ``RANK_PLANE[rank]
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable, Iterator
 
 __all__ = [
@@ -61,6 +62,16 @@ _TOKEN_SPLIT = re.compile(r"[\s,;]+")
 class CardError(ValueError):
     """A card, hand or card set that cannot be read; the message names the token."""
 
+
+
+def _or_symbols(sep: str) -> str:
+    """The suit symbols as a second spelling in an error, where the error stream shows them;
+    on a console without them they would print as the letters (thousand.console), twice."""
+    try:
+        "♠♣♦♥".encode(getattr(sys.stderr, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return ""
+    return sep + "♠ ♣ ♦ ♥"
 
 def card(rank: int, suit: int) -> int:
     """Card number of ``rank`` (0 nine .. 5 ace) in ``suit`` (0 spades .. 3 hearts)."""
@@ -112,7 +123,7 @@ def parse_card(token: str) -> int:
     elif suit_ch.upper() in _LETTER_TO_SUIT:
         suit = _LETTER_TO_SUIT[suit_ch.upper()]
     else:
-        raise CardError(f"bad card {token!r}: unknown suit {suit_ch!r} (use S C D H or ♠ ♣ ♦ ♥)")
+        raise CardError(f"bad card {token!r}: unknown suit {suit_ch!r} (use S C D H{_or_symbols(' or ')})")
     if rank_tok not in _RANK_TOKENS:
         raise CardError(f"bad card {token!r}: {_misspelt(tok) or f'unknown rank {tok[:-1]!r} (use 9 J Q K 10 A)'}")
     return card(_RANK_TOKENS[rank_tok], suit)
@@ -152,7 +163,7 @@ def parse_suit(token: str) -> int:
         return _SYMBOL_TO_SUIT[tok]
     suit = _LETTER_TO_SUIT.get(tok.upper(), _SUIT_NAMES.get(tok.upper()))
     if suit is None:
-        raise CardError(f"unknown suit {token!r} (use S C D H, ♠ ♣ ♦ ♥ or spades, clubs, diamonds, hearts)")
+        raise CardError(f"unknown suit {token!r} (use S C D H{_or_symbols(', ')} or spades, clubs, diamonds, hearts)")
     return suit
 
 
