@@ -1491,8 +1491,9 @@ def _summary_lines(result: ComparisonResult) -> list[str]:
              f"strategies: {strat}; baseline: {result.labels[0]}."]
     if result.n < FEW_UNITS:
         lines.append(f"Only {result.n} {unit} per rule set: intervals and tests use Student t with "
-                     f"{result.n - 1} degrees of freedom and are wide; ratio (delta-method) and quantile "
-                     f"(bootstrap) intervals are rough below {FEW_UNITS}.")
+                     f"{result.n - 1} degree{'s' if result.n > 2 else ''} of freedom and are wide; ratio (delta-method) and quantile "
+                     f"(bootstrap) intervals are rough below {FEW_UNITS}; an interval of zero width means every "
+                     "value seen was the same, not that the mean is known.")
     if result.precision is not None:
         state = "met" if result.precision_met else "NOT met (cap reached)"
         widest = _widest_row(result.rows, result.metrics_obj())

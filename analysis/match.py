@@ -720,7 +720,8 @@ def result_table(result: MatchResult) -> str:
     if result.n < FEW_UNITS:
         lines.append(f"Only {result.n} {result.kind}: the intervals use Student t with {result.n - 1} degree"
                      f"{'s' if result.n > 2 else ''} of freedom and are wide; the shares' (delta-method) "
-                     f"intervals are rough below {FEW_UNITS}.")
+                     f"intervals are rough below {FEW_UNITS}; an interval of zero width means every value seen "
+                     "was the same, not that the mean is known.")
     for i, j in combinations(range(len(result.strategies)), 2):
         a, b = result.strategies[i], result.strategies[j]
         lines += ["", f"{a} (A) vs {b} (B)"]
