@@ -852,7 +852,7 @@ def _collect(games: pl.LazyFrame | None, deals: pl.LazyFrame) -> tuple[pl.DataFr
 
 def simulate_chunks(rules: Rules, mode: str, first_chunk: int, n_chunks: int, chunk_size: int,
                     seed: int, strategies: Sequence[str] | str | None, jobs: int,
-                    backend: str = "loky", reduce: Reducer = _collect) -> Any:
+                    backend: str = "loky", reduce: Reducer = _collect, scheduler: str | None = None) -> Any:
     """Chunks ``first_chunk .. first_chunk + n_chunks - 1`` of a run, passed through ``reduce``.
 
     A source for :func:`compare_rules` on the runner's *chunk* streams
@@ -868,7 +868,7 @@ def simulate_chunks(rules: Rules, mode: str, first_chunk: int, n_chunks: int, ch
 
     n = (first_chunk + n_chunks) * chunk_size
     kwargs: dict[str, Any] = dict(rules=rules, strategies=strategies, seed=seed, jobs=jobs, backend=backend,
-                                  chunk_size=chunk_size, progress=False, first_chunk=first_chunk)
+                                  scheduler=scheduler, chunk_size=chunk_size, progress=False, first_chunk=first_chunk)
     with scratch("compare") as tmp:
         if mode == "games":
             res = run("games", n, out=Path(tmp) / "games", deals_out=Path(tmp) / "deals", **kwargs)
@@ -925,7 +925,8 @@ class _UnitStore:
 def play_paired(rules: Rules, mode: str, first_chunk: int, n_chunks: int, chunk_size: int,
                 seed: int, strategies: Sequence[str] | str | None, jobs: int,
                 backend: str = "loky", reduce: Reducer = _collect,
-                on_chunk: Callable[[int], None] | None = None, store: _UnitStore | None = None) -> Any:
+                on_chunk: Callable[[int], None] | None = None, store: _UnitStore | None = None,
+                scheduler: str | None = None) -> Any:
     """The default source of a comparison: every game (or block of deals) on its own stream.
 
     The runner's *unit* streams (:mod:`thousand.runner.seeding`): games mode plays each
@@ -950,7 +951,8 @@ def play_paired(rules: Rules, mode: str, first_chunk: int, n_chunks: int, chunk_
     # In order, so the tables (and so every statistic) do not depend on the workers.
     # closing(): whatever interrupts the loop (Ctrl-C, an error) closes the generator at
     # once, and the pool then stops the workers instead of letting them finish the queue.
-    with contextlib.closing(run_tasks(_play_paired_chunk, tasks, backend=backend, jobs=jobs, ordered=True)) as results:
+    with contextlib.closing(run_tasks(_play_paired_chunk, tasks, backend=backend, jobs=jobs, scheduler=scheduler,
+                                             ordered=True)) as results:
         for table, counts in results:
             tables.append(table)
             hist = _add_hist(hist, counts)
@@ -964,7 +966,7 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
                   precision: float | None = None, max_units: int | None = None,
                   metrics: Iterable[str] | None = None, labels: Sequence[str] | None = None,
                   overrides: Sequence[str] | None = None, confidence: float = 0.95,
-                  progress: bool | None = None, backend: str = "loky",
+                  progress: bool | None = None, backend: str = "loky", scheduler: str | None = None,
                   simulator: Simulator | None = None, chunk_size: int | None = None,
                   allow_duplicates: bool = False,
                   units: str | os.PathLike | Sequence[str | os.PathLike] | None = None,
@@ -1136,6 +1138,8 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
         batch = []
         for i, r in enumerate(rules):
             kw: dict[str, Any] = dict(backend=backend, reduce=reduce)
+            if scheduler is not None:
+                kw["scheduler"] = scheduler
             if simulator is None and bar is not None:
                 kw["on_chunk"] = bar.update
             if stores:

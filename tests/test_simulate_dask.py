@@ -44,6 +44,20 @@ def test_dask_games_and_resume_on_the_cluster(tmp_path, cluster):
     assert files_of(tmp_path / "gd") == files_of(tmp_path / "refd")
 
 
+def test_compare_goes_to_the_cluster_with_the_same_result(tmp_path, cluster, capsys):
+    # compare had no --backend: a comparison could not leave the machine (try-out 6)
+    from thousand.cli import main
+    argv = ["compare", "--rules", "classic", "--rules", "classic:bolts=off", "--deals", "3000", "--seed", "4",
+            "--json", "--no-progress"]
+    assert main(argv + ["--jobs", "1"]) == 0
+    one = capsys.readouterr().out
+    assert main(argv + ["--backend", "dask", "--scheduler", cluster.scheduler_address]) == 0
+    assert capsys.readouterr().out == one
+    assert any("play_paired_chunk" in prefix for prefix in cluster.scheduler.task_prefixes)
+    assert main(argv + ["--scheduler", cluster.scheduler_address]) == 2
+    assert "--scheduler goes with --backend dask" in capsys.readouterr().err
+
+
 def test_dask_without_a_scheduler_starts_a_local_cluster(tmp_path):
     kw = dict(seed=23, chunk_size=1_000)
     sim.simulate(3_000, out=tmp_path / "ref", **kw)

@@ -92,6 +92,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_seed_argument(p)
     p.add_argument("--jobs", "-j", type=whole, default=-1, metavar="J",
                    help="parallel workers, -1 for all cores (default -1); never changes the result")
+    p.add_argument("--backend", default="loky", metavar="loky|threads|dask",
+                   help="worker pool: loky processes (default), threads, or a dask.distributed cluster; "
+                        "never changes the result")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="Dask scheduler address (e.g. tcp://host:8786) for --backend dask")
     p.add_argument("--metric", "-m", action="append", default=None, metavar="NAME[,NAME...]",
                    help="compare only these metrics (repeatable; see --list-metrics)")
     p.add_argument("--precision", type=float, default=None, metavar="X",
@@ -132,6 +137,10 @@ def run(args: argparse.Namespace) -> int:
         raise ThousandError(f"--jobs must be a positive number of workers or -1 for all cores, got {args.jobs}")
     if args.resume and not args.out:
         raise ThousandError("--resume continues a comparison kept in --out; give --out DIR")
+    if args.scheduler is not None and args.backend != "dask":
+        raise ThousandError("--scheduler goes with --backend dask")
+    if args.scheduler is not None and not args.scheduler.strip():
+        raise ThousandError("--scheduler is empty: give the scheduler's address, e.g. tcp://10.0.0.5:8786")
     if args.max_games is not None and args.precision is None:
         raise ThousandError("--max-games caps a --precision run; give --precision too")
     check_name(args.out, "--out", "the directory to write to")
@@ -165,7 +174,7 @@ def _compare(args: argparse.Namespace, n_games: int | None, n_deals: int | None)
             held.enter_context(claim_dir(args.out))   # and no second compare writes there meanwhile
         result = compare_rules(
             specs, n_games=n_games, n_deals=n_deals, seed=args.seed, strategies=args.strategy,
-            jobs=args.jobs, precision=args.precision, max_units=args.max_games, metrics=args.metric,
+            jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, precision=args.precision, max_units=args.max_games, metrics=args.metric,
             overrides=args.overrides, progress=False if args.no_progress else None,
             units=Path(args.out) / UNITS_DIR if args.out else None, resume=args.resume)
         if args.out:
