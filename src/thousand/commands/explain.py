@@ -25,9 +25,12 @@ dealt again until a deal is played.  The same seed always gives the same deal.
 Every seat plays the kernel's `standard` strategy (asked one decision at a time)
 unless --strategy names another player: a kernel strategy such as `greedy`, `cautious`
 or `standard:margin=20`, `random` (uniform legal choices) or `passive` (always passes,
-plays its lowest legal card); give --strategy once for every seat or once per seat.  --game plays a whole game instead of one deal.
+plays its lowest legal card); give --strategy once for every seat or once per seat.
+--game plays a whole game instead of one deal.
 --replay FILE.json reads a recorded deal (or game) trace, checks every decision and
-prints it; --json prints the trace (which --replay reads back).
+prints it; --json prints the trace (which --replay reads back): of the deal played, so a
+deal redealt first gives the last attempt's trace only (the redealt attempts are in the
+playthrough).
 
 --solve annotates the card play with the open-hand solver (docs/solve.md): every card
 with the value before and after it (the declarer's deal points at the end with every
