@@ -127,6 +127,25 @@ def test_undo_takes_the_last_answer_back_and_the_game_is_the_one_answered_last()
     assert got.trace.to_dict() == want.trace.to_dict()
 
 
+def test_undo_of_the_first_answer_does_not_show_the_game_so_far_again():
+    # 4 players, the person deals first and sits out: deal 1 was shown a second time after
+    # the first answer was taken back (try-out 6)
+    four = ["person", "standard", "standard", "standard"]
+    spec = "classic:players=4,max_deals=3"
+    want = _reference_game(spec, 3, PassivePlayer(), ("standard",) * 3)
+    calls = []
+
+    def policy(d):
+        calls.append(d.kind)
+        if len(calls) == 2:
+            raise Undo()
+        return _answer_as(PassivePlayer())(d)
+    front = Scripted(policy)
+    got = play(TableGame(3, parse_rules_spec(spec), 0, four), front)
+    assert got.trace.to_dict() == want.trace.to_dict() and "taken back" in front.lines[0]
+    assert front.deals == len(want.deals)       # each deal shown once
+
+
 def test_undo_before_any_answer_says_so_and_goes_on():
     calls = []
 

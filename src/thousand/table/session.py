@@ -289,9 +289,12 @@ def play(game: TableGame, frontend: Frontend, save_to: str | os.PathLike | None 
         if save_to is not None:
             save(game, save_to)
 
+    undone = False
     while True:
         frontend.restart()
-        frontend.muted = bool(game.answers)
+        # replayed silently up to the person's next question (after an undo of the first
+        # answer too: the game so far is not shown again)
+        frontend.muted = bool(game.answers) or undone
         person = PersonPlayer(frontend, list(game.answers), record)
         stream = Stream(game.seed)
         players = [person if s == game.seat else make_player(spec, game.rules, s, stream)
@@ -310,6 +313,7 @@ def play(game: TableGame, frontend: Frontend, save_to: str | os.PathLike | None 
                 if save_to is not None:
                     save(game, save_to)
                 frontend.told("taken back: the game is played again up to your last decision before it")
+                undone = True
             continue
         except _Replayed as e:
             raise ThousandError(f"the saved game does not fit this thousand (another version, or an edited "
