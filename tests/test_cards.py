@@ -42,6 +42,8 @@ def test_hands_with_spaces_commas_and_symbols():
     ("A", "bad card 'A': a rank with no suit; a card is rank+suit without a space, e.g. AH"),
     ("10 H", "bad card '10': a rank with no suit; a card is rank+suit without a space, e.g. 10H or TH"),
     ("H", "bad card 'H': expected a rank"),
+    # a number typed at a card prompt (a bid, say): not "unknown suit '0'"
+    ("120", "bad card '120': a number, not a card; a card is a rank and a suit, e.g. 10S or AH"),
     # suit first: the notation is named, not a suit "0" or "A"
     ("♥10", "bad card '♥10': write the rank first, then the suit, e.g. '10♥'"),
     ("♥A", "bad card '♥A': write the rank first, then the suit, e.g. 'A♥'"),

@@ -111,6 +111,8 @@ def parse_card(token: str) -> int:
                         f"e.g. {example}")
     if len(tok) < 2:
         raise CardError(f"bad card {token!r}: expected a rank (9 J Q K 10 A) and a suit (S C D H)")
+    if tok.isdigit():   # a number where a card is asked for ("120" at a card prompt)
+        raise CardError(f"bad card {token!r}: a number, not a card; a card is a rank and a suit, e.g. 10S or AH")
     suit_ch = tok[-1]
     rank_tok = tok[:-1].upper()
     first, rest = tok[0], tok[1:].upper()
