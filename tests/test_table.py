@@ -347,6 +347,8 @@ def test_cli_plays_saves_and_refuses_what_does_not_fit(tmp_path, capsys, monkeyp
         (["play", "--opponent", "nosuch"], "unknown player 'nosuch'"),
         (["play", "--opponent", "standard", "--opponent", "greedy", "--opponent", "random"],
          "--opponent: give it once, or once for each of the 2 other seats"),
+        (["play", "--set", "players=2", "--opponent", "standard", "--opponent", "greedy"],
+         "--opponent: 2 players have one opponent: give it once, not 2 times"),
         (["play", "--save", str(tmp_path / "no" / "g.json")], "cannot save the game to"),
         (["play", "--resume", str(tmp_path / "none.json")], "none.json"),
     ]:
@@ -649,3 +651,67 @@ def test_two_players_see_the_laid_away_cards_and_the_talon_set_aside_at_the_deal
         assert f"laid away by {who(r.declarer)}: {format_hand(laid)} ({card_points(laid)} points" in text
         assert (f"the talon set aside: {format_hand(aside)} ({card_points(aside)} points) to "
                 f"{who(r.trick_log[-1].winner)}, the last trick's winner") in text
+
+
+def test_golden_kon_and_the_ace_marriage_are_named_as_what_they_are():
+    # a golden-kon deal read like an ordinary 120, an ace marriage like a club marriage
+    for spec, seed, needle, count in (
+            ("classic:golden_kon=on,max_deals=4", 71, "\ngolden kon: ",
+             lambda w: sum(1 for r in w.deals if r.golden and not r.is_redeal)),
+            ("classic:ace_marriage=200,marriage_first_trick=on,max_deals=12", 28, " the ace marriage (200)",
+             lambda w: sum(1 for r in w.deals for d in r.declared if d[2] == 200))):
+        want = _reference_game(spec, seed, RandomPlayer(Stream(5)), ("random", "random"))
+        out = io.StringIO()
+        typist = Typist(RandomPlayer(Stream(5)), [], seat=0, players=["person", "random", "random"], out=out)
+        play(_table_game(spec, seed, ("random", "random")), typist)
+        text = out.getvalue()
+        assert count(want) >= 1 and text.count(needle) == count(want), (spec, text.count(needle), count(want))
+    assert "in ♣" not in text.split(" the ace marriage (200)")[0][-40:]
+
+
+def test_the_forced_pass_the_hand_off_hint_and_its_errors_say_what_holds():
+    passive = _answer_as(PassivePlayer())
+    found = {}
+
+    class Find(Scripted):
+        def ask(self, d):
+            if d.kind == "bid" and d.lowest > d.highest:
+                found.setdefault("forced", d)
+            if d.kind == "hand_off":
+                found.setdefault("hand_off", d)
+            if len(found) == 2:
+                raise Quit("found")
+            if d.kind == "bid" and d.lowest <= d.highest:
+                return ["bid", d.lowest]
+            return passive(d)
+    for seed in range(1, 40):
+        try:
+            play(_table_game("classic:max_deals=8", seed), Find(passive))
+        except Quit:
+            break
+    assert len(found) == 2
+
+    def typed(d, lines):
+        out = io.StringIO()
+        table = TextTable(0, ["person", "standard", "standard"], read=lambda p: lines.pop(0), out=out)
+        try:
+            return table.ask(d), out.getvalue()
+        except Quit:
+            return None, out.getvalue()
+    d = found["forced"]
+    _, text = typed(d, [])
+    # the reason is the person's limit (120 and his marriages), not a ceiling on every bid
+    assert (f"you must pass: the bidding is at {d.view.high_bid} and you may bid at most {d.highest} ("
+            in text) and d.view.high_bid >= d.highest
+    d = found["hand_off"]
+    c = card_name(min(iter_cards(d.view.hand)))
+    _, text = typed(d, ["hint", "pass", c, f"{c} {c}", "quit"])
+    nxt, other = _next_two(d.view)
+    assert f" to seat {nxt}, " in text and f" to seat {other}" in text            # which card goes where
+    assert "the declarer gives two cards here" in text
+    assert "give two cards, not 1" in text and f"duplicate card '{c}'" in text
+
+
+def _next_two(view):
+    i = view.active.index(view.seat)
+    return view.active[(i + 1) % 3], view.active[(i + 2) % 3]

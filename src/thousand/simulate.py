@@ -171,7 +171,7 @@ class RunResult:
         unit = self.kind
         if self.computed == 0:
             return f"nothing to compute: all {self.n:,} {unit} were already written -> {self.path}"
-        done = f"{self.computed:,} {unit}"
+        done = f"{self.computed:,} {unit if self.computed != 1 else unit[:-1]}"
         if self.computed != self.n:
             done += f" (of {self.n:,}; the rest were already written)"
         if unit == "deals" and self.rows != self.computed:

@@ -346,6 +346,8 @@ def seat_players(rules: Rules, seat: int, opponents: Sequence[str] | None) -> li
         raise ThousandError(f"--seat must be a seat 0..{n - 1}, got {seat}")
     specs = list(opponents or ["standard"])
     if len(specs) not in (1, n - 1):
+        if n == 2:
+            raise ThousandError(f"--opponent: 2 players have one opponent: give it once, not {len(specs)} times")
         raise ThousandError(f"--opponent: give it once, or once for each of the {n - 1} other seats, "
                             f"not {len(specs)} times")
     for spec in specs:

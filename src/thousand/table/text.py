@@ -104,7 +104,7 @@ class TextTable:
         self._bids(view.bids)
         if view.declarer >= 0 and not sh["declarer"] and view.phase != "auction":
             sh["declarer"] = True
-            self._auction_won(view.declarer, view.obligation, view.blind, view.high_bid, bool(view.bids))
+            self._auction_won(view.declarer, view.obligation, view.blind, view.high_bid, bool(view.bids), view.golden)
         if view.talon and not sh["talon"]:
             sh["talon"] = True
             self.say(f"talon: {format_hand(view.talon)}")
@@ -120,7 +120,7 @@ class TextTable:
             self._tricks(view.rules, view.tricks, view.declared)
             sh["trick"] = 0
         # the person is asked once a trick, so a declaration not shown yet led the trick in progress
-        self._declarations(view.declared, view.trump)
+        self._declarations(view.declared, view.trump, view.trick[0][1] if view.trick else -1)
         for s, c in view.trick[sh["trick"]:]:
             self.say("  " + self.does(s, f"play {card_name(c)}"))
         sh["trick"] = len(view.trick)
@@ -135,16 +135,16 @@ class TextTable:
             line += f"; {self.who(barrel_sitter)} on the barrel"
         self.say(line)
 
-    def _declarations(self, declared: Any, trump: int) -> None:
-        """The declarations not shown yet (they led the trick in progress)."""
+    def _declarations(self, declared: Any, trump: int, lead: int) -> None:
+        """The declarations not shown yet (they led the trick in progress, led by ``lead``)."""
         for d in declared[self.shown["declared"]:]:
-            self._declared(d, trump)
+            self._declared(d, trump, lead)
         self.shown["declared"] = len(declared)
 
-    def _declared(self, declaration: Any, trump: int) -> None:
+    def _declared(self, declaration: Any, trump: int, lead: int) -> None:
         s, suit, value = declaration
         if (s, suit) not in self.shown["said"]:   # the person's own: said when he answered
-            self.say(self.does(s, f"declare {value} in {SUIT_SYMBOLS[suit]}") + f"; trump {_suit(trump)}")
+            self.say(self.does(s, _declaring(suit, value, lead)) + f"; trump {_suit(trump)}")
 
     def _tricks(self, rules: Any, tricks: Any, declared: Any) -> None:
         """The tricks not shown yet, each after the declaration that led it (a resumed game,
@@ -156,7 +156,7 @@ class TextTable:
         for i in range(sh["tricks"], len(tricks)):
             t = tricks[i]
             while k < len(pending) and led[k] == i:
-                self._declared(pending[k], t.trump)
+                self._declared(pending[k], t.trump, t.plays[0][1])
                 k += 1
             self._trick_line(i, t.plays, t.winner, t.points)
         sh["declared"] += k
@@ -186,7 +186,7 @@ class TextTable:
             self._bids(res.bid_log)
             if res.declarer >= 0 and not sh["declarer"]:
                 sh["declarer"] = True
-                self._auction_won(res.declarer, res.obligation, res.blind, res.winning_bid, bool(res.bid_log))
+                self._auction_won(res.declarer, res.obligation, res.blind, res.winning_bid, bool(res.bid_log), res.golden)
             shown = f" (the talon: {format_hand(res.talon)})" if REDEAL_NAMES[res.redeal] == "talon" else ""
             self.say(f"REDEAL ({REDEAL_NAMES[res.redeal]}) demanded by {self.who(res.redeal_by)}{shown}: "
                      "the same dealer deals again")
@@ -240,8 +240,13 @@ class TextTable:
             self.say(self.does(s, f"open {v}" if i == 0 else "pass" if v == 0 else f"bid {v}"))
         self.shown["bids"] = len(bids)
 
-    def _auction_won(self, declarer: int, obligation: bool, blind: bool, bid: int, auction: bool) -> None:
-        if not auction:     # the barrel's sitter (barrel_takes_talon) or a golden kon's forehand
+    def _auction_won(self, declarer: int, obligation: bool, blind: bool, bid: int, auction: bool,
+                     golden: bool) -> None:
+        if golden:          # the first deals of a golden-kon game: the forehand plays blind, no auction
+            self.say(f"golden kon: {self.does(declarer, f'play a blind {bid} without an auction')} (±{2 * bid} "
+                     "for the declarer; the others' card points count double)")
+            return
+        if not auction:     # the barrel's sitter (barrel_takes_talon)
             self.say(self.does(declarer, f"take the talon without an auction: contract {bid}"))
             return
         how = "on obligation" if obligation else "blind" if blind else f"at {bid}"
@@ -255,7 +260,7 @@ class TextTable:
         if res.declarer < 0:
             return
         if not sh["declarer"]:
-            self._auction_won(res.declarer, res.obligation, res.blind, res.winning_bid, bool(res.bid_log))
+            self._auction_won(res.declarer, res.obligation, res.blind, res.winning_bid, bool(res.bid_log), res.golden)
         if res.talon_shown and not sh["talon"]:
             self.say(f"talon: {format_hand(res.talon)}")
         if res.declarer == self.seat:
@@ -276,14 +281,16 @@ class TextTable:
             self.say(f"GAME OVER: {'you win' if game.winner == self.seat else f'seat {game.winner} wins'}; "
                      f"final scores {self._scores(game.final)}")
         else:
-            self.say(f"GAME OVER after {len(game.history)} deals (max_deals): no winner; "
+            self.say(f"GAME OVER after {_count(len(game.history), 'deal')} (max_deals): no winner; "
                      f"final scores {self._scores(game.final)}")
 
     # ------------------------------------------------------------------ asking
     def ask(self, d: Decision) -> list[Any]:
         view = d.view
         if d.kind == "bid" and d.lowest > d.highest:
-            self.say(f"you must pass (no bid above {view.high_bid} is allowed)")
+            why = (f"120 and your marriages ({d.highest - 120})" if d.highest > 120 else "no marriage in your hand") \
+                if view.rules.bid_cap == "marriages" else "the highest bid"
+            self.say(f"you must pass: the bidding is at {view.high_bid} and you may bid at most {d.highest} ({why})")
             return ["bid", 0]
         prompt, parse = self._question(d)
         while True:
@@ -307,7 +314,7 @@ class TextTable:
         elif d.kind == "play" and answer[2]:
             c = parse_card(answer[1])
             self.shown["said"].add((self.seat, suit_of(c)))
-            self.say(f"you declare {_marriage_value(view.rules, c)} in {SUIT_SYMBOLS[suit_of(c)]}")
+            self.say("you " + _declaring(suit_of(c), _marriage_value(view.rules, c), c))
 
     def _gave(self, at: View | DealResult, cards: Any) -> None:
         """The person's hand-off: the card to the defender after him first (2 players: laid
@@ -390,7 +397,11 @@ class TextTable:
         if d.kind == "bid":
             return "pass" if value == 0 else f"bid {value}"
         if d.kind == "hand_off":
-            return f"{card_name(value[0])} and {card_name(value[1])}"
+            if d.view.rules.players == 2:
+                return f"lay away {card_name(value[0])} and {card_name(value[1])}"
+            i = d.view.active.index(d.view.seat)
+            nxt, other = d.view.active[(i + 1) % 3], d.view.active[(i + 2) % 3]
+            return f"{card_name(value[0])} to {self.who(nxt)}, {card_name(value[1])} to {self.who(other)}"
         if d.kind == "contract":
             return "resign" if value == RESIGN else f"play for {value}"
         card, declare = value
@@ -475,6 +486,8 @@ class TextTable:
                 cards = [parse_card("".join(words))] if len(words) == 2 else parse_cards(words)
             except CardError:
                 cards = parse_cards(words)
+            if not cards:
+                raise ValueError(f"type a card before the '!': you may play {format_hand(d.legal)}")
             if len(cards) != 1:
                 raise ValueError(f"type one card, not {len(cards)}")
             c = cards[0]
@@ -514,6 +527,13 @@ def _why_no_declaration(rules: Any, hand: int, c: int, trick_index: int, leading
     if c % 6 == 5:
         return "an ace declares only while you hold all four and the ace marriage is played"
     return "only the queen or king of a marriage in your hand declares"
+
+
+def _declaring(suit: int, value: int, lead: int) -> str:
+    """'declare 60 in ♦', or for an ace led (all four aces held) 'declare the ace marriage (200)'."""
+    if lead >= 0 and rank_of(lead) == ACE:
+        return f"declare the ace marriage ({value})"
+    return f"declare {value} in {SUIT_SYMBOLS[suit]}"
 
 
 def _marriage_value(rules: Any, c: int) -> int:
@@ -587,9 +607,11 @@ def _number(text: str, what: str) -> int:
 
 
 def _two_cards(text: str, hand: int) -> list[Any]:
+    if text.strip().lower() in ("pass", "p", "resign", "r"):
+        raise ValueError("the declarer gives two cards here (resigning comes after, at the contract): e.g. 9C JD")
     cards = parse_cards(text)
-    if len(cards) != 2 or cards[0] == cards[1]:
-        raise ValueError("give two different cards, e.g. 9C JD")
+    if len(cards) != 2:     # (parse_cards refuses a card twice)
+        raise ValueError(f"give two cards, not {len(cards)}, e.g. 9C JD")
     for c in cards:
         if not hand >> c & 1:
             raise ValueError(f"{card_name(c)} is not in your hand")
