@@ -576,7 +576,7 @@ def test_bolts_cut_fines_and_a_sitting_dealers_talon_are_shown_as_they_happen():
             bolted = sum(1 for r in want.deals if not r.is_redeal and any(r.bolts))
             fined = sum(1 for r in want.deals if any(r.cut_fines))
             talons = sum(1 for r in want.deals if not r.is_redeal and len(r.scores) == 4 and r.dealer_talon)
-            assert text.count("bolts (no trick taken): ") == bolted
+            assert text.count("bolts (no trick taken): ") == bolted      # classic: bolt_when=no_tricks
             assert text.count("cut fines (nines at the bottom of the cut): ") == fined
             assert text.count("dealt and sat out: the talon scores") == talons
             counts["bolts"] += bolted
@@ -715,3 +715,21 @@ def test_the_forced_pass_the_hand_off_hint_and_its_errors_say_what_holds():
 def _next_two(view):
     i = view.active.index(view.seat)
     return view.active[(i + 1) % 3], view.active[(i + 2) % 3]
+
+
+def test_a_barrel_sitters_gain_that_does_not_count_is_said():
+    # "MADE, score changes: you +100" and the score stayed at 200 without a word (try-out 7)
+    spec = "classic:target=300,barrel_at=200,max_deals=30"
+    rules = parse_rules_spec(spec)
+    want = _reference_game(spec, 244, make_player("standard", rules, 0, Stream(1)))
+    out = io.StringIO()
+    typist = Typist(make_player("standard", rules, 0, Stream(1)), [], seat=0,
+                    players=["person", "standard", "standard"], out=out)
+    play(_table_game(spec, 244), typist)
+    text = out.getvalue()
+    void = [n for n in want.notes if n.barrel_void]
+    lines = [line for line in text.splitlines() if "is on the barrel: the +" in line]
+    assert len(void) >= 2 and len(lines) == len(void)
+    for n, line in zip(void, lines):
+        assert line.startswith(f"seat {n.barrel_void_seat}") and f"the {n.barrel_void:+d} does not count (a made " \
+            "contract of 120 or more with 120 points takes the sitter off)" in line

@@ -32,6 +32,11 @@ class SettleNotes:
     barrel_falls: list[int] = field(default_factory=list)   # seats that fell or were knocked off
     barrel_fall_why: list[str] = field(default_factory=list)  # for each fall, why (the playthrough)
     barrel_clash: list[int] = field(default_factory=list)   # seats that reached it together
+    barrel_clash_score: int = 0     # where they were set
+    barrel_void: int = 0            # the sitter's gain that did not count (he stayed on)
+    barrel_void_seat: int = -1
+    barrel_void_why: str = ""       # what would have taken him off
+    bolt_penalty: int = 0           # what one bolt penalty cost
     reset_555: list[int] = field(default_factory=list)
     golden_reset: bool = False
     winner: int = -1
@@ -62,6 +67,9 @@ def settle_deal(rules: Rules, state: GameState, res: DealResult) -> tuple[GameSt
     for s in range(n):
         change = res.scores[s]
         if s == sitter and change > 0 and not comes_off:
+            notes.barrel_void, notes.barrel_void_seat = change, s
+            notes.barrel_void_why = (f"a made contract of {rules.barrel_contract} or more with "
+                                     f"{rules.barrel_target} points takes the sitter off")
             change = 0
         st.scores[s] += change
     if res.resigned:
@@ -75,6 +83,7 @@ def settle_deal(rules: Rules, state: GameState, res: DealResult) -> tuple[GameSt
                     st.scores[s] -= rules.bolt_penalty
                     st.bolts[s] = 0
                     notes.bolt_penalties[s] += 1
+                    notes.bolt_penalty = rules.bolt_penalty
     # 3. the barrel
     if rules.barrel_at is not None:
         _settle_barrel(rules, st, sitter, comes_off, notes)
@@ -142,6 +151,7 @@ def _settle_barrel(rules: Rules, st: GameState, sitter: int, comes_off: bool, no
         for s in reached:
             st.scores[s] = at - rules.barrel_penalty
         notes.barrel_clash = reached
+        notes.barrel_clash_score = at - rules.barrel_penalty
 
 
 @dataclass

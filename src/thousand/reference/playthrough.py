@@ -147,7 +147,11 @@ def format_notes(notes: SettleNotes) -> list[str]:
     out = []
     for s, k in enumerate(notes.bolt_penalties):
         if k:
-            out.append(f"{_seat(s)} pays a bolt penalty")
+            cost = f"-{notes.bolt_penalty}" if k == 1 else f"{k} x -{notes.bolt_penalty}"
+            out.append(f"{_seat(s)} pays a bolt penalty (the third bolt): {cost}")
+    if notes.barrel_void:
+        out.append(f"{_seat(notes.barrel_void_seat)} is on the barrel: the {notes.barrel_void:+d} does not count "
+                   f"({notes.barrel_void_why})")
     if notes.barrel_off >= 0:
         out.append(f"{_seat(notes.barrel_off)} comes off the barrel")
     for s, why in zip(notes.barrel_falls, notes.barrel_fall_why):
@@ -155,7 +159,8 @@ def format_notes(notes: SettleNotes) -> list[str]:
     if notes.barrel_entered >= 0:
         out.append(f"{_seat(notes.barrel_entered)} gets onto the barrel")
     if notes.barrel_clash:
-        out.append("reach the barrel together and pay: " + ", ".join(_seat(s) for s in notes.barrel_clash))
+        out.append(", ".join(_seat(s) for s in notes.barrel_clash) + " reach the barrel together: nobody sits, "
+                   f"each is set to {notes.barrel_clash_score}")
     for s in notes.reset_555:
         out.append(f"{_seat(s)} hits 555: back to 0")
     if notes.golden_reset:

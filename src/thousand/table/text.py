@@ -209,7 +209,8 @@ class TextTable:
             # as explain shows them: a bolt costs nothing until the third, so say each one
             bolted = [s for s in range(len(res.scores)) if res.bolts[s]]
             if bolted:
-                self.say("bolts (no trick taken): " + ", ".join(self.who(s) for s in bolted)
+                what = "no trick taken" if res.rules.bolt_when == "no_tricks" else "no points taken"
+                self.say(f"bolts ({what}): " + ", ".join(self.who(s) for s in bolted)
                          + (" (each counts double)" if res.bolt_weight == 2 else ""))
         if any(res.cut_fines):
             self.say("cut fines (nines at the bottom of the cut): "
@@ -473,6 +474,9 @@ class TextTable:
                     raise ValueError(f"the contract is {d.lowest} to {d.highest} in steps of {step}")
                 return ["contract", value]
             self.say(f"your hand: {format_hand(view.hand)}")
+            if view.barrel_sitter == view.seat:
+                self.say(f"you are on the barrel: only a contract of {rules.barrel_contract} or more, made with "
+                         f"{rules.barrel_target} points, takes you off (a smaller one's gain does not count)")
             resign = ", or resign" if d.may_resign else ""
             return f"your contract ({d.lowest}-{d.highest}, Enter keeps {d.lowest}{resign}): ", contract
         # a card
