@@ -733,3 +733,26 @@ def test_a_barrel_sitters_gain_that_does_not_count_is_said():
     for n, line in zip(void, lines):
         assert line.startswith(f"seat {n.barrel_void_seat}") and f"the {n.barrel_void:+d} does not count (a made " \
             "contract of 120 or more with 120 points takes the sitter off)" in line
+
+
+def test_free_resignations_are_counted_where_they_are_made():
+    # polish: "you resign at 100 ... you +0" with nothing saying it was free, nor how many are left
+    class Resigner(PassivePlayer):
+        def bid(self, view, lowest, highest):
+            return lowest if lowest <= highest else 0
+
+        def raise_or_resign(self, view, lowest, highest, may_resign):
+            return -1 if may_resign else lowest
+    spec = "polish:max_deals=12"
+    want = _reference_game(spec, 5, Resigner())
+    out = io.StringIO()
+    play(_table_game(spec, 5), Typist(Resigner(), [], seat=0, players=["person", "standard", "standard"], out=out))
+    text = out.getvalue()
+    mine = [r for r in want.deals if r.resigned and r.declarer == 0]
+    assert len(mine) >= 3
+    said = [line for line in text.splitlines() if line.startswith("you resign at ")]
+    assert len(said) == len(mine)
+    assert said[0].endswith("(free: resignation 1 of the 2 free ones)")
+    assert said[1].endswith("(free: resignation 2 of the 2 free ones)")
+    assert said[2].endswith("(resignation 3: the 2 free ones are used, this costs 120)")
+    assert [r.scores[0] for r in mine[:3]] == [0, 0, -120]

@@ -195,7 +195,7 @@ class TextTable:
             self._tricks(res.rules, res.trick_log, res.declared)
             d = res.declarer
             if res.resigned:
-                self.say(self.does(d, f"resign at {res.contract}"))
+                self.say(self.does(d, f"resign at {res.contract}") + self._resign_cost(res))
             else:
                 if res.rules.players == 2:
                     self._two_player_talons(res)
@@ -222,6 +222,15 @@ class TextTable:
             self.say(f"scores: {self._scores(notes.scores)}")
             self.deals += 1
         self._new_deal()
+
+    def _resign_cost(self, res: DealResult) -> str:
+        """sixty_two_free: which resignation of the declarer's this was, free or not."""
+        if res.rules.resign != "sixty_two_free" or res.blind or res.state is None:
+            return ""
+        k = res.state.resignations[res.declarer] + 1      # this one, counted from the game's start
+        if k <= 2:
+            return f" (free: resignation {k} of the 2 free ones)"
+        return f" (resignation {k}: the 2 free ones are used, this costs 120)"
 
     def _two_player_talons(self, res: DealResult) -> None:
         """The points no trick shows with 2 players: the laid-away cards (the declarer's) and
@@ -478,6 +487,10 @@ class TextTable:
                 self.say(f"you are on the barrel: only a contract of {rules.barrel_contract} or more, made with "
                          f"{rules.barrel_target} points, takes you off (a smaller one's gain does not count)")
             resign = ", or resign" if d.may_resign else ""
+            if d.may_resign and rules.resign == "sixty_two_free" and not view.blind:
+                used = view.resignations[view.seat]
+                resign = (f", or resign: free, {2 - used} of 2 free left" if used < 2
+                          else ", or resign: -120, the 2 free ones are used")
             return f"your contract ({d.lowest}-{d.highest}, Enter keeps {d.lowest}{resign}): ", contract
         # a card
         self._show_table(d, whole=False)
