@@ -756,3 +756,16 @@ def test_free_resignations_are_counted_where_they_are_made():
     assert said[1].endswith("(free: resignation 2 of the 2 free ones)")
     assert said[2].endswith("(resignation 3: the 2 free ones are used, this costs 120)")
     assert [r.scores[0] for r in mine[:3]] == [0, 0, -120]
+
+
+def test_hand_during_the_auction_shows_where_it_stands():
+    d = next(d for d in (_first_decision("classic:max_deals=4", seed,
+                                         lambda d: d.kind == "bid" and any(v == 0 for _, v in d.view.bids))
+                         for seed in range(1, 40)) if d)
+    out = io.StringIO()
+    lines = ["hand", "pass"]
+    TextTable(0, ["person", "standard", "standard"], read=lambda p: lines.pop(0), out=out).ask(d)
+    high = [s for s, v in d.view.bids if v == d.view.high_bid][-1]
+    passed = ", ".join(f"seat {s}" for s, v in d.view.bids if v == 0)
+    assert (f"the auction: {d.view.high_bid} by seat {high}; passed: {passed}; your limit {d.highest}"
+            in out.getvalue())

@@ -422,6 +422,12 @@ class TextTable:
         view = d.view
         if whole:
             self.say(f"deal {self.deals + 1}; scores {self._scores(view.scores)}")
+        if view.phase == "auction" and view.bids:
+            high = [s for s, v in view.bids if v == view.high_bid][-1]
+            passed = [self.who(s) for s, v in view.bids if v == 0]
+            self.say(f"the auction: {view.high_bid} by {self.who(high)}"
+                     + (f"; passed: {', '.join(passed)}" if passed else "")
+                     + (f"; your limit {d.highest}" if d.kind == "bid" else ""))
         if view.contract and view.phase != "play":    # the contract is not set until the play starts
             self.say(f"the declarer: {self.who(view.declarer)}, at {view.contract} so far")
         elif view.contract:
