@@ -188,6 +188,10 @@ FULL_3 = "KH 9D 9C 9H JH JC JD QS | QH KS AS TS QC KC AC TC | QD KD AD TD AH TH 
      "the seats have taken 180 in all, but the completed tricks hold 82 card points"),
     (["--hands", "AH TH KH | QS 9S KS | JH JS JC", "--trump", "H", "--taken", "82,0,0"],   # no trump marriage
      "(the trump's among them)"),
+    # the trump set by the lead in progress: its 100 is the leader's, not a defender's (try-out 7)
+    (["--hands", "KH AS | 9H 9S 9C | JH JS JC", "--trick", "QH", "--trump", "H", "--taken", "0,196,0"],
+     "trump H was set by this trick's lead (Q♥) declaring the 100 marriage, so seat 0 has taken at least 100, "
+     "not 0"),
 ])
 def test_positions_no_play_can_reach_are_one_line_errors(capsys, args, message):
     assert cli.main(["solve", *args]) == 2

@@ -183,8 +183,8 @@ def check_history(p: Position, declarer: int, points: bool = True) -> None:
     """
     from itertools import combinations
 
-    from thousand.cards import (ACE, KING, MARRIAGE_VALUES, QUEEN, RANK_PLANE, RANK_POINTS, card, card_points,
-                                rank_of, suit_of)
+    from thousand.cards import (ACE, KING, MARRIAGE_VALUES, QUEEN, RANK_PLANE, RANK_POINTS, card, card_name,
+                                card_points, rank_of, suit_of)
 
     rules = p.rules
     if p.trick_index == 0 and p.leader != declarer:
@@ -200,12 +200,15 @@ def check_history(p: Position, declarer: int, points: bool = True) -> None:
     lead_may = bool(p.trick) and p.trick_index >= first
     # the declarations that can have been made: (value, the suit it made trump or -1)
     options = []
+    declared_now = -1     # the suit whose marriage only the lead in progress can have declared
     for s in range(4):
         q, k = card(QUEEN, s), card(KING, s)
         pair = (1 << q) | (1 << k)
         led_now = lead_may and lead in (q, k) and p.hands[p.leader] >> (q + k - lead) & 1
         if (done_leads and completed & pair) or led_now:
             options.append((MARRIAGE_VALUES[s], s))
+        if led_now and not (done_leads and completed & pair):
+            declared_now = s
     if rules.ace_marriage:
         aces = RANK_PLANE[ACE]
         holders = {s for s, h in enumerate(p.hands) if h & aces} | {s for s, c in p.trick if aces >> c & 1}
@@ -230,6 +233,14 @@ def check_history(p: Position, declarer: int, points: bool = True) -> None:
         raise ValueError(f"trump {names[p.trump]}: no marriage of that suit can have been declared: {why}")
     if not points:
         return
+    if p.trump >= 0 and p.trump == declared_now and not any(
+            sets_trump(o, p.trump) for o in options if o[1] != declared_now):
+        # the trump was set by the lead in progress: the leader declared, and scored, it
+        value = MARRIAGE_VALUES[declared_now]
+        if p.deal_points(p.leader) < value:
+            raise ValueError(f"trump {names[p.trump]} was set by this trick's lead ({card_name(lead)}) declaring "
+                             f"the {value} marriage, so seat {p.leader} has taken at least {value}, not "
+                             f"{p.deal_points(p.leader)}")
     taken = sum(p.deal_points(s) for s in p.active)
     unseen = sorted((RANK_POINTS[rank_of(c)] for c in range(24) if completed >> c & 1), reverse=True)
     out = len(unseen) - len(p.active) * p.trick_index    # cards set aside or laid away (2 players)
