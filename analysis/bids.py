@@ -1070,6 +1070,9 @@ def recommendation(est: BidEstimate) -> dict[str, Any]:
     held, raised = _bid_options(est)
     best_bid = max((o for o in (held, raised) if o is not None), default=None)
     bid_txt = f"the best bid, {best_bid[1]}, {best_bid[0]:+.1f}" if best_bid else "no bid this seat can win"
+    if best_bid is not None and best_bid != held:
+        # the figure is the EV strategy (the strategy's own raise or resign), not the table's EV bid
+        bid_txt += " with the strategy's own raise or resign"
     pass_txt = f"passing {est.pass_ev:+.1f}" if est.pass_ev is not None else None
     if choice == "redeal":
         others = ", ".join(t for t in (pass_txt, bid_txt) if t)

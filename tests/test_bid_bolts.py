@@ -176,6 +176,10 @@ def test_recommendation_to_pass_or_redeal_names_the_alternatives():
     r = B.recommendation(_estimate([-60.0, -70.0], pass_ev=-8.4, role="middle"))
     assert r == {"action": "pass", "up_to": None,
                  "text": "pass: -8.4, more than bidding (the best bid, 100, -60.0)"}
+    # the figure quoted is the strategy's own raise/resign when that is the better one: said so
+    r = B.recommendation(_estimate([-60.0, -70.0], pass_ev=-8.4, role="middle", strategy=[-50.0, None]))
+    assert r["text"] == ("pass: -8.4, more than bidding (the best bid, 100, -50.0 with the strategy's own raise "
+                         "or resign)")
     r = B.recommendation(_estimate([-60.0, -70.0], pass_ev=-37.5, redeal=["3 or more nines"]))
     assert r["action"] == "redeal"
     assert r["text"] == "demand a redeal: worth 0, more than the alternatives (passing -37.5, the best bid, 100, -60.0)"

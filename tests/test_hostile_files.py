@@ -151,6 +151,9 @@ WRONG_TYPES = [
     (lambda d: _with_event_field(d, 2, "17"), '(a) must be a whole number, not "17"'),
     (lambda d: _with_event_field(d, 2, True), "(a) must be a whole number, not true"),
     (lambda d: _with_event_field(d, 1, 1.0), "(seat) must be a whole number, not 1.0"),
+    # a card number outside the deck: a broken file, not "played 99, which is not in his hand"
+    (lambda d: _with_event_field(d, 2, 99), "(a) must be a card number 0..23, not 99"),
+    (lambda d: _with_event_field(d, 2, -1), "(a) must be a card number 0..23, not -1"),
 ]
 
 

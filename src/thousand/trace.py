@@ -136,7 +136,13 @@ def _event_from(item: Any, field: str) -> "Event":
         _whole(kind, f"{field}[0] (the kind)")
     for j, name in ((1, "seat"), (2, "a"), (3, "b")):
         _whole(item[j], f"{field}[{j}] ({name})")
-    return Event.from_any(item)
+    event = Event.from_any(item)
+    # a card field outside the deck is a broken file, not a card "not in his hand"
+    cards = {EventKind.PLAY: ((2, "a"),), EventKind.HAND_OFF: ((2, "a"), (3, "b"))}.get(event.kind, ())
+    for j, name in cards:
+        if not 0 <= item[j] < 24:
+            raise ValueError(f"field {field}[{j}] ({name}) must be a card number 0..23, not {item[j]}")
+    return event
 
 
 @dataclass
