@@ -205,7 +205,7 @@ def test_positions_no_play_can_reach_are_one_line_errors(capsys, args, message):
      "--trump", "H", "--set", "marriage_first_trick=on", "--taken", "100,0,0"],
     # after one completed trick the lead of the second may declare (Q♥ led now, K♥ kept)
     ["--hands", "KH 9D 9C 9H JH JC | KS AS TS QC KC AC TC | QD KD AD TD AH 9S JS", "--trick", "QH",
-     "--trump", "H", "--taken", "15,0,100"],   # the first trick's J♦ Q♠ 10♥ to seat 2, 100 to seat 0
+     "--trump", "H", "--taken", "100,0,15"],   # the first trick's J♦ Q♠ 10♥ to seat 2, 100 to seat 0
     # the ace marriage sets the trump: an ace played, the suit's queen and king both held
     ["--hands", "AS AC 9C 9H | QH KH TC TD | KD QD JD TH", "--trump", "D",
      "--set", "ace_marriage=200", "--taken", f"{120 - 68 + 200},0,0"],
@@ -354,9 +354,12 @@ def test_two_players_lay_away_with_the_cards_points_counted(capsys):
     out = solve_json(capsys, "--hands", typed, "--set", "players=2")
     hands = [parse_hand(h) for h in typed.split("|")]
     assert len(out["hand_offs"]) == 66
+    # the two cards typed in neither hand are the talon set aside, for the last trick's winner
+    aside = card_points(((1 << 24) - 1) & ~hands[0] & ~hands[1])
+    assert out["set_aside_points"] == aside > 0
     for e in out["hand_offs"][:2] + out["hand_offs"][-2:]:
         laid = sum(1 << parse_card(c) for c in e["lay_away"])
-        p = Position.start(rules, [hands[0] & ~laid, hands[1]], (0, 1), 0)
+        p = Position.start(rules, [hands[0] & ~laid, hands[1]], (0, 1), 0)._evolve(set_aside_points=aside)
         assert e["value"] == solver.value(p, 0, card_points(laid))
 
 

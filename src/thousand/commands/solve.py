@@ -180,7 +180,7 @@ def parse_suit(text: str) -> int:
 
 
 def _typed_position(rules, args: argparse.Namespace):
-    from thousand.cards import card_name, cards_of, format_hand, parse_cards, parse_hand, popcount
+    from thousand.cards import card_name, card_points, cards_of, format_hand, parse_cards, parse_hand, popcount
     from thousand.lines import HandOff
     from thousand.reference.play import Position, n_tricks
 
@@ -214,7 +214,9 @@ def _typed_position(rules, args: argparse.Namespace):
             raise ThousandError(f"--hands: the declarer holds {before} cards and the defenders {others}: that is the "
                                 f"play's start before the hand-off (he leads, no trump, nothing taken); drop "
                                 f"{', '.join(extra)}")
-        return HandOff(rules, tuple(hands + [0] * (rules.players - n)), tuple(range(n)), declarer), declarer
+        # 2 players: the two cards in neither hand are the talon set aside (22 of 24 are typed)
+        aside = card_points(((1 << 24) - 1) & ~seen) if n == 2 else 0
+        return HandOff(rules, tuple(hands + [0] * (rules.players - n)), tuple(range(n)), declarer, aside), declarer
     if popcount(hands[declarer]) == before:
         wrong = next(s for s, h in enumerate(hands) if s != declarer and popcount(h) != others)
         raise ThousandError(f"--hands: the declarer holds {before} cards, as before the hand-off, when each defender "
@@ -350,6 +352,8 @@ def _hand_off_result(start: HandOff) -> dict:
         "reachable": {str(t): best >= t for t in levels},
         "hand_offs": [entry(k, v) for k, v in order],
         **({"made": entry(start.made, values[start.made])} if start.made is not None else {}),
+        # 2 players: the value counts the set-aside talon for the last trick's winner
+        **({"set_aside_points": start.set_aside_points} if start.rules.players == 2 else {}),
     }
 
 
@@ -369,7 +373,8 @@ def _format_hand_off(start: HandOff, result: dict, shown: int = 10) -> str:
 
     value = result["value"]
     lines.append(f"value: {value} -- the declarer's deal points with the best {what[:-1]} and open-hand play"
-                 + (" (the laid-away cards' points included)" if two else ""))
+                 + (f" (the laid-away cards' points included; the talon set aside ({start.set_aside_points}) goes "
+                    "with the last trick)" if two else ""))
     lines.append(_contracts_line(result))
     entries = result["hand_offs"]
     lines.append(f"{what}, best first (the value of the play after each; the best marked *), "
