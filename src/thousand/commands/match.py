@@ -51,7 +51,9 @@ examples:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
-                   help="a strategy of the match (at least two; repeat)")
+                   help="a strategy of the match (at least two; repeat): a kernel strategy, "
+                        "random, greedy, standard, cautious, aggressive or pimc, with its parameters "
+                        "(see docs/strategies.md; explain's passive is not one)")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--deals", "-n", type=whole, default=None, metavar="N",
                       help="deals, each played in every seating (default 20,000)")
