@@ -199,7 +199,8 @@ class TextTable:
             else:
                 if res.rules.players == 2:
                     self._two_player_talons(res)
-                taken = "; ".join(f"{self.who(s)} {res.points[s] + res.marriages[s]}" for s in res.active)
+                # in seat order, as the scores
+                taken = "; ".join(f"{self.who(s)} {res.points[s] + res.marriages[s]}" for s in sorted(res.active))
                 self.say(f"points: {taken}")
                 self.say(f"{self.who(d)} played for {res.contract}: {'MADE' if res.made else 'FAILED'} "
                          f"with {res.declarer_points}")
@@ -433,7 +434,7 @@ class TextTable:
         elif view.contract:
             self.say(f"contract {view.contract} by {self.who(view.declarer)}; trump {_suit(view.trump)}; "
                      f"trick {view.trick_index + 1} of {view.n_tricks}; card points taken: "
-                     + ", ".join(f"{self.who(s)} {view.points[s]}" for s in view.active))
+                     + ", ".join(f"{self.who(s)} {view.points[s]}" for s in sorted(view.active)))
         if view.trick:
             self.say("on the table: " + ", ".join(f"{self.who(s)} {card_name(c)}" for s, c in view.trick))
         if view.hand:
