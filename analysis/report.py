@@ -902,9 +902,22 @@ def _defence_plan(cfg: ReportConfig) -> tuple[int, str | None, str | None]:
         return n, None, ("the run has different strategies at its seats (the comparison replays one strategy "
                          "declaring against a search player's defence)")
     base = specs.pop()
-    if base.split(":")[0] == SEARCH_DEFENDER:
+    name = base.split(":")[0].strip().lower()
+    if name == SEARCH_DEFENDER:
         return n, None, f"the run's strategy is {SEARCH_DEFENDER} already"
+    if name != "standard":
+        # the deals are compared only if the defender leaves the auction and the talon play
+        # as they were, and pimc bids as standard (with standard's parameters)
+        return n, None, (f"{SEARCH_DEFENDER} bids as standard, so its defence can be compared only on a standard "
+                         f"declarer's deals (the same auction and talon play), and the run's strategy is {base}")
     return n, base, None
+
+
+def _defender(base: str) -> str:
+    """The search defender for ``base`` (standard, maybe with parameters): pimc with the
+    same standard parameters, so that it bids exactly as ``base`` does."""
+    params = base.partition(":")[2].strip()
+    return f"{SEARCH_DEFENDER}:{params}" if params else SEARCH_DEFENDER
 
 
 def _play_keys(cfg: ReportConfig) -> dict[str, dict[str, Any] | None]:
@@ -914,7 +927,8 @@ def _play_keys(cfg: ReportConfig) -> dict[str, dict[str, Any] | None]:
     strategies = None if cfg.strategies is None else list(cfg.strategies)
     n_def, base, why_not = _defence_plan(cfg)
     return {PLAY_DATA: {"kind": "play_quality", "n": int(n), "strategies": strategies, **common} if n else None,
-            DEFENCE_DATA: ({"kind": "play_defence", "n": int(n_def), "base": base, "defender": SEARCH_DEFENDER,
+            DEFENCE_DATA: ({"kind": "play_defence", "n": int(n_def), "base": base,
+                            "defender": _defender(base) if base else None,
                             **common} if n and why_not is None else None)}
 
 
@@ -1136,7 +1150,7 @@ def _defence_part(cfg: ReportConfig, log: _Log, tables_dir: Path, tables: dict[s
         else:
             log(f"how well the bots play: {n:,} deals played twice, {base} defending and {SEARCH_DEFENDER} "
                 "defending ...")
-            per_deal = pq.defence_quality(cfg.rules[0], base, SEARCH_DEFENDER, n, seed=cfg.seed, jobs=cfg.jobs,
+            per_deal = pq.defence_quality(cfg.rules[0], base, _defender(base), n, seed=cfg.seed, jobs=cfg.jobs,
                                           progress=cfg.progress)
             with written_whole(data) as tmp:
                 per_deal.write_parquet(tmp)
@@ -1144,7 +1158,7 @@ def _defence_part(cfg: ReportConfig, log: _Log, tables_dir: Path, tables: dict[s
         table = pq.quality_table(per_deal, seed=cfg.seed)
         _write_table(table, tables_dir / "play_defence.csv")
         tables["play_defence"] = tables_dir / "play_defence.csv"
-        label = f"{base} v {SEARCH_DEFENDER}"
+        label = f"{base} v {_defender(base)}"
         ratio = pq.defence_ratio(per_deal, base, label)
     except Exception as e:
         _stop_if_fatal("the defence comparison", e)

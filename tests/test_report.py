@@ -318,3 +318,27 @@ def test_a_four_player_report_says_why_the_thresholds_are_left_out(tmp_path):
     assert r.notes == ["bidding thresholds: they cover the 3-player game, and four has 4 players"]
     assert "Not computed: they cover the 3-player game" in (tmp_path / "report.md").read_text()
     assert not (tmp_path / "data" / "forced_hands.parquet").exists()
+
+
+def test_the_defence_comparison_runs_only_for_a_standard_declarer_and_says_why_not():
+    # report --strategy greedy printed a traceback and exited 1: pimc bids as standard, so
+    # greedy's deals change under pimc's defence (try-out 8)
+    from thousand.analysis import play_quality as pq
+    from thousand.analysis.report import _defence_plan, _defender
+    from thousand.errors import ThousandError
+
+    def plan(*strategies):
+        return _defence_plan(ReportConfig(out=Path("x"), strategies=list(strategies), play_deals=40,
+                                          defence_deals=8))
+    for base in ("greedy", "cautious", "random", "aggressive"):
+        n, got, why = plan(base)
+        assert got is None and f"the run's strategy is {base}" in why and "pimc bids as standard" in why
+    n, got, why = plan("standard:margin=20")
+    assert why is None and got == "standard:margin=20" and _defender(got) == "pimc:margin=20"
+    assert _defender("standard") == "pimc"
+    # the defender with the base's parameters bids as it does: the comparison runs ...
+    frame = pq.defence_quality(CLASSIC, "standard:margin=20", "pimc:margin=20", 6, seed=3, jobs=1, progress=False)
+    assert frame.height > 0
+    # ... where a base that bids otherwise is refused (what the plan now says up front)
+    with pytest.raises(ThousandError, match="defending changes the deals"):
+        pq.defence_quality(CLASSIC, "greedy", "pimc", 6, seed=3, jobs=1, progress=False)
