@@ -1528,7 +1528,27 @@ def _summary_lines(result: ComparisonResult) -> list[str]:
                      f"against an unpaired comparison of the same data"
                      + (f"; in {exact} every pair was identical (the rule changed nothing there)."
                         if exact else "."))
+    split = _interval_test_disagreements(result.rows)
+    if split:
+        lines.append("Interval and test disagree at the 5% edge for " + ", ".join(split) + ": they are "
+                     "different methods (for shares a Newcombe interval and McNemar's test), each valid on its "
+                     "own; read such a difference as borderline.")
     return lines
+
+
+def _interval_test_disagreements(rows: Sequence[MetricRow]) -> list[str]:
+    """The rows whose difference interval excludes 0 while its own p-value is 0.05 or more,
+    or the reverse: ``metric (label)`` each."""
+    out = []
+    for r in rows:
+        if r.rules_index == 0 or r.p_value is None or r.diff_ci_low is None or r.diff_ci_high is None:
+            continue
+        if not all(math.isfinite(v) for v in (r.p_value, r.diff_ci_low, r.diff_ci_high)):
+            continue
+        excludes = r.diff_ci_low > 0 or r.diff_ci_high < 0
+        if excludes != (r.p_value < SIGNIFICANCE):
+            out.append(f"{r.metric} ({r.rules})")
+    return out
 
 
 def result_table(result: ComparisonResult) -> str:

@@ -193,3 +193,16 @@ def test_killed_compare_takes_its_workers_along():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")]))
     proc = subprocess.Popen([sys.executable, "-c", script], env=env, cwd=REPO)
     assert orphans_after_sigkill(proc, settle=3.0) == set()
+
+
+def test_an_interval_and_a_test_that_disagree_at_the_edge_are_named():
+    # report: "-8.00pp [-15.53pp, -0.34pp]" next to p 0.0559 with nothing said (try-out 8)
+    from thousand.analysis.compare import MetricRow, _interval_test_disagreements
+
+    def row(lo, hi, p, index=1):
+        return MetricRow("win_seat1", "russian", index, "proportion", "share", "", 0.3, 0.2, 0.4, 200,
+                         diff=(lo + hi) / 2, diff_ci_low=lo, diff_ci_high=hi, p_value=p)
+    rows = [row(-0.155, -0.003, 0.0559), row(-0.1, 0.02, 0.2), row(-0.1, -0.02, 0.01), row(-0.1, 0.02, 0.03),
+            row(-0.1, -0.01, 0.9, index=0)]
+    assert _interval_test_disagreements(rows) == ["win_seat1 (russian)", "win_seat1 (russian)"]
+    assert _interval_test_disagreements(rows[1:3]) == []
