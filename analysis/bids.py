@@ -1207,6 +1207,11 @@ def format_bid_table(est: BidEstimate) -> str:
     lines.append("EV bid = bid, then after the talon play or resign, whichever is better for that talon; "
                  "passing = pass at the first chance, the others bid and play; not counted: the game score "
                  "(one deal from 0, off the barrel). docs/bids.md explains both and the EV interval.")
+    if est.rules.resign == "sixty_two_free":
+        # one deal from the game's start: a resignation is one of the two free ones
+        lines.append("resign=sixty_two_free: 'EV resign' counts a free resignation (the first two of a game are "
+                     "free, each later one costs 120); once both are used, --set resign=sixty prices it "
+                     "(-contract, +60 to each opponent: nearly the 120 a later one costs the declarer)")
     if est.seconds is not None:
         lines.append(f"({est.seconds:.2f} s)")
     return "\n".join(lines)

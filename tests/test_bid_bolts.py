@@ -220,3 +220,12 @@ def test_a_limit_inside_the_sampling_noise_says_so():
     # passing recommended with the best bid inside the noise
     r = B.recommendation(est([-60.0, -70.0], [-63.0, -73.0], [-57.0, -67.0], -58.0, 1.0))
     assert r["action"] == "pass" and "passing and holding 100 cannot be told apart at 95%" in r["text"]
+
+
+def test_a_free_resignation_assumption_is_said_where_the_rules_have_it(capsys):
+    # polish: EV resign +0 at every bid, and a worthless hand advised to bid, with nothing
+    # saying resignations were counted free (try-out 8)
+    for rules, said in (("polish", True), ("classic", False)):
+        assert cli.main(["bid", "9H 9D 9C 9S JH JD JC", "--samples", "600", "--rules", rules]) == 0
+        out = capsys.readouterr().out
+        assert ("resign=sixty_two_free: 'EV resign' counts a free resignation" in out) == said
