@@ -1103,6 +1103,11 @@ def recommendation(est: BidEstimate) -> dict[str, Any]:
         text += f": winning there is worth {ev:+.1f}, {than} {against} ({floor:+.1f})"
         floor_se = est.pass_ev_se or 0.0 if against == "passing" else 0.0
         text += _noise_note(est, up_to, floor, floor_se, against)
+    elif raised is not None and choice == f"bid {raised[1]}" and math.isfinite(floor):
+        # no contract is worth holding more than not winning; raising or resigning after the
+        # talon as the strategy does is (passing counts that answer too when it plays the 100)
+        text += (f": won there, raising or resigning after the talon as the strategy does is worth "
+                 f"{raised[0]:+.1f}, more than {against} ({floor:+.1f}); no contract is worth that much held")
     if held is not None and held[1] != up_to:
         text += f"; the best contract to hold is {held[1]} ({held[0]:+.1f})"
     return {"action": "bid", "up_to": up_to, "text": text}

@@ -229,3 +229,13 @@ def test_a_free_resignation_assumption_is_said_where_the_rules_have_it(capsys):
         assert cli.main(["bid", "9H 9D 9C 9S JH JD JC", "--samples", "600", "--rules", rules]) == 0
         out = capsys.readouterr().out
         assert ("resign=sixty_two_free: 'EV resign' counts a free resignation" in out) == said
+
+
+def test_a_bid_worth_only_for_the_raise_after_the_talon_says_so():
+    # four aces: "bid up to 100; the best contract to hold is 160" with passing worth more
+    # than every held contract, and no word of why (try-out 8)
+    r = B.recommendation(_estimate([150.0, 155.0, 140.0], pass_ev=159.6, strategy=[161.7, None, None]))
+    assert r["action"] == "bid" and r["up_to"] == 100
+    assert r["text"].startswith("bid up to 100: won there, raising or resigning after the talon as the strategy "
+                                "does is worth +161.7, more than passing (+159.6); no contract is worth that "
+                                "much held; the best contract to hold is 105 (+155.0)")
