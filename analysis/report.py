@@ -1013,8 +1013,8 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
             "is made less often than that. Hand classes: card points, the marriage held (its value; `none`; "
             f"or `{th.TWO_OR_MORE_MARRIAGES}` for two or more, whatever they add up to), aces (3 = three or "
             f"four) and aces held with their ten (2 = two or more). `hands` counts distinct hands (each played "
-            f"at all three seats); classes of fewer than {th.MIN_HANDS} hands are left out. "
-            "Full table: `tables/bid_thresholds.csv`.")))
+            f"at all three seats); classes of fewer than {th.MIN_HANDS} hands are left out."
+            + (" Full table: `tables/bid_thresholds.csv`." if table.height else ""))))
         # A class of the heatmap's grid holds the classes of the full table that refine it,
         # so when the grid has none large enough, the table has none either.
         if not grid.height:

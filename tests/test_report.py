@@ -125,6 +125,7 @@ def test_a_tiny_report_says_too_few_instead_of_empty_tables_and_charts(tmp_path)
     # two hands: no class has 10, so no empty table header and no heatmap
     assert "Too few hands: in 2 hands no class of card points and marriage has the 10 hands" in md
     assert "| points_band |" not in md and "bid_threshold_heatmap" not in r.charts
+    assert "Full table: `tables/bid_thresholds.csv`" not in md     # not pointed to when there is none
     assert not (tmp_path / "charts" / "bid_threshold_heatmap.png").exists()
     # nor a rule of thumb "fitted on 1 hand"
     assert "Too few hands for a rule of thumb" in md and "rule_of_thumb" not in r.tables
@@ -342,3 +343,9 @@ def test_the_defence_comparison_runs_only_for_a_standard_declarer_and_says_why_n
     # ... where a base that bids otherwise is refused (what the plan now says up front)
     with pytest.raises(ThousandError, match="defending changes the deals"):
         pq.defence_quality(CLASSIC, "greedy", "pimc", 6, seed=3, jobs=1, progress=False)
+
+
+def test_the_thresholds_full_table_is_pointed_to_when_it_has_rows(small_report):
+    md = (small_report.out / "report.md").read_text()
+    rows = pl.read_csv(small_report.out / "tables" / "bid_thresholds.csv").height
+    assert rows > 0 and "Full table: `tables/bid_thresholds.csv`." in md
