@@ -109,7 +109,8 @@ class Rules:
             raise RulesError(f"target: must be a multiple of 5, got {self.target}")
         if self.barrel_at is not None:
             if self.barrel_at >= self.target:
-                raise RulesError(f"barrel_at: must be below target ({self.target}), got {self.barrel_at}")
+                raise RulesError(f"barrel_at: must be below target ({self.target}), got {self.barrel_at}; with a "
+                                 f"lower target set barrel_at too (below {self.target}, or barrel_at=none)")
             if self.barrel_at + self.barrel_target < self.target:
                 raise RulesError(
                     f"barrel_target: a sitter at barrel_at={self.barrel_at} making {self.barrel_target} "
