@@ -13,11 +13,11 @@ NAME = "rules"
 HELP = "list the rule presets, show every option of one, or print it as TOML"
 DESCRIPTION = """Show house rules.
 
-Without an argument, lists the presets (with only --set or --toml: classic's). With a rule set (a preset, a preset with
-overrides, or a TOML file) prints every option, its value and what it means, then a
-`note:` line for each option set to something that can have no effect with the others
-(e.g. barrel_takes_talon with barrel_at=none); with --toml the notes go to stderr, so the
-TOML on stdout still loads back.
+Without an argument, lists the presets (with only --set or --toml: classic's).  With a
+rule set (a preset, a preset with overrides, or a TOML file) prints every option, its
+value and what it means, then a `note:` line for each option set to something that can
+have no effect with the others (e.g. barrel_takes_talon with barrel_at=none); with --toml
+the notes go to stderr, so the TOML on stdout still loads back.
 
 examples:
   thousand rules                                   the presets
