@@ -732,8 +732,13 @@ def _rule_examples(rule: Any, hands: pl.DataFrame, rules: Rules, samples: int) -
 
 def _rule_set_lines(cfg: ReportConfig, rule_sets: list[tuple[str, Rules]]) -> list[str]:
     """The header's account of every rule set the page covers, and where each appears."""
+    presets = {r.hash: name for name, r in PRESETS.items()}
+
     def named(pairs: list[tuple[str, Rules]]) -> str:
-        return ", ".join(f"`{label}` (hash {rules.hash})" for label, rules in pairs)
+        # a rule set that is a preset under another name (a TOML file of it) says which one:
+        # the presets "also covered" leave it out as covered already
+        return ", ".join(f"`{label}`" + (f" (= {presets[rules.hash]})" if presets.get(rules.hash, label) != label
+                                          else "") + f" (hash {rules.hash})" for label, rules in pairs)
     alone = ("marriages and bidding thresholds for it alone" if cfg.rules[0].players == 3 else
              f"marriages for it alone; the bidding thresholds cover the 3-player game, not its "
              f"{cfg.rules[0].players} players")

@@ -332,3 +332,16 @@ def test_the_header_does_not_promise_thresholds_for_a_table_of_four():
     assert "bidding thresholds cover the 3-player game, not its 4 players" in line
     three = report_mod._rule_set_lines(ReportConfig(out="x"), [("classic", parse_rules_spec("classic"))])[0]
     assert "marriages and bidding thresholds for it alone" in three
+
+
+def test_a_preset_given_as_a_file_is_named_as_that_preset(tmp_path):
+    # report --rules mine.toml (russian's TOML): "also covered, as every preset is: classic,
+    # polish" dropped russian without a word (try-out 8)
+    from thousand.rules import PRESETS
+    path = tmp_path / "mine.toml"
+    path.write_text(PRESETS["russian"].to_toml(), encoding="utf-8")
+    mine = parse_rules_spec(str(path))
+    cfg = ReportConfig(out="x", rules=[mine], labels=["mine.toml"])
+    lines = report_mod._rule_set_lines(cfg, report_mod._redeal_rule_sets(cfg))
+    assert lines[0].startswith("main rule set: `mine.toml` (= russian) (hash ")
+    assert "`classic`" in lines[-1] and "`polish`" in lines[-1] and "russian" not in lines[-1]
