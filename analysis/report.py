@@ -528,8 +528,9 @@ def _redeal_blocks(freq: pl.DataFrame, calls: pl.DataFrame, played: bool, chart:
         + ("; where the deal is cut again, a sample whose exact values are counted too: see below" if cut else "")
         + "). `exact` is the probability computed by counting "
         "card combinations (`thousand.analysis.combinatorics`); the interval is a 95% Wilson interval. "
-        + (f"{inside} of {exact.height} exact values lie inside their interval (about 95% are expected to); "
-           "those outside are marked *(outside)*. " if exact.height else "")
+        + (f"{inside} of {exact.height} exact values lie inside their interval (each has a 95% chance to; the "
+           "rule sets count the same deals, so rows of the same condition miss together and the count is not "
+           "a binomial one); those outside are marked *(outside)*. " if exact.height else "")
         + "The four-nines condition is checked on the hands after the hand-off, which depend on the "
         "declarer's choices: it has no exact value." + (" " + _not_uniform(cut) if cut else ""))))
     show = freq.select(
