@@ -133,28 +133,26 @@ def test_undo_of_the_first_answer_does_not_show_the_game_so_far_again():
     four = ["person", "standard", "standard", "standard"]
     spec = "classic:players=4,max_deals=3"
     want = _reference_game(spec, 3, PassivePlayer(), ("standard",) * 3)
-    calls = []
-
-    def policy(d):
-        calls.append(d.kind)
-        if len(calls) == 2:
-            raise Undo()
-        return _answer_as(PassivePlayer())(d)
-    front = Scripted(policy)
+    front = _passive_undoing_at(2)
     got = play(TableGame(3, parse_rules_spec(spec), 0, four), front)
     assert got.trace.to_dict() == want.trace.to_dict() and "taken back" in front.lines[0]
     assert front.deals == len(want.deals)       # each deal shown once
 
 
-def test_undo_before_any_answer_says_so_and_goes_on():
+def _passive_undoing_at(n):
+    """A passive person who says undo at the ``n``-th question (once)."""
     calls = []
 
     def policy(d):
         calls.append(d.kind)
-        if len(calls) == 1:
+        if len(calls) == n:
             raise Undo()
         return _answer_as(PassivePlayer())(d)
-    front = Scripted(policy)
+    return Scripted(policy)
+
+
+def test_undo_before_any_answer_says_so_and_goes_on():
+    front = _passive_undoing_at(1)
     play(_table_game(SHORT, 5), front)
     assert front.lines[0] == "nothing to undo yet"
 
@@ -585,17 +583,23 @@ def test_bolts_cut_fines_and_a_sitting_dealers_talon_are_shown_as_they_happen():
     assert all(counts.values()), counts     # each line was seen at least once
 
 
+def _standard_typed_game(spec, seed):
+    """The game ``standard`` plays at every seat, the person's answers typed: the
+    reference game's result and the table's text (the same game, checked)."""
+    rules = parse_rules_spec(spec)
+    opponents = ("standard",) * (rules.players - 1)
+    want = _reference_game(spec, seed, make_player("standard", rules, 0, Stream(1)), opponents)
+    out = io.StringIO()
+    typist = Typist(make_player("standard", rules, 0, Stream(1)), [], seat=0, players=["person", *opponents],
+                    out=out)
+    got = play(_table_game(spec, seed, opponents), typist)
+    assert got.trace.to_dict() == want.trace.to_dict()
+    return want, out.getvalue()
+
+
 def test_the_barrels_sitter_taking_the_talon_is_not_called_winning_an_auction():
     # barrel_takes_talon: the table said "seat 1 wins the auction at 120" where nobody bid
-    spec = "classic:barrel_takes_talon=on"
-    rules = parse_rules_spec(spec)
-    want = _reference_game(spec, 5, make_player("standard", rules, 0, Stream(1)))
-    out = io.StringIO()
-    typist = Typist(make_player("standard", rules, 0, Stream(1)), [], seat=0,
-                    players=["person", "standard", "standard"], out=out)
-    got = play(_table_game(spec, 5), typist)
-    assert got.trace.to_dict() == want.trace.to_dict()
-    text = out.getvalue()
+    want, text = _standard_typed_game("classic:barrel_takes_talon=on", 5)
     no_auction = [r for r in want.deals if r.declarer >= 0 and not r.bid_log]
     assert no_auction and text.count("the talon without an auction: contract ") == len(no_auction)
     won = sum(1 for r in want.deals if r.declarer >= 0 and r.bid_log)
@@ -635,13 +639,7 @@ def test_hand_before_the_play_does_not_call_the_winning_bid_a_contract():
 def test_two_players_see_the_laid_away_cards_and_the_talon_set_aside_at_the_deal_end():
     # their points were in "points: ..." with no trick showing them (try-out 6)
     from thousand.cards import card_points, format_hand
-    spec = "classic:players=2,max_deals=6"
-    rules = parse_rules_spec(spec)
-    want = _reference_game(spec, 8, make_player("standard", rules, 0, Stream(1)), ("standard",))
-    out = io.StringIO()
-    typist = Typist(make_player("standard", rules, 0, Stream(1)), [], seat=0, players=["person", "standard"], out=out)
-    play(_table_game(spec, 8, ("standard",)), typist)
-    text = out.getvalue()
+    want, text = _standard_typed_game("classic:players=2,max_deals=6", 8)
     played = [r for r in want.deals if not r.is_redeal and r.declarer >= 0 and not r.resigned]
     assert len(played) >= 3 and text.count("laid away by ") == text.count("the talon set aside: ") == len(played)
     for r in played:
@@ -719,14 +717,7 @@ def _next_two(view):
 
 def test_a_barrel_sitters_gain_that_does_not_count_is_said():
     # "MADE, score changes: you +100" and the score stayed at 200 without a word (try-out 7)
-    spec = "classic:target=300,barrel_at=200,max_deals=30"
-    rules = parse_rules_spec(spec)
-    want = _reference_game(spec, 244, make_player("standard", rules, 0, Stream(1)))
-    out = io.StringIO()
-    typist = Typist(make_player("standard", rules, 0, Stream(1)), [], seat=0,
-                    players=["person", "standard", "standard"], out=out)
-    play(_table_game(spec, 244), typist)
-    text = out.getvalue()
+    want, text = _standard_typed_game("classic:target=300,barrel_at=200,max_deals=30", 244)
     void = [n for n in want.notes if n.barrel_void]
     lines = [line for line in text.splitlines() if "is on the barrel: the +" in line]
     assert len(void) >= 2 and len(lines) == len(void)
