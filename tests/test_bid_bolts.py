@@ -239,3 +239,17 @@ def test_a_bid_worth_only_for_the_raise_after_the_talon_says_so():
     assert r["text"].startswith("bid up to 100: won there, raising or resigning after the talon as the strategy "
                                 "does is worth +161.7, more than passing (+159.6); no contract is worth that "
                                 "much held; the best contract to hold is 105 (+155.0)")
+
+
+def test_a_pimc_bid_says_what_it_will_cost_before_the_work(capsys, monkeypatch):
+    # bid --strategy pimc ran for hours at the default 100,000 samples with no word (try-out 8)
+    from thousand.analysis import bids as analysis_bids
+
+    def no_work(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(analysis_bids, "estimate_bid", no_work)
+    assert cli.main(["bid", "AH TH KH QH AD 9S JC", "--strategy", "pimc"]) == 130
+    err = capsys.readouterr().err
+    assert "note: pimc searches at every card" in err and "100,000 deals take about 7.5 h" in err
+    assert cli.main(["bid", "AH TH KH QH AD 9S JC", "--strategy", "pimc", "--samples", "100"]) == 130
+    assert "note: pimc" not in capsys.readouterr().err          # under a minute: nothing to warn of

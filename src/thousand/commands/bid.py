@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 
 from thousand.cards import parse_hand
 from thousand.commands.common import add_rules_arguments, add_seed_argument, rules_from_args, whole
@@ -11,6 +12,9 @@ from thousand.errors import ThousandError, check_name
 from thousand.files import write_problem
 
 MAX_SAMPLES = 20_000_000
+# pimc's cost a sampled deal (CPU seconds, one core): `bid --strategy pimc --samples 100`
+# took 26.8 s on 2026-12-04; said before such a run, which would otherwise look hung
+PIMC_SECONDS_A_DEAL = 0.27
 # spelt out here so that building the CLI does not import the analysis stack (a test
 # checks it equals thousand.analysis.bids.DEFAULT_SOLVE_SAMPLES)
 DEFAULT_SOLVE_SAMPLES = 1000
@@ -64,7 +68,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="seat of the declarer: forehand (after the dealer), middle, rear (the dealer) (default forehand)")
     add_rules_arguments(p)
     p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
-                   help="strategy of all seats, or repeat three times for declarer, next, other (default standard)")
+                   help="strategy of all seats, or repeat three times for declarer, next, other (default standard; "
+                        "pimc, the search player, takes about 0.3 s a sampled deal: give --samples in the hundreds)")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--samples", type=whole, default=100_000, metavar="N",
                       help="completions to sample (default 100000)")
@@ -122,9 +127,18 @@ def run(args: argparse.Namespace) -> int:
     if args.strategy is not None and len(args.strategy) not in (1, 3):
         raise ThousandError(f"--strategy: give one (all seats) or three (declarer, next, other), got {len(args.strategy)}")
     if args.strategy:
-        from thousand.strategies import parse_strategy
+        from thousand.strategies import parse_strategy, plays_to_contract
         for spec in args.strategy:
             parse_strategy(spec)   # a bad name or parameter: one line, before any work
+        if any(plays_to_contract(spec) for spec in args.strategy):
+            # the search player solves worlds at every card: say what the run will cost first
+            n = bids.N_COMPLETIONS if args.exact else args.samples
+            seconds = n * PIMC_SECONDS_A_DEAL
+            if seconds >= 60:
+                took = f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min"
+                print(f"note: pimc searches at every card (about {PIMC_SECONDS_A_DEAL} s a sampled deal on one "
+                      f"core): {n:,} deals take about {took}; a few hundred --samples take a minute or two",
+                      file=sys.stderr)
     if args.plot is not None:
         _check_plot_path(args.plot)
         if len(bids.bids_for_hand(hand, rules, args.position)) == 0:   # nothing to draw: say so before any work
