@@ -130,9 +130,9 @@ def run(args: argparse.Namespace) -> int:
         from thousand.strategies import parse_strategy, plays_to_contract
         for spec in args.strategy:
             parse_strategy(spec)   # a bad name or parameter: one line, before any work
-        if any(plays_to_contract(spec) for spec in args.strategy):
+        if any(plays_to_contract(spec) for spec in args.strategy) and not args.exact:   # (--exact refuses it)
             # the search player solves worlds at every card: say what the run will cost first
-            n = bids.N_COMPLETIONS if args.exact else args.samples
+            n = args.samples
             seconds = n * PIMC_SECONDS_A_DEAL
             if seconds >= 60:
                 took = f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min"
