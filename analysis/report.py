@@ -541,7 +541,8 @@ def _redeal_blocks(freq: pl.DataFrame, calls: pl.DataFrame, played: bool, chart:
         .alias("95% CI"),
         # one decimal more than the observed share: the exact value is known that well
         pl.struct("exact", "within_ci").map_elements(
-            lambda r: _fmt_pct(r["exact"], _pct_decimals(r["exact"]) + 1)
+            # an exact 0 cannot happen at all: said so, not as a share to more decimals than observed
+            lambda r: ("0 (cannot happen)" if r["exact"] == 0 else _fmt_pct(r["exact"], _pct_decimals(r["exact"]) + 1))
             + (" *(outside)*" if r["within_ci"] is False else ""), return_dtype=pl.String).alias("exact"),
         pl.col("n").map_elements(lambda v: f"{v:,}", return_dtype=pl.String).alias("n"),
     )

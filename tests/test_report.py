@@ -349,3 +349,13 @@ def test_the_thresholds_full_table_is_pointed_to_when_it_has_rows(small_report):
     md = (small_report.out / "report.md").read_text()
     rows = pl.read_csv(small_report.out / "tables" / "bid_thresholds.csv").height
     assert rows > 0 and "Full table: `tables/bid_thresholds.csv`." in md
+
+
+def test_an_exact_zero_is_said_to_be_impossible(tmp_path):
+    # 2 players: "0.0% ... exact 0.00%" for conditions no 10-card hand can meet (try-out 8)
+    build_report(ReportConfig(out=tmp_path, rules=[parse_rules_spec("classic:players=2")], deals=1500, games=4,
+                              hands=4, samples=2, seed=1, jobs=1, presets=False, progress=False, play_deals=4,
+                              defence_deals=0, log=lambda s: None))
+    md = (tmp_path / "report.md").read_text()
+    assert "| hand points <= 13 | hand | 0.0% | [0.0%, " in md and "| 0 (cannot happen) |" in md
+    assert "| 0.00% |" not in md
