@@ -34,6 +34,9 @@ __all__ = ["GameState", "DealResult", "play_deal", "replay_deal", "active_seats"
 CUT_NINE_FINE = 120  # the cutter's fine for the third nine in a row (fixed by the source)
 BLIND_CONTRACT = 120
 BLIND_SCORE = 240
+# resign = sixty_two_free: the first resignations of a game cost nothing, each later one this
+FREE_RESIGNATIONS = 2
+LATE_RESIGNATION_COST = 120
 
 
 @dataclass
@@ -558,7 +561,8 @@ class _Deal:
             elif r.resign == "sixty":
                 scores[d], each = -c, 60
             else:  # sixty_two_free
-                scores[d], each = (0 if self.state.resignations[d] < 2 else -120), 60
+                free = self.state.resignations[d] < FREE_RESIGNATIONS
+                scores[d], each = (0 if free else -LATE_RESIGNATION_COST), 60
             for s in opponents:
                 scores[s] = each
         else:

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from thousand.cards import (ACE, JACK, KING, MARRIAGE_VALUES, NINE, QUEEN, SUIT_SYMBOLS, CardError, card_name,
                             card_points, count_rank, format_hand, parse_card, parse_cards, rank_of, suit_of)
-from thousand.reference.deal import DealResult
+from thousand.reference.deal import BLIND_SCORE, FREE_RESIGNATIONS, LATE_RESIGNATION_COST, DealResult
 from thousand.reference.game import GameResult, SettleNotes
 from thousand.reference.legal import can_declare
 from thousand.reference.players import View
@@ -229,9 +229,10 @@ class TextTable:
         if res.rules.resign != "sixty_two_free" or res.blind or res.state is None:
             return ""
         k = res.state.resignations[res.declarer] + 1      # this one, counted from the game's start
-        if k <= 2:
-            return f" (free: resignation {k} of the 2 free ones)"
-        return f" (resignation {k}: the 2 free ones are used, this costs 120)"
+        if k <= FREE_RESIGNATIONS:
+            return f" (free: resignation {k} of the {FREE_RESIGNATIONS} free ones)"
+        return (f" (resignation {k}: the {FREE_RESIGNATIONS} free ones are used, this costs "
+                f"{LATE_RESIGNATION_COST})")
 
     def _two_player_talons(self, res: DealResult) -> None:
         """The points no trick shows with 2 players: the laid-away cards (the declarer's) and
@@ -254,7 +255,7 @@ class TextTable:
     def _auction_won(self, declarer: int, obligation: bool, blind: bool, bid: int, auction: bool,
                      golden: bool) -> None:
         if golden:          # the first deals of a golden-kon game: the forehand plays blind, no auction
-            self.say(f"golden kon: {self.does(declarer, f'play a blind {bid} without an auction')} (±{2 * bid} "
+            self.say(f"golden kon: {self.does(declarer, f'play a blind {bid} without an auction')} (±{BLIND_SCORE} "
                      "for the declarer; the others' card points count double)")
             return
         if not auction:     # the barrel's sitter (barrel_takes_talon)
@@ -278,8 +279,7 @@ class TextTable:
             if res.handoff_next >= 0 and not sh["given"]:
                 self._gave(res, (res.handoff_next, res.handoff_other))
         elif res.handoff_next >= 0 and self.seat in res.active and len(res.active) == 3 and not sh["received"]:
-            i = res.active.index(res.declarer)
-            got = res.handoff_next if res.active[(i + 1) % 3] == self.seat else res.handoff_other
+            got = res.handoff_next if _receivers(res.active, res.declarer)[0] == self.seat else res.handoff_other
             self.say(f"you receive {card_name(got)} from {self.who(res.declarer)}")
         sh["given"] = sh["received"] = True
         if not res.resigned and not sh["contract"]:
@@ -335,8 +335,7 @@ class TextTable:
         if at.rules.players == 2:
             self.say(f"you lay away {card_name(a)} and {card_name(b)}")
             return
-        i = at.active.index(self.seat)
-        nxt, other = at.active[(i + 1) % 3], at.active[(i + 2) % 3]
+        nxt, other = _receivers(at.active, self.seat)
         self.say(f"you give {card_name(a)} to {self.who(nxt)} and {card_name(b)} to {self.who(other)}")
 
     def _typed(self, prompt: str, d: Decision, hint: Callable[[], None] | None = None,
@@ -410,8 +409,7 @@ class TextTable:
         if d.kind == "hand_off":
             if d.view.rules.players == 2:
                 return f"lay away {card_name(value[0])} and {card_name(value[1])}"
-            i = d.view.active.index(d.view.seat)
-            nxt, other = d.view.active[(i + 1) % 3], d.view.active[(i + 2) % 3]
+            nxt, other = _receivers(d.view.active, d.view.seat)
             return f"{card_name(value[0])} to {self.who(nxt)}, {card_name(value[1])} to {self.who(other)}"
         if d.kind == "contract":
             return "resign" if value == RESIGN else f"play for {value}"
@@ -470,9 +468,7 @@ class TextTable:
             self.say(f"your hand: {format_hand(view.hand)}")
             if rules.players == 2:
                 return "lay away two cards (e.g. 9C JD): ", lambda t: _two_cards(t, view.hand)
-            order = view.active
-            i = order.index(view.seat)
-            nxt, other = order[(i + 1) % 3], order[(i + 2) % 3]
+            nxt, other = _receivers(view.active, view.seat)
             return (f"give two cards: the first to {self.who(nxt)}, the second to {self.who(other)} (e.g. 9C JD): ",
                     lambda t: _two_cards(t, view.hand))
         if d.kind == "contract":
@@ -496,8 +492,9 @@ class TextTable:
             resign = ", or resign" if d.may_resign else ""
             if d.may_resign and rules.resign == "sixty_two_free" and not view.blind:
                 used = view.resignations[view.seat]
-                resign = (f", or resign: free, {2 - used} of 2 free left" if used < 2
-                          else ", or resign: -120, the 2 free ones are used")
+                resign = (f", or resign: free, {FREE_RESIGNATIONS - used} of {FREE_RESIGNATIONS} free left"
+                          if used < FREE_RESIGNATIONS
+                          else f", or resign: -{LATE_RESIGNATION_COST}, the {FREE_RESIGNATIONS} free ones are used")
             return f"your contract ({d.lowest}-{d.highest}, Enter keeps {d.lowest}{resign}): ", contract
         # a card
         self._show_table(d, whole=False)
@@ -539,6 +536,13 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+def _receivers(active: Any, declarer: int) -> tuple[int, int]:
+    """Who gets the declarer's hand-off: the first card the next seat in play order, the
+    second the other (3 seats play)."""
+    i = active.index(declarer)
+    return active[(i + 1) % 3], active[(i + 2) % 3]
+
+
 def _suit(suit: int) -> str:
     return SUIT_SYMBOLS[suit] if suit >= 0 else "none"
 
@@ -548,7 +552,7 @@ def _why_no_declaration(rules: Any, hand: int, c: int, trick_index: int, leading
         return "only the leader of a trick declares"
     if trick_index == 0 and not rules.marriage_first_trick:
         return "nobody declares on the first trick (marriage_first_trick is off)"
-    if c % 6 == 5:
+    if rank_of(c) == ACE:
         return "an ace declares only while you hold all four and the ace marriage is played"
     return "only the queen or king of a marriage in your hand declares"
 
