@@ -1051,8 +1051,11 @@ def _noise_note(est: BidEstimate, up_to: int, floor: float, floor_se: float, aga
     while hi + step in close:
         hi += step
     span = f"{lo}" if lo == hi else f"{lo}-{hi}"
-    return (f" (within the sampling noise: winning at {span} and {against} cannot be told apart at 95%; "
-            "more --samples narrows it)")
+    return _too_close(f"winning at {span} and {against}")
+
+
+def _too_close(which: str) -> str:
+    return f" (within the sampling noise: {which} cannot be told apart at 95%; more --samples narrows it)"
 
 
 def recommendation(est: BidEstimate) -> dict[str, Any]:
@@ -1084,8 +1087,7 @@ def recommendation(est: BidEstimate) -> dict[str, Any]:
         noise = ""
         if held is not None and est.pass_ev is not None and held[1] in _within_noise(est, est.pass_ev,
                                                                                      est.pass_ev_se or 0.0):
-            noise = (f" (within the sampling noise: passing and holding {held[1]} cannot be told apart at 95%; "
-                     "more --samples narrows it)")
+            noise = _too_close(f"passing and holding {held[1]}")
         return {"action": "pass", "up_to": None,
                 "text": f"pass: {est.pass_ev:+.1f}, more than bidding ({bid_txt}){obligation}{noise}"}
     # Bid: as high as a won contract is still worth what not winning it is.
@@ -1101,7 +1103,7 @@ def recommendation(est: BidEstimate) -> dict[str, Any]:
         ev = float(at["ev"][0])
         than = "more than" if round(ev, 1) > round(floor, 1) else "as much as"
         text += f": winning there is worth {ev:+.1f}, {than} {against} ({floor:+.1f})"
-        floor_se = est.pass_ev_se or 0.0 if against == "passing" else 0.0
+        floor_se = (est.pass_ev_se or 0.0) if against == "passing" else 0.0
         text += _noise_note(est, up_to, floor, floor_se, against)
     elif raised is not None and choice == f"bid {raised[1]}" and math.isfinite(floor):
         # no contract is worth holding more than not winning; raising or resigning after the
@@ -1214,9 +1216,11 @@ def format_bid_table(est: BidEstimate) -> str:
                  "(one deal from 0, off the barrel). docs/bids.md explains both and the EV interval.")
     if est.rules.resign == "sixty_two_free":
         # one deal from the game's start: a resignation is one of the two free ones
-        lines.append("resign=sixty_two_free: 'EV resign' counts a free resignation (the first two of a game are "
-                     "free, each later one costs 120); once both are used, --set resign=sixty prices it "
-                     "(-contract, +60 to each opponent: nearly the 120 a later one costs the declarer)")
+        from thousand.reference.deal import FREE_RESIGNATIONS, LATE_RESIGNATION_COST
+        lines.append(f"resign=sixty_two_free: 'EV resign' counts a free resignation (the first {FREE_RESIGNATIONS} "
+                     f"of a game are free, each later one costs {LATE_RESIGNATION_COST}); once they are used, "
+                     "--set resign=sixty prices it (-contract, +60 to each opponent: nearly what a later one "
+                     "costs the declarer)")
     if est.seconds is not None:
         lines.append(f"({est.seconds:.2f} s)")
     return "\n".join(lines)

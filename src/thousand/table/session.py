@@ -226,13 +226,14 @@ class PersonPlayer:
         self.answered = 0
         self.forced: set[int] = set()   # the answers (by number) that were a forced pass
 
-    def _forced(self, decision: Decision) -> None:
+    def _number(self, decision: Decision) -> None:
+        """Count the answer asked for, noting it when it is a forced pass."""
         if decision.kind == "bid" and decision.lowest > decision.highest:
             self.forced.add(self.answered)
         self.answered += 1
 
     def _answer(self, decision: Decision) -> Any:
-        self._forced(decision)
+        self._number(decision)
         if self.given:
             answer = self.given.popleft()
             self.replayed += 1
