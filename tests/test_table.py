@@ -719,10 +719,13 @@ def test_a_barrel_sitters_gain_that_does_not_count_is_said():
     # "MADE, score changes: you +100" and the score stayed at 200 without a word (try-out 7)
     want, text = _standard_typed_game("classic:target=300,barrel_at=200,max_deals=30", 244)
     void = [n for n in want.notes if n.barrel_void]
-    lines = [line for line in text.splitlines() if "is on the barrel: the +" in line]
+    lines = [line for line in text.splitlines() if " on the barrel: the +" in line]
     assert len(void) >= 2 and len(lines) == len(void)
+    # the person (seat 0) is "you", with the verb to match (was "seat 0 (you) is")
+    assert {n.barrel_void_seat for n in void} >= {0, 2}
     for n, line in zip(void, lines):
-        assert line.startswith(f"seat {n.barrel_void_seat}") and f"the {n.barrel_void:+d} does not count (a made " \
+        who = "you are" if n.barrel_void_seat == 0 else f"seat {n.barrel_void_seat} is"
+        assert line.startswith(f"{who} on the barrel:") and f"the {n.barrel_void:+d} does not count (a made " \
             "contract of 120 or more with 120 points takes the sitter off)" in line
 
 
@@ -760,3 +763,40 @@ def test_hand_during_the_auction_shows_where_it_stands():
     passed = ", ".join(f"seat {s}" for s, v in d.view.bids if v == 0)
     assert (f"the auction: {d.view.high_bid} by seat {high}; passed: {passed}; your limit {d.highest}"
             in out.getvalue())
+
+
+def test_the_header_counts_the_barrel_sitters_deals():
+    # "seat 1 on the barrel" said nothing of how many of his barrel deals were left (try-out 8)
+    want, text = _standard_typed_game("classic:target=300,barrel_at=200,max_deals=30", 244)
+    headers = [line for line in text.splitlines() if line.startswith("=== deal ")]
+    assert len(headers) == len(want.deals)
+    sat = 0
+    for res, line in zip(want.deals, headers):
+        st = res.state
+        if st.barrel_sitter < 0:
+            assert "on the barrel" not in line
+            continue
+        sat += 1
+        who = "you" if st.barrel_sitter == 0 else f"seat {st.barrel_sitter}"
+        assert line.endswith(f"; {who} on the barrel (deal {st.barrel_count + 1} of 3 there)")
+    assert sat >= 3 and any(r.state.barrel_count > 0 for r in want.deals if r.state.barrel_sitter >= 0)
+
+
+def test_the_settling_notes_name_the_person_you():
+    # the table printed "seat 0 (you) falls off the barrel (knocked off by seat 1 ...)"
+    from thousand.reference.game import SettleNotes
+    from thousand.reference.playthrough import format_notes
+    notes = SettleNotes(bolt_penalties=[1, 0, 0], bolt_penalty=120, barrel_entered=0, barrel_falls=[2],
+                        barrel_fall_why=["knocked off by seat 0: -120"], reset_555=[0], winner=0, scores=[0, 5, 760])
+    table = TextTable(0, ["person", "standard", "standard"], out=io.StringIO())
+    assert format_notes(notes, table.who) == [
+        "you pay a bolt penalty (the third bolt): -120", "seat 2 falls off the barrel (knocked off by you: -120)",
+        "you get onto the barrel", "you hit 555: back to 0", "game scores: [0, 5, 760]", "WINNER: you"]
+    notes = SettleNotes(bolt_penalties=[0, 0, 0], barrel_off=0, barrel_entered=1, scores=[1000, 880, 0], winner=0)
+    assert format_notes(notes, table.who) == [
+        "you come off the barrel", "seat 1 gets onto the barrel", "game scores: [1000, 880, 0]", "WINNER: you"]
+    # the playthrough (explain) keeps the seat numbers
+    assert format_notes(notes)[0] == "seat 0 comes off the barrel"
+    notes = SettleNotes(bolt_penalties=[0, 0, 0], barrel_falls=[0], barrel_fall_why=["the score went under 880"],
+                        scores=[760, 0, 0])
+    assert format_notes(notes, table.who)[0] == "you fall off the barrel (the score went under 880)"

@@ -290,7 +290,7 @@ class _Deal:
         return new_view(
             rules=self.rules, seat=seat, phase=self.phase, dealer=self.dealer, forehand=self.forehand,
             active=self.active, hand=0 if hide_hand else hand, scores=tuple(self.scores_now()),
-            barrel_sitter=self.state.barrel_sitter, bids=tuple(self.bids), high_bid=self.high_bid,
+            barrel_sitter=self.state.barrel_sitter, barrel_count=self.state.barrel_count, bids=tuple(self.bids), high_bid=self.high_bid,
             declarer=self.declarer, contract=self.contract, blind=self.blind, obligation=self.obligation,
             golden=self.golden, talon=self.talon if can_see_talon else 0, received=self.received[seat],
             given=given, trump=trump, trick=trick, trick_index=trick_index,

@@ -4,6 +4,8 @@ Used by ``thousand explain`` and by the golden files in ``tests/golden/``.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from thousand.cards import SUIT_SYMBOLS, card_name, card_points, format_hand
 from thousand.schema import REDEAL_NAMES
 from thousand.trace import RESIGN, EventKind
@@ -142,32 +144,43 @@ def _went_blind(res: DealResult) -> bool:
     return any(e.kind == EventKind.BLIND and e.a for e in res.trace.events)
 
 
-def format_notes(notes: SettleNotes) -> list[str]:
-    """What settling a deal did (penalties, the barrel, resets, the game scores), a line each."""
+def format_notes(notes: SettleNotes, who: Callable[[int], str] = _seat) -> list[str]:
+    """What settling a deal did (penalties, the barrel, resets, the game scores), a line each.
+
+    ``who`` names a seat; a seat it calls "you" (the table's person) takes the plain verb."""
+    def does(s: int, verb: str, rest: str) -> str:
+        name = who(s)
+        if name == "you":
+            verb = {"is": "are", "pays": "pay", "comes": "come", "falls": "fall", "gets": "get",
+                    "hits": "hit"}[verb]
+        return f"{name} {verb} {rest}"
+
     out = []
     for s, k in enumerate(notes.bolt_penalties):
         if k:
             cost = f"-{notes.bolt_penalty}" if k == 1 else f"{k} x -{notes.bolt_penalty}"
-            out.append(f"{_seat(s)} pays a bolt penalty (the third bolt): {cost}")
+            out.append(does(s, "pays", f"a bolt penalty (the third bolt): {cost}"))
     if notes.barrel_void:
-        out.append(f"{_seat(notes.barrel_void_seat)} is on the barrel: the {notes.barrel_void:+d} does not count "
-                   f"({notes.barrel_void_why})")
+        out.append(does(notes.barrel_void_seat, "is", f"on the barrel: the {notes.barrel_void:+d} does not count "
+                        f"({notes.barrel_void_why})"))
     if notes.barrel_off >= 0:
-        out.append(f"{_seat(notes.barrel_off)} comes off the barrel")
+        out.append(does(notes.barrel_off, "comes", "off the barrel"))
     for s, why in zip(notes.barrel_falls, notes.barrel_fall_why):
-        out.append(f"{_seat(s)} falls off the barrel ({why})")
+        if notes.barrel_entered >= 0:   # "knocked off by seat N", the new sitter
+            why = why.replace(_seat(notes.barrel_entered), who(notes.barrel_entered))
+        out.append(does(s, "falls", f"off the barrel ({why})"))
     if notes.barrel_entered >= 0:
-        out.append(f"{_seat(notes.barrel_entered)} gets onto the barrel")
+        out.append(does(notes.barrel_entered, "gets", "onto the barrel"))
     if notes.barrel_clash:
-        out.append(", ".join(_seat(s) for s in notes.barrel_clash) + " reach the barrel together: nobody sits, "
+        out.append(", ".join(who(s) for s in notes.barrel_clash) + " reach the barrel together: nobody sits, "
                    f"each is set to {notes.barrel_clash_score}")
     for s in notes.reset_555:
-        out.append(f"{_seat(s)} hits 555: back to 0")
+        out.append(does(s, "hits", "555: back to 0"))
     if notes.golden_reset:
         out.append("nobody made a golden kon: all scores back to 0")
     out.append(f"game scores: {notes.scores}")
     if notes.winner >= 0:
-        out.append(f"WINNER: {_seat(notes.winner)}")
+        out.append(f"WINNER: {who(notes.winner)}")
     return out
 
 

@@ -95,7 +95,7 @@ class TextTable:
             return
         sh = self.shown
         if not sh["header"]:
-            self._header(view.dealer, view.scores, view.barrel_sitter)
+            self._header(view.rules, view.dealer, view.scores, view.barrel_sitter, view.barrel_count)
         if view.hand and not sh["hand"]:   # not before a blind decision: the hand is not seen yet
             sh["hand"] = True
             dealt = _dealt_hand(view)
@@ -125,14 +125,16 @@ class TextTable:
             self.say("  " + self.does(s, f"play {card_name(c)}"))
         sh["trick"] = len(view.trick)
 
-    def _header(self, dealer: int, scores: Any, barrel_sitter: int) -> None:
+    def _header(self, rules: Any, dealer: int, scores: Any, barrel_sitter: int, barrel_count: int) -> None:
         self.shown["header"] = True
         line = f"\n=== deal {self.deals + 1}: dealer {self.who(dealer)}"
         if dealer == self.seat and len(self.players) == 4:
             line += " (you sit this one out)"
         line += f"; scores {self._scores(scores)}"
         if barrel_sitter >= 0:
-            line += f"; {self.who(barrel_sitter)} on the barrel"
+            # this deal is the sitter's (count + 1)-th on it; after the last he falls
+            line += (f"; {self.who(barrel_sitter)} on the barrel "
+                     f"(deal {barrel_count + 1} of {rules.barrel_deals} there)")
         self.say(line)
 
     def _declarations(self, declared: Any, trump: int, lead: int) -> None:
@@ -174,8 +176,9 @@ class TextTable:
         sh = self.shown
         if not sh["header"]:   # a deal the person was not asked about (he deals, or a redeal came first)
             state = res.state
-            self._header(res.dealer, state.scores if state is not None else [0] * len(self.players),
-                         state.barrel_sitter if state is not None else -1)
+            self._header(res.rules, res.dealer, state.scores if state is not None else [0] * len(self.players),
+                         state.barrel_sitter if state is not None else -1,
+                         state.barrel_count if state is not None else 0)
         if not sh["hand"] and self.seat in res.active and res.hands[self.seat]:
             # not asked in this deal, or its answers given back (a resumed game)
             sh["hand"] = True
@@ -217,9 +220,9 @@ class TextTable:
             self.say("cut fines (nines at the bottom of the cut): "
                      + ", ".join(f"{self.who(s)} -{f}" for s, f in enumerate(res.cut_fines) if f))
         if not res.is_redeal:
-            for line in format_notes(notes):
+            for line in format_notes(notes, self.who):
                 if not line.startswith("game scores"):
-                    self.say(line.replace(f"seat {self.seat}", f"seat {self.seat} (you)"))
+                    self.say(line)
             self.say(f"scores: {self._scores(notes.scores)}")
             self.deals += 1
         self._new_deal()
