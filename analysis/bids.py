@@ -59,7 +59,7 @@ import polars as pl
 
 from thousand.cards import RANK_PLANE, RANK_POINTS, card_points, format_hand, marriage_points, popcount
 from thousand.analysis.stats import wilson_interval as _stats_wilson
-from thousand.analysis.stats import pseudo_count_bound, z_for
+from thousand.analysis.stats import level_percent, pseudo_count_bound, z_for
 from thousand.errors import ThousandError
 from thousand.rules import CLASSIC as CLASSIC_RULES
 from thousand.rules import Rules
@@ -1169,7 +1169,7 @@ def format_bid_table(est: BidEstimate) -> str:
         lines.append(f"{row['bid']:>5}  {p_txt:<22} {ev_txt:>24}  {row['ev_play']:>+11.1f}  {res:>9}{strat_txt}"
                      + solve_txt + (f"  <- {', '.join(flags)}" if flags else ""))
     lines.append("")
-    conf = f"{est.confidence:.0%}"
+    conf = level_percent(est.confidence)
     if est.table.height:
         first = int(est.table["bid"].min())
         lines.append(f"safe bid (made with >= {conf}): "
@@ -1290,7 +1290,7 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
         ax1.plot(rb, ref["p_make"].to_numpy(), marker="s", ms=3, color="C5", ls="--", label=f"P(make), {ref_label}")
         ax1.fill_between(rb, ref["ci_low"].to_numpy(), ref["ci_high"].to_numpy(), color="C5", alpha=0.15,
                          label="open-hand reference: its 95% Wilson interval")
-    ax1.axhline(est.confidence, color="grey", ls="--", lw=1, label=f"confidence {est.confidence:.0%}")
+    ax1.axhline(est.confidence, color="grey", ls="--", lw=1, label=f"confidence {level_percent(est.confidence)}")
     if est.safe_bid is not None:
         ax1.axvline(est.safe_bid, color="C2", ls=":", lw=1.5, label=f"safe bid {est.safe_bid}")
     ax1.set_ylabel("probability of making the bid")

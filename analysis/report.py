@@ -42,6 +42,7 @@ from thousand.analysis.deals import random_deals
 from thousand.analysis.marriages import held_in_play, marriage_tables
 from thousand.analysis.play_quality import DEFAULT_DEFENCE_DEALS, DEFAULT_PLAY_DEALS
 from thousand.analysis.redeals import redeal_calls, redeal_frequencies, uniform_deals
+from thousand.analysis.stats import level_percent
 from thousand.errors import ThousandError, check_name
 from thousand.files import read_json, written_whole
 from thousand.rules import PRESETS, Rules
@@ -726,7 +727,7 @@ def _rule_examples(rule: Any, hands: pl.DataFrame, rules: Rules, samples: int) -
         items.append(
             f"`{format_hand(int(row['hand']), symbols=False)}` ({named}): {terms} {sign} {abs(w['intercept']):g} = "
             f"{w['level']:.1f}, so **{said}**. Its {samples} simulated deals as forehand: made with "
-            f"{rule.probability:.0%} up to {row[f'level_{tag}']} points, so "
+            f"{level_percent(rule.probability)} up to {row[f'level_{tag}']} points, so "
             f"{'pass' if sim is None else f'bid {sim}'}.")
     return [Block("p", "Worked example (the first hand of the run with a marriage that the rule bids, and the "
                        "first without one that it passes):"), Block("list", items=items)]

@@ -59,7 +59,7 @@ import polars as pl
 from scipy import special
 
 __all__ = [
-    "json_number",
+    "json_number", "level_percent",
     "Z95", "z_for", "t_quantile", "t_for", "T_NORMAL_DF", "two_sided_p", "t_two_sided_p", "t_test_p", "welch_df",
     "mcnemar_p", "holm", "wilson_interval", "wilson_bounds", "wilson_exprs", "newcombe_interval",
     "proportion_diff_interval", "mean_interval", "bootstrap_mean_interval", "mean_diff_interval", "normal_interval", "pseudo_count_bound",
@@ -900,3 +900,14 @@ def json_number(v: Any) -> Any:
     if isinstance(v, np.integer):
         return int(v)
     return v
+
+
+def level_percent(p: float) -> str:
+    """A probability level the user chose (``--confidence``, the thresholds' probability)
+    as a percentage, exactly as given: rounding it to a whole percent printed 0.995 as
+    "100%" next to a row of 0.998 that it accepted.
+
+    >>> level_percent(0.8), level_percent(0.995), level_percent(0.875), level_percent(0.005), level_percent(1.0)
+    ('80%', '99.5%', '87.5%', '0.5%', '100%')
+    """
+    return f"{round(100 * float(p), 6):g}%"

@@ -35,7 +35,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import polars as pl
 
-from thousand.analysis.stats import bootstrap_counts, percentile_interval
+from thousand.analysis.stats import bootstrap_counts, level_percent, percentile_interval
 from thousand.cards import ACE, KING, MARRIAGE_VALUES, QUEEN, RANK_PLANE, RANK_POINTS, TEN
 from thousand.rules import CLASSIC, Rules
 
@@ -539,13 +539,13 @@ def threshold_heatmap_figure(df: pl.DataFrame, probability: float = 0.8, rows: s
     ax.set_yticks(range(len(row_vals)), [str(v) for v in row_vals])
     ax.set_xlabel(textwrap.fill(label.get(cols, cols), 60))
     ax.set_ylabel(textwrap.fill(label.get(rows, rows), 40))
-    ax.set_title(title or f"Highest bid made with probability {probability:.0%} (forced declarer, all seats)\n"
+    ax.set_title(title or f"Highest bid made with probability {level_percent(probability)} (forced declarer, all seats)\n"
                  f"cell: bid{' [95% bootstrap interval]' if shows_ci else ''}, how often 100 is made, "
                  f"median points, n = distinct hands;\nhatched: fewer than {THIN_HANDS} hands (rough)",
                  fontsize=9)
     bar = fig.colorbar(im, ax=ax, ticks=[0, 0.2, 0.4, 0.6, probability, 1.0])
-    bar.ax.set_yticklabels([f"{t:.0%}" for t in (0, 0.2, 0.4, 0.6, probability, 1.0)])
-    bar.set_label(f"share of deals making 100, the lowest bid\n(from {probability:.0%}: the class bids)")
+    bar.ax.set_yticklabels([level_percent(t) for t in (0, 0.2, 0.4, 0.6, probability, 1.0)])
+    bar.set_label(f"share of deals making 100, the lowest bid\n(from {level_percent(probability)}: the class bids)")
     return fig
 
 

@@ -124,6 +124,16 @@ def test_safe_bid_null_when_even_100_is_below(capsys, fake_kernel):
     assert obj["bids"][0]["p_make"] < 0.1   # exactly 37 of 680 talons: a marriage of diamonds or hearts
 
 
+@pytest.mark.parametrize("level, said", [("0.995", "99.5%"), ("0.875", "87.5%"), ("0.8", "80%")])
+def test_the_safe_bid_line_says_the_confidence_as_given(level, said, capsys, fake_kernel):
+    # 0.995 was printed "made with >= 100%" next to an accepted row of 0.998 (try-out 9)
+    assert cli.main(["bid", HAND_TEXT, "--samples", "2000", "--confidence", level]) == 0
+    text = capsys.readouterr().out
+    obj = bid_json(capsys, HAND_TEXT, "--samples", "2000", "--confidence", level)
+    line = next(x for x in text.splitlines() if x.startswith("safe bid"))
+    assert line == f"safe bid (made with >= {said}): {obj['safe_bid']}"
+
+
 def test_same_seed_same_answer(capsys, fake_kernel):
     a = bid_json(capsys, HAND_TEXT, "--samples", "3000", "--seed", "9")
     b = bid_json(capsys, HAND_TEXT, "--samples", "3000", "--seed", "9")
