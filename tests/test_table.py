@@ -642,10 +642,14 @@ def test_two_players_see_the_laid_away_cards_and_the_talon_set_aside_at_the_deal
     want, text = _standard_typed_game("classic:players=2,max_deals=6", 8)
     played = [r for r in want.deals if not r.is_redeal and r.declarer >= 0 and not r.resigned]
     assert len(played) >= 3 and text.count("laid away by ") == text.count("the talon set aside: ") == len(played)
+    assert {r.talon_taken for r in played} == {0, 1}
     for r in played:
         who = lambda s: "you" if s == 0 else f"seat {s}"
         laid = (1 << r.handoff_next) | (1 << r.handoff_other)
-        aside = r.talon2 if r.talon_taken == 0 else r.talon
+        # the dealt talon the declarer did not take (the table showed the taken one again
+        # whenever he took the second: try-out 9)
+        aside = r.trace.talons[1 - r.talon_taken]
+        assert aside & r.trace.talons[r.talon_taken] == 0
         assert f"laid away by {who(r.declarer)}: {format_hand(laid)} ({card_points(laid)} points" in text
         assert (f"the talon set aside: {format_hand(aside)} ({card_points(aside)} points) to "
                 f"{who(r.trick_log[-1].winner)}, the last trick's winner") in text
@@ -800,3 +804,66 @@ def test_the_settling_notes_name_the_person_you():
     notes = SettleNotes(bolt_penalties=[0, 0, 0], barrel_falls=[0], barrel_fall_why=["the score went under 880"],
                         scores=[760, 0, 0])
     assert format_notes(notes, table.who)[0] == "you fall off the barrel (the score went under 880)"
+
+
+def test_blind_openings_doubled_points_and_the_last_tricks_bonus_are_shown_as_they_count():
+    # try-out 9: a bot's blind opening read "seat 0 opens 120"; a blind deal's points line
+    # gave single card points next to doubled score changes; "points:" left out the
+    # last trick's bonus that "MADE with N" and the score counted
+    import re
+
+    from thousand.reference.legal import round_defender
+    spec, seed = "classic:blind=on,last_trick_bonus=10,max_deals=10", 1
+    opponents = ("random", "random")
+    want = _reference_game(spec, seed, RandomPlayer(Stream(101)), opponents)
+    out = io.StringIO()
+    got = play(_table_game(spec, seed, opponents),
+               Typist(RandomPlayer(Stream(101)), [], seat=0, players=["person", *opponents], out=out))
+    assert got.trace.to_dict() == want.trace.to_dict()
+    text = out.getvalue()
+    opened_blind = [r for r in want.deals if r.went_blind and r.bid_log]
+    assert {r.bid_log[0][0] == 0 for r in opened_blind} == {True, False}     # the person's and a bot's
+    assert text.count(" blind at 120 (a bid breaks the blind; unbroken, it is ±240 for the declarer") \
+        == len(opened_blind)
+    who = lambda s: "you" if s == 0 else f"seat {s}"
+    played = [r for r in want.deals if not r.is_redeal and r.declarer >= 0 and not r.resigned]
+    lines = [x for x in text.splitlines() if x.startswith("points: ")]
+    assert len(lines) == len(played)
+    doubled = bonus = 0
+    for r, line in zip(played, lines):
+        shown = dict(re.fullmatch(r"(you|seat \d) (.+)", part).groups() for part in line[len("points: "):].split("; "))
+        for s in r.active:
+            value = shown[who(s)]
+            total = int(value.rsplit("= ", 1)[1]) if "=" in value else sum(
+                int(x) for x in re.findall(r"\d+", value.replace(" last trick", "")))
+            if r.blind and s != r.declarer:
+                assert total == 2 * r.points[s] + r.marriages[s] + r.bonus[s]
+                assert r.scores[s] == round_defender(total)
+                doubled += r.points[s] > 0 and " x 2" in value
+            else:
+                assert total == r.deal_points[s]
+            if r.bonus[s]:
+                bonus += 1
+                assert f"+ {r.bonus[s]} last trick" in value
+        assert f"with {r.declarer_points}" in text
+    assert doubled >= 2 and bonus >= 3
+
+
+@pytest.mark.parametrize("spec, aces", [
+    ("classic:max_deals=8", False),
+    ("classic:ace_marriage=200,ace_marriage_sets_trump=off,marriage_first_trick=on,max_deals=40", True)])
+def test_the_persons_own_declaration_says_the_trump_it_leaves(spec, aces):
+    # "you declare 100 in ♥" where a bot's read "...; trump ♥" (try-out 9); an ace marriage
+    # that does not set the trump leaves the one before
+    from thousand.cards import SUIT_SYMBOLS, suit_of
+
+    def wanted(d):
+        return [c for c in _marriages(d) if (c % 6 == 5) == aces]
+    d = next(d for d in (_first_decision(spec, seed, wanted) for seed in range(1, 200)) if d)
+    c = wanted(d)[0]
+    out = io.StringIO()
+    lines = [card_name(c) + "!"]
+    TextTable(0, ["person", "standard", "standard"], read=lambda p: lines.pop(0) if lines else None, out=out).ask(d)
+    said = next(x for x in out.getvalue().splitlines() if x.startswith("you declare"))
+    trump = d.view.trump if aces else suit_of(c)
+    assert said.endswith(f"; trump {SUIT_SYMBOLS[trump] if trump >= 0 else 'none'}")

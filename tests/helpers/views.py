@@ -31,7 +31,7 @@ def _view(rules: Rules, seat: int, phase: str, hand: int, scores, sitter: int, b
     assert n == 3, "these positions are 3-player deals"
     base = dict(
         rules=rules, seat=seat, phase=phase, dealer=DEALER, forehand=ACTIVE[0], active=ACTIVE, hand=hand,
-        scores=tuple(scores or (0,) * n), barrel_sitter=sitter, barrel_count=0, bids=((ACTIVE[0], 100),), high_bid=100,
+        scores=tuple(scores or (0,) * n), barrel_sitter=sitter, barrel_count=0, went_blind=False, bids=((ACTIVE[0], 100),), high_bid=100,
         declarer=-1, contract=0, blind=False, obligation=False, golden=False, talon=0, received=-1,
         given=(), trump=-1, trick=(), trick_index=0, n_tricks=8, tricks=(), played=0,
         points=(0,) * n, declared=(), marriage_points=(0,) * n,

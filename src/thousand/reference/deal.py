@@ -105,6 +105,7 @@ class DealResult:
     handoff_other: int = -1
     points: list[int] = field(default_factory=list)
     marriages: list[int] = field(default_factory=list)
+    bonus: list[int] = field(default_factory=list)     # the last-trick bonus each seat took
     tricks: list[int] = field(default_factory=list)
     declarer_points: int = 0
     made: bool = False
@@ -124,6 +125,11 @@ class DealResult:
     @property
     def is_redeal(self) -> bool:
         return self.redeal != REDEAL_NONE
+
+    @property
+    def went_blind(self) -> bool:
+        """The forehand went blind (his opening was the blind 120), broken or not."""
+        return any(e.kind == EventKind.BLIND and e.a for e in self.trace.events)
 
     def to_row(self, deal_id: int = 0, chunk: int = 0, game_id: int = -1) -> dict[str, Any]:
         """The deal as one row with :data:`thousand.schema.DEAL_COLUMNS` names."""
@@ -290,7 +296,8 @@ class _Deal:
         return new_view(
             rules=self.rules, seat=seat, phase=self.phase, dealer=self.dealer, forehand=self.forehand,
             active=self.active, hand=0 if hide_hand else hand, scores=tuple(self.scores_now()),
-            barrel_sitter=self.state.barrel_sitter, barrel_count=self.state.barrel_count, bids=tuple(self.bids), high_bid=self.high_bid,
+            barrel_sitter=self.state.barrel_sitter, barrel_count=self.state.barrel_count,
+            went_blind=self.went_blind, bids=tuple(self.bids), high_bid=self.high_bid,
             declarer=self.declarer, contract=self.contract, blind=self.blind, obligation=self.obligation,
             golden=self.golden, talon=self.talon if can_see_talon else 0, received=self.received[seat],
             given=given, trump=trump, trick=trick, trick_index=trick_index,
@@ -642,7 +649,7 @@ class _Deal:
             contract=self.contract, resigned=self.resigned,
             handoff_next=self.given[0] if self.given else -1, handoff_other=self.given[1] if self.given else -1,
             points=list(self.card_pts) if played else [0] * n,
-            marriages=list(self.marriage_pts), tricks=list(self.tricks_won),
+            marriages=list(self.marriage_pts), bonus=list(self.bonus), tricks=list(self.tricks_won),
             declarer_points=deal_pts[self.declarer] if self.declarer >= 0 else 0, made=made,
             scores=scores, bolts=bolts, bolt_weight=2 if self.blind else 1, cut_fines=list(self.cut_fines),
             cut_nines=self.cut_nines, deal_points=deal_pts, declared=list(self.declared),

@@ -38,8 +38,8 @@ from thousand.cards import (ACE, KING, MARRIAGE_VALUES, QUEEN, RANK_PLANE, RANK_
 from thousand.errors import IllegalDecision
 from thousand.rules import Rules
 
-__all__ = ["Position", "legal_cards", "declarable_cards", "declaration_value", "beats", "best_card",
-           "trick_winner", "shown_voids", "n_tricks"]
+__all__ = ["Position", "legal_cards", "declarable_cards", "declaration_value", "trump_after_declaring", "beats",
+           "best_card", "trick_winner", "shown_voids", "n_tricks"]
 
 
 def n_tricks(rules: Rules) -> int:
@@ -92,6 +92,12 @@ def declaration_value(rules: Rules, hand: int, card: int) -> int:
     if not _declaring_cards(rules, hand) >> card & 1:
         return 0
     return rules.ace_marriage if rank_of(card) == ACE else MARRIAGE_VALUES[suit_of(card)]
+
+
+def trump_after_declaring(rules: Rules, card: int, trump: int) -> int:
+    """The trump once ``card`` is led with a declaration (``trump`` before): the marriage's
+    suit, except for the ace marriage without ``ace_marriage_sets_trump``."""
+    return suit_of(card) if rank_of(card) != ACE or rules.ace_marriage_sets_trump else trump
 
 
 def declarable_cards(rules: Rules, hand: int, trick_index: int) -> int:
@@ -218,8 +224,7 @@ class Position:
         if declare:
             value = declaration_value(self.rules, hand, card)
             marriages = _add(marriages, seat, value)
-            if rank_of(card) != ACE or self.rules.ace_marriage_sets_trump:
-                trump = suit_of(card)
+            trump = trump_after_declaring(self.rules, card, trump)
         elif self.trick:
             shown = shown_voids(self.rules, suit_of(self.trick[0][1]), card, trump)
             if shown:

@@ -58,6 +58,7 @@ class View:
     scores: tuple[int, ...]          # game scores before this deal (after any cut penalty)
     barrel_sitter: int               # seat on the barrel, -1 none
     barrel_count: int                # barrel deals the sitter has used before this one
+    went_blind: bool                 # the forehand went blind: the opening is his blind 120 (broken or not)
     bids: tuple[tuple[int, int], ...]  # (seat, value) in order, the forced opening first; 0 = pass
     high_bid: int                    # current highest bid (the forced opening to start with)
     declarer: int                    # -1 before the auction ends

@@ -56,7 +56,7 @@ def format_deal(res: DealResult, notes: SettleNotes | None = None, title: str | 
     auction: list[str] = []
     if res.bid_log:
         f, opening = res.bid_log[0]
-        auction.append(f"{_seat(f)} opens {opening}" + (" blind" if opening == 120 and _went_blind(res) else ""))
+        auction.append(f"{_seat(f)} opens {opening}" + (" blind" if res.went_blind else ""))
     d = res.declarer
     declarer_told = False
 
@@ -122,8 +122,11 @@ def format_deal(res: DealResult, notes: SettleNotes | None = None, title: str | 
     if not res.resigned:
         parts = []
         for s in sorted(res.active):   # seat order, as the score changes below
+            # a blind deal doubles the defenders' card points (not their marriages)
+            doubled = " x 2" if res.blind and s != d and res.points[s] else ""
             extra = f" + {res.marriages[s]} marriages" if res.marriages[s] else ""
-            parts.append(f"{_seat(s)} {res.points[s]}{extra} in {res.tricks[s]} trick(s)")
+            extra += f" + {res.bonus[s]} last trick" if res.bonus[s] else ""
+            parts.append(f"{_seat(s)} {res.points[s]}{doubled}{extra} in {res.tricks[s]} trick(s)")
         out.append("points: " + "; ".join(parts))
         out.append(f"declarer {_seat(d)}: {res.declarer_points} for {res.contract} -> "
                    f"{'MADE' if res.made else 'FAILED'}")
@@ -138,10 +141,6 @@ def format_deal(res: DealResult, notes: SettleNotes | None = None, title: str | 
     if notes is not None:
         out.extend(format_notes(notes))
     return "\n".join(out)
-
-
-def _went_blind(res: DealResult) -> bool:
-    return any(e.kind == EventKind.BLIND and e.a for e in res.trace.events)
 
 
 def format_notes(notes: SettleNotes, who: Callable[[int], str] = _seat) -> list[str]:

@@ -18,6 +18,7 @@ from thousand.cards import (ACE, JACK, KING, MARRIAGE_VALUES, NINE, QUEEN, SUIT_
 from thousand.reference.deal import BLIND_SCORE, FREE_RESIGNATIONS, LATE_RESIGNATION_COST, DealResult
 from thousand.reference.game import GameResult, SettleNotes
 from thousand.reference.legal import can_declare
+from thousand.reference.play import trump_after_declaring
 from thousand.reference.players import View
 from thousand.reference.playthrough import format_notes
 from thousand.schema import REDEAL_NAMES
@@ -101,7 +102,7 @@ class TextTable:
             dealt = _dealt_hand(view)
             # the hand as dealt, before the auction; the hand now comes with the question
             self.say(f"your hand{'' if dealt == view.hand else ' as dealt'}: {self._hand(dealt)}")
-        self._bids(view.bids)
+        self._bids(view.bids, view.went_blind)
         if view.declarer >= 0 and not sh["declarer"] and view.phase != "auction":
             sh["declarer"] = True
             self._auction_won(view.declarer, view.obligation, view.blind, view.high_bid, bool(view.bids), view.golden)
@@ -186,7 +187,7 @@ class TextTable:
         if res.is_redeal:
             # a redeal after the auction: its end first (the bids since the person's last
             # answer, who won it), as a played deal shows it
-            self._bids(res.bid_log)
+            self._bids(res.bid_log, res.went_blind)
             if res.declarer >= 0 and not sh["declarer"]:
                 sh["declarer"] = True
                 self._auction_won(res.declarer, res.obligation, res.blind, res.winning_bid, bool(res.bid_log), res.golden)
@@ -203,8 +204,7 @@ class TextTable:
                 if res.rules.players == 2:
                     self._two_player_talons(res)
                 # in seat order, as the scores
-                taken = "; ".join(f"{self.who(s)} {res.points[s] + res.marriages[s]}" for s in sorted(res.active))
-                self.say(f"points: {taken}")
+                self.say("points: " + "; ".join(f"{self.who(s)} {_points_taken(res, s)}" for s in sorted(res.active)))
                 self.say(f"{self.who(d)} played for {res.contract}: {'MADE' if res.made else 'FAILED'} "
                          f"with {res.declarer_points}")
             if len(res.scores) == 4 and res.dealer_talon:
@@ -244,15 +244,20 @@ class TextTable:
         self.say(f"laid away by {self.who(res.declarer)}: {format_hand(laid)} ({card_points(laid)} points, "
                  f"{'yours' if res.declarer == self.seat else 'his'})")
         if res.talon_taken >= 0:
-            aside = res.talon2 if res.talon_taken == 0 else res.talon
+            aside = res.talon2      # (res.talon is the one taken, whichever it was)
             last = res.trick_log[-1].winner
             self.say(f"the talon set aside: {format_hand(aside)} ({card_points(aside)} points) to "
                      f"{self.who(last)}, the last trick's winner")
 
-    def _bids(self, bids: Any) -> None:
-        """The bids ``(seat, value)`` not shown yet, the forced opening first."""
+    def _bids(self, bids: Any, went_blind: bool) -> None:
+        """The bids ``(seat, value)`` not shown yet, the forced opening first (the forehand's
+        blind 120 when he ``went_blind``: what a bid over it breaks)."""
         for i, (s, v) in enumerate(bids[self.shown["bids"]:], start=self.shown["bids"]):
-            self.say(self.does(s, f"open {v}" if i == 0 else "pass" if v == 0 else f"bid {v}"))
+            if i == 0 and went_blind:
+                self.say(self.does(s, f"open blind at {v}") + f" (a bid breaks the blind; unbroken, it is "
+                         f"±{BLIND_SCORE} for the declarer and the others' card points count double)")
+            else:
+                self.say(self.does(s, f"open {v}" if i == 0 else "pass" if v == 0 else f"bid {v}"))
         self.shown["bids"] = len(bids)
 
     def _auction_won(self, declarer: int, obligation: bool, blind: bool, bid: int, auction: bool,
@@ -265,13 +270,14 @@ class TextTable:
             self.say(self.does(declarer, f"take the talon without an auction: contract {bid}"))
             return
         how = "on obligation" if obligation else "blind" if blind else f"at {bid}"
-        self.say(self.does(declarer, f"win the auction {how}"))
+        self.say(self.does(declarer, f"win the auction {how}")
+                 + (f" (±{BLIND_SCORE} for the declarer; the others' card points count double)" if blind else ""))
 
     def _auction(self, res: DealResult) -> None:
         """What was public before the play and not shown yet: bids, the declarer, the talon
         shown, the contract (all of it for a deal the person only watched)."""
         sh = self.shown
-        self._bids(res.bid_log)
+        self._bids(res.bid_log, res.went_blind)
         if res.declarer < 0:
             return
         if not sh["declarer"]:
@@ -328,7 +334,8 @@ class TextTable:
         elif d.kind == "play" and answer[2]:
             c = parse_card(answer[1])
             self.shown["said"].add((self.seat, suit_of(c)))
-            self.say("you " + _declaring(suit_of(c), _marriage_value(view.rules, c), c))
+            trump = trump_after_declaring(view.rules, c, view.trump)
+            self.say("you " + _declaring(suit_of(c), _marriage_value(view.rules, c), c) + f"; trump {_suit(trump)}")
 
     def _gave(self, at: View | DealResult, cards: Any) -> None:
         """The person's hand-off: the card to the defender after him first (2 players: laid
@@ -565,6 +572,17 @@ def _declaring(suit: int, value: int, lead: int) -> str:
     if lead >= 0 and rank_of(lead) == ACE:
         return f"declare the ace marriage ({value})"
     return f"declare {value} in {SUIT_SYMBOLS[suit]}"
+
+
+def _points_taken(res: DealResult, seat: int) -> str:
+    """A seat's points of a played deal as they count: cards and marriages, then what the
+    rules add (the last trick's bonus) or double (the defenders' cards in a blind deal)."""
+    cards, bonus = res.points[seat], res.bonus[seat]
+    doubled = res.blind and seat != res.declarer and cards > 0
+    if not doubled:
+        return f"{cards + res.marriages[seat]}" + (f" + {bonus} last trick" if bonus else "")
+    text = f"{cards} x 2" + (f" + {res.marriages[seat]} marriages" if res.marriages[seat] else "")
+    return text + (f" + {bonus} last trick" if bonus else "") + f" = {2 * cards + res.marriages[seat] + bonus}"
 
 
 def _marriage_value(rules: Any, c: int) -> int:
