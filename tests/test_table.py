@@ -402,7 +402,7 @@ def test_save_never_replaces_a_file_and_resume_refuses_any_given_setting(tmp_pat
     assert game.read_text() == before and kept.read_text() == '{"important": 1}'
 
 
-def _first_decision(spec, seed, want):
+def _first_decision(spec, seed, want, opponents=("standard", "standard")):
     """The first decision the person meets (answering as passive) for which ``want(d)``, or None."""
     found = []
 
@@ -413,7 +413,7 @@ def _first_decision(spec, seed, want):
                 raise Quit("found")
             return super().ask(d)
     try:
-        play(TableGame(seed, parse_rules_spec(spec), 0, ["person", "standard", "standard"]),
+        play(TableGame(seed, parse_rules_spec(spec), 0, ["person", *opponents]),
              Find(_answer_as(PassivePlayer())))
     except Quit:
         return found[0]
@@ -867,3 +867,17 @@ def test_the_persons_own_declaration_says_the_trump_it_leaves(spec, aces):
     said = next(x for x in out.getvalue().splitlines() if x.startswith("you declare"))
     trump = d.view.trump if aces else suit_of(c)
     assert said.endswith(f"; trump {SUIT_SYMBOLS[trump] if trump >= 0 else 'none'}")
+
+
+def test_hand_in_the_auction_says_the_opening_is_blind_until_broken():
+    # 'hand' read "the auction: 120 by seat 0" while seat 0's blind stood (try-out 9)
+    def blind_standing(d):
+        v = d.view
+        return (d.kind == "bid" and d.lowest <= d.highest and v.went_blind and v.high_bid == v.bids[0][1]
+                and v.bids[0][0] != 0)
+    d = next(d for d in (_first_decision("classic:blind=on,max_deals=20", seed, blind_standing, ("random", "random"))
+                         for seed in range(1, 300)) if d)
+    out = io.StringIO()
+    lines = ["hand", "pass"]
+    TextTable(0, ["person", "standard", "standard"], read=lambda p: lines.pop(0) if lines else None, out=out).ask(d)
+    assert f"the auction: 120 blind by seat {d.view.bids[0][0]}" in out.getvalue()

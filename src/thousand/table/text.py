@@ -434,7 +434,8 @@ class TextTable:
         if view.phase == "auction" and view.bids:
             high = [s for s, v in view.bids if v == view.high_bid][-1]
             passed = [self.who(s) for s, v in view.bids if v == 0]
-            self.say(f"the auction: {view.high_bid} by {self.who(high)}"
+            blind = view.went_blind and view.high_bid == view.bids[0][1]   # nobody has broken it yet
+            self.say(f"the auction: {view.high_bid}{' blind' if blind else ''} by {self.who(high)}"
                      + (f"; passed: {', '.join(passed)}" if passed else "")
                      + (f"; your limit {d.highest}" if d.kind == "bid" else ""))
         if view.contract and view.phase != "play":    # the contract is not set until the play starts
