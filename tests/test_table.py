@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from thousand.cards import ACE, card_name, iter_cards, parse_card
+from thousand.cards import ACE, card_name, format_hand, iter_cards, parse_card
 from thousand.cli import main
 from thousand.errors import ThousandError
 from thousand.players import make_player
@@ -512,7 +512,7 @@ def test_a_resumed_game_shows_the_deal_its_saved_answers_finished_from_its_start
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(["play", "--resume", str(path)]) == 0
     deal = capsys.readouterr().out.split("=== deal 1:")[1].split("=== deal 2:")[0]
-    order = ["your hand: J♣ K♣ J♦ Q♦ K♦ 10♦ 9♥", "you pass", "seat 2 wins the auction", "you receive 9♣ from seat 2",
+    order = ["your hand as dealt: J♣ K♣ J♦ Q♦ K♦ 10♦ 9♥", "you pass", "seat 2 wins the auction", "you receive 9♣ from seat 2",
              "contract: 100 by seat 2", "trick 1:", "trick 8:"]
     assert [deal.index(x) for x in order] == sorted(deal.index(x) for x in order), deal
 
@@ -576,7 +576,11 @@ def test_bolts_cut_fines_and_a_sitting_dealers_talon_are_shown_as_they_happen():
             talons = sum(1 for r in want.deals if not r.is_redeal and len(r.scores) == 4 and r.dealer_talon)
             assert text.count("bolts (no trick taken): ") == bolted      # classic: bolt_when=no_tricks
             assert text.count("cut fines (nines at the bottom of the cut): ") == fined
-            assert text.count("dealt and sat out: the talon scores") == talons
+            assert text.count("dealt and sat out: the talon ") == talons
+            for r in want.deals:     # turned up to be counted (it may have been face down: try-out 10)
+                if not r.is_redeal and len(r.scores) == 4 and r.dealer_talon:
+                    assert (f"dealt and sat out: the talon {format_hand(r.trace.talons[0])} scores {r.dealer_talon}"
+                            in text)
             counts["bolts"] += bolted
             counts["cuts"] += fined
             counts["talon"] += talons
@@ -881,3 +885,30 @@ def test_hand_in_the_auction_says_the_opening_is_blind_until_broken():
     lines = ["hand", "pass"]
     TextTable(0, ["person", "standard", "standard"], read=lambda p: lines.pop(0) if lines else None, out=out).ask(d)
     assert f"the auction: 120 blind by seat {d.view.bids[0][0]}" in out.getvalue()
+
+
+def test_a_resumed_game_shows_the_declarers_own_talon_also_face_down(tmp_path, capsys, monkeypatch):
+    # a replayed finished deal left out the talon the person took on obligation (face down
+    # to the others): the cards he then gave and played came from nowhere (try-out 10)
+    spec = "classic:max_deals=8"
+    rules = parse_rules_spec(spec)
+    checked = 0
+    for seed in range(1, 40):
+        deals = []
+        path = tmp_path / f"game{seed}.json"
+        with pytest.raises(Quit):
+            play(_table_game(spec, seed), Scripted(_answer_as(make_player("standard", rules, 0, Stream(1))),
+                                                   stop_after=30), path)
+        want = _reference_game(spec, seed, make_player("standard", rules, 0, Stream(1)))
+        monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+        assert main(["play", "--resume", str(path)]) == 0
+        shown = capsys.readouterr().out.split("=== deal ")[1:-1]      # the deals replayed whole
+        played = [r for r in want.deals if not r.is_redeal]
+        for text in shown:
+            r = played[int(text.split(":", 1)[0]) - 1]      # "=== deal N:", N counting played deals
+            if r.declarer == 0 and "REDEAL" not in text:
+                assert f"talon: {format_hand(r.talon)}" in text, text
+                checked += not r.talon_shown
+        if checked >= 2:
+            break
+    assert checked >= 2

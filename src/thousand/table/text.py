@@ -183,7 +183,8 @@ class TextTable:
         if not sh["hand"] and self.seat in res.active and res.hands[self.seat]:
             # not asked in this deal, or its answers given back (a resumed game)
             sh["hand"] = True
-            self.say(f"your hand: {format_hand(res.hands[self.seat])}")
+            # past the auction the hand changed (the talon, the hand-off, the play): as a live deal says
+            self.say(f"your hand{' as dealt' if res.declarer >= 0 else ''}: {format_hand(res.hands[self.seat])}")
         if res.is_redeal:
             # a redeal after the auction: its end first (the bids since the person's last
             # answer, who won it), as a played deal shows it
@@ -208,7 +209,9 @@ class TextTable:
                 self.say(f"{self.who(d)} played for {res.contract}: {'MADE' if res.made else 'FAILED'} "
                          f"with {res.declarer_points}")
             if len(res.scores) == 4 and res.dealer_talon:
-                self.say(f"{self.who(res.dealer)} dealt and sat out: the talon scores {res.dealer_talon}")
+                # turned up to be counted, face down or not
+                self.say(f"{self.who(res.dealer)} dealt and sat out: the talon {format_hand(res.trace.talons[0])} "
+                         f"scores {res.dealer_talon}")
             self.say("score changes: " + ", ".join(f"{self.who(s)} {v:+d}" for s, v in enumerate(res.scores)))
             # as explain shows them: a bolt costs nothing until the third, so say each one
             bolted = [s for s in range(len(res.scores)) if res.bolts[s]]
@@ -282,7 +285,7 @@ class TextTable:
             return
         if not sh["declarer"]:
             self._auction_won(res.declarer, res.obligation, res.blind, res.winning_bid, bool(res.bid_log), res.golden)
-        if res.talon_shown and not sh["talon"]:
+        if (res.talon_shown or res.declarer == self.seat) and not sh["talon"]:   # the declarer saw it, face down or not
             self.say(f"talon: {format_hand(res.talon)}")
         if res.declarer == self.seat:
             if res.handoff_next >= 0 and not sh["given"]:
