@@ -1417,6 +1417,11 @@ def _is_win(metric: str) -> bool:
     return metric.startswith("win_")
 
 
+def _unsigned_zero(v: float, digits: int) -> str:
+    """``v`` to ``digits`` decimals, a value that rounds to zero as "0.00", never "-0.00"."""
+    return f"{round(v, digits) + 0.0:.{digits}f}"
+
+
 def difference_in_words(r: MetricRow) -> str | None:
     """A variant row's difference from the first rule set in words, with its interval as
     magnitudes: ``"games are 4.00 deals shorter [3.62, 4.39]"``; ``None`` when it has none.
@@ -1428,20 +1433,22 @@ def difference_in_words(r: MetricRow) -> str | None:
         return None
     scale = 100.0 if r.unit == _SHARE else 1.0
     d, lo, hi = r.diff * scale, r.diff_ci_low * scale, r.diff_ci_high * scale
+    digits = _digits(abs(d), lo, hi)
+    pp = " pp" if r.unit == _SHARE else ""
+    if r.metric not in _WORDS and not _is_win(r.metric):
+        # no words for it: the signed difference with its own interval
+        return f"{r.description}: {d:+.{digits}f}{pp} [{_unsigned_zero(lo, digits)}, {_unsigned_zero(hi, digits)}]"
     if d < 0:   # said as "less", with the interval of the magnitude
         size, lo, hi = -d, -hi, -lo
     else:
         size = d
-    digits = _digits(size, lo, hi)
-    interval = f"[{lo:.{digits}f}, {hi:.{digits}f}]"
-    n = f"{size:.{digits}f}" + (" pp" if r.unit == _SHARE else "")
+    interval = f"[{_unsigned_zero(lo, digits)}, {_unsigned_zero(hi, digits)}]"
+    n = f"{size:.{digits}f}{pp}"
     if _is_win(r.metric):
         who = re.sub(r"^the seat (\d+) after", r"the player \1 seats after", r.description.replace("games won by ", ""))
         templates = (f"{who} wins {{n}} more often", f"{who} wins {{n}} less often")
-    elif r.metric in _WORDS:
-        templates = _WORDS[r.metric]
     else:
-        return f"{r.description}: {d:+.{digits}f}{' pp' if r.unit == _SHARE else ''} {interval}"
+        templates = _WORDS[r.metric]
     if d == 0:
         return f"{r.description}: no change {interval}"
     return templates[0 if d > 0 else 1].format(n=n) + f" {interval}"

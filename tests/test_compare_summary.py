@@ -33,6 +33,13 @@ def test_differences_in_words_read_as_magnitudes():
     # a metric without words of its own: its description and the signed difference
     assert C.difference_in_words(_row("event.x", 1, 2.5, 1.0, 4.0, 0.01, description="things")) == \
         "things: +2.50 [1.00, 4.00]"
+    # ... also when it is negative: its interval keeps its sign (the median read
+    # "-3.00 [1.00, 4.00]", the estimate outside its own interval: try-out 10)
+    assert C.difference_in_words(_row("deals_median", 1, -3.0, -4.0, -1.0, 0.01)) == \
+        "played deals per game (median): -3.00 [-4.00, -1.00]"
+    assert C.difference_in_words(_row("deals_p10", 1, -1.0, -2.0, 0.0, 0.2)) == \
+        "played deals per game, 10th percentile (short games): -1.00 [-2.00, 0.00]"
+    assert C.difference_in_words(_row("deals_mean", 1, -0.5, -1.0, -0.0001, 0.04)) == "games are 0.50 deals shorter [0.00, 1.00]"
     assert C.difference_in_words(_row("deals_mean", 0)) is None
 
 
