@@ -294,9 +294,23 @@ def marriage_value_chart(value: pl.DataFrame, path: str | os.PathLike) -> Path:
     return save(fig, path)
 
 
-def marriage_points_chart(points: pl.DataFrame, held: pl.DataFrame, path: str | os.PathLike) -> Path:
-    """Left: declared marriage points per played-out deal (all seats, declarer, defenders).
-    Right: marriage value held in a dealt hand, observed (95% interval) against exact."""
+def held_values_drawn(held: pl.DataFrame) -> pl.DataFrame:
+    """The marriage values the held-value panel draws: those some hand of the sample held,
+    and those it never met that can happen (exact > 0), an empty bar under the exact mark
+    showing what the sample missed.
+
+    >>> held_values_drawn(pl.DataFrame({"points": [0, 100, 200, 240], "hands": [5, 0, 0, 1],
+    ...                                 "exact": [0.7, 0.07, 0.0, None]}))["points"].to_list()
+    [0, 100, 240]
+    """
+    return held.filter((pl.col("hands") > 0) | (pl.col("exact").fill_null(0) > 0)) if held.height else held
+
+
+def marriage_points_chart(points: pl.DataFrame, held: pl.DataFrame, path: str | os.PathLike,
+                          players: int = 3) -> Path:
+    """Left: declared marriage points per played-out deal (all seats, declarer, defenders:
+    one with 2 ``players``).  Right: marriage value held in a dealt hand, observed (95%
+    interval) against exact, also the values the sample never met."""
     fig = _figure(figsize=(13, 4.2))
     ax1, ax2 = fig.subplots(1, 2)
     if points.height:
@@ -304,7 +318,8 @@ def marriage_points_chart(points: pl.DataFrame, held: pl.DataFrame, path: str | 
         w = 0.27
         for k, (who, colour) in enumerate((("all", "#566573"), ("declarer", "#2e86c1"), ("defenders", "#cb4335"))):
             ax1.bar(x + (k - 1) * w, points[f"share_{who}"].to_numpy() * 100, w, color=colour,
-                    label={"all": "all players", "declarer": "declarer", "defenders": "both defenders"}[who])
+                    label={"all": "all players", "declarer": "declarer",
+                           "defenders": "the defender" if players == 2 else "both defenders"}[who])
         ax1.set_xticks(x, [str(p) for p in points["points"]], fontsize=8)
         ax1.set_yscale("log")
         ax1.legend(fontsize=8)
@@ -313,7 +328,7 @@ def marriage_points_chart(points: pl.DataFrame, held: pl.DataFrame, path: str | 
     ax1.set_title("Declared marriage points per deal", fontsize=11)
     ax1.grid(axis="y", alpha=0.3)
 
-    h = held.filter(pl.col("hands") > 0) if held.height else held
+    h = held_values_drawn(held)
     if h.height:
         x = np.arange(h.height)
         obs = h["observed"].to_numpy() * 100

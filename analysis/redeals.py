@@ -124,8 +124,9 @@ FOUR_NINES = "four nines after the exchange"
 def uniform_deals(rules: Rules) -> bool:
     """Are the dealt cards a uniform sample (where the exact probabilities of uniform deals
     apply)?  Not under ``cut_nine_penalty``: every deal is cut again while its bottom card
-    (``deck[20]``) is a nine, so that card never is one, and the hands and talons lean
-    away from nines (:func:`exact_table` counts them so)."""
+    (``deck[20]``) is a nine, so that card never is one: the hand it is dealt to leans away
+    from nines, and the other hands and the talons, which share the four nines among
+    fewer cards, lean towards them (:func:`exact_table` counts them so)."""
     return not rules.cut_nine_penalty
 
 

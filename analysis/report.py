@@ -245,6 +245,17 @@ def _mean_loss_ci(r: dict, m: str) -> str:
     return f"{_fmt_num(r[m])} {_ci(lo, hi, pct=False, like=r[m])}"
 
 
+def _ratio_ci(est: Any) -> str:
+    """A ratio of losses with its interval (:func:`thousand.analysis.play_quality.defence_ratio`),
+    saying so where there is none (a zero-width interval from too few deals) or where its
+    lower end was cut at 0 (a ratio of losses is never negative)."""
+    v = _fmt_num(est.value, 2)
+    if not (math.isfinite(est.low) and math.isfinite(est.high)) or est.high - est.low <= 1e-6 * max(1.0, abs(est.value)):
+        return f"{v} [no interval: {_count(est.n, 'deal')}, too few]"
+    cut = " (its lower end cut at 0: a ratio of losses is never negative)" if est.low == 0 < est.value else ""
+    return f"{v} {_ci(est.low, est.high, pct=False, digits=2, like=est.value)}{cut}"
+
+
 def _pct_ci(v: float | None, lo: float | None, hi: float | None) -> str:
     """``v [lo, hi]`` as percentages with the same decimals: ``"0.768% [0.760%, 0.777%]"``."""
     if v is None or v != v:
@@ -510,8 +521,9 @@ def _overview_blocks(ov: pl.DataFrame) -> list[Block]:
 def _not_uniform(labels: list[str]) -> str:
     """What the exact values of the rule sets ``labels`` (under ``cut_nine_penalty``) are."""
     return (f"Under `cut_nine_penalty` ({', '.join(labels)}) every deal is cut again while its bottom card "
-            "(`deck[20]`, the last card dealt to a hand) is a nine, so that card never is one and the dealt "
-            "hands and talons lean away from nines: the exact values of uniform deals do not apply there. "
+            "(`deck[20]`, the last card dealt to a hand) is a nine, so that card never is one: the hand it "
+            "goes to leans away from nines, and the other hands and the talon, sharing the four nines among "
+            "fewer cards, lean towards them. The exact values of uniform deals do not apply there. "
             "Those shown are counted with the cut (the bottom card one of the 20 others, the other 23 cards "
             "uniform); with 2 players, where the bottom card opens the first talon, the rows of the talon "
             "have none.")
@@ -573,7 +585,7 @@ def _redeal_blocks(freq: pl.DataFrame, calls: pl.DataFrame, played: bool, chart:
 
 
 def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[str, Path],
-                     cut: bool = False) -> list[Block]:
+                     cut: bool = False, players: int = 3) -> list[Block]:
     m = tables["marriages"]
     blocks = [Block("h", f"Marriages ({label})")]
     blocks.append(Block("p", (
@@ -601,7 +613,7 @@ def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[st
             "exact": (_fmt_pct(ex["exact"][0], _pct_decimals(ex["exact"][0]) + 1)
                       if ex.height and ex["exact"][0] is not None else "–"),
             "held, declarer (with talon)": cell(suit, "declarer", "held with talon"),
-            "completed from talon": cell(suit, "declarer", "completed from talon"),
+            "completed from talon, declarer": cell(suit, "declarer", "completed from talon"),
             "declared of held, declarer": cell(suit, "declarer", "declared"),
             "held, defender": cell(suit, "defender", "held in dealt hand"),
             "declared of held, defender": cell(suit, "defender", "declared"),
@@ -651,7 +663,8 @@ def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[st
         "points", _counts("deals_all", "deals"),
         pl.col("share_all").map_elements(_fmt_pct, return_dtype=pl.String).alias("all players"),
         pl.col("share_declarer").map_elements(_fmt_pct, return_dtype=pl.String).alias("declarer"),
-        pl.col("share_defenders").map_elements(_fmt_pct, return_dtype=pl.String).alias("defenders"))
+        pl.col("share_defenders").map_elements(_fmt_pct, return_dtype=pl.String)
+        .alias("the defender" if players == 2 else "defenders"))
     blocks += [Block("table", frame=show), Block("img", "Marriage points", path=paths["marriage_points"])]
     chk = tables["marriage_checks"].row(0, named=True)
     blocks.append(Block("p", (
@@ -943,6 +956,26 @@ def _play_keys(cfg: ReportConfig) -> dict[str, dict[str, Any] | None]:
 # The rule of thumb is fitted on 70% of the hands and scored on the rest: below this many
 # hands its coefficients and accuracy say nothing (QA: "fitted on 1 hand").
 RULE_OF_THUMB_MIN_HANDS = 100
+# below this many fitted hands the rule's coefficients are said to be rough
+RULE_OF_THUMB_STEADY_HANDS = 1000
+
+
+def _rough_rule(rule: Any) -> str:
+    """Why the rule of thumb should not be trusted yet, or "": few hands, a held-out fit
+    well below the training fit, or more card points bidding lower."""
+    why = []
+    if rule.hands_train < RULE_OF_THUMB_STEADY_HANDS:
+        why.append(f"it is fitted on {_count(rule.hands_train, 'hand')} only")
+    r2_train, r2_test = rule.train.get("r2"), rule.test.get("r2")
+    if r2_train is not None and r2_test is not None and r2_test == r2_test and r2_test < r2_train - 0.2:
+        why.append(f"it explains much less of the held-out hands (R² {r2_test:.2f}) than of those it was fitted "
+                   f"on ({r2_train:.2f})")
+    if rule.rounded.get("points", 0) < 0:
+        why.append("more card points lower its bid")
+    if not why:
+        return ""
+    return ("A rough rule: " + "; ".join(why) + ". Its numbers will move in another run; run more hands "
+            f"(`--hands`, at least {RULE_OF_THUMB_STEADY_HANDS:,}) for one to use at the table.")
 
 
 class ReportStopped(ThousandError):
@@ -1076,6 +1109,9 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
                     f"{t['bid_exact']:.1%} for the rule. The rule's value is in how close it gets to the points a hand "
                     f"really reaches: mean error {t['mae_points']:.1f} points against {b['mae_points']:.1f} for the "
                     f"median (R² {t['r2']:.2f}).")))
+                rough = _rough_rule(rule)
+                if rough:
+                    blocks.append(Block("note", rough))
                 blocks += _rule_examples(rule, hands, rules, cfg.samples)
             except Exception as e:  # the thresholds table stands on its own
                 _stop_if_fatal("the rule of thumb", e)
@@ -1128,7 +1164,8 @@ def _play_quality_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts
         tables["play_quality"] = tables_dir / "play_quality.csv"
         figs["play_quality"] = charts.play_quality_chart(table, charts_dir / "play_quality.png")
         blocks += _play_quality_blocks(table, per_deal, n, figs["play_quality"],
-                                       _capped("--play-deals", cfg.play_deals, n, "the run's deals"))
+                                       _capped("--play-deals", cfg.play_deals, n, "the run's deals"),
+                                       cfg.rules[0].players, list(cfg.strategies or []))
     except Exception as e:
         _stop_if_fatal("how well the bots play", e)
         notes.append(Failure("how well the bots play", e))
@@ -1195,9 +1232,8 @@ def _defence_part(cfg: ReportConfig, log: _Log, tables_dir: Path, tables: dict[s
             "solved open-handed) at its default budget. The strategies draw on a stream of their own, so the "
             "cards do not depend on who plays: they are other deals than the table above. The defence's loss "
             "against open-hand play, "
-            f"{SEARCH_DEFENDER}'s over {base}'s on the deals both played out: **{_fmt_num(ratio.value, 2)} "
-            f"{_ci(ratio.low, ratio.high, pct=False, digits=2, like=ratio.value)}** (ratio of the sums, "
-            "95% delta-method interval, paired by deal). Per-deal data: "
+            f"{SEARCH_DEFENDER}'s over {base}'s on the deals both played out: **{_ratio_ci(ratio)}** (ratio of "
+            "the sums, 95% delta-method interval, paired by deal). Per-deal data: "
             f"`data/{DEFENCE_DATA}`; by contract band: `tables/play_defence.csv`.")),
         Block("table", frame=show),
     ]
@@ -1210,7 +1246,7 @@ def _capped(option: str, asked: int, used: int, within: str) -> str:
 
 
 def _play_quality_blocks(table: pl.DataFrame, per_deal: pl.DataFrame, n: int, chart: Path,
-                         capped: str = "") -> list[Block]:
+                         capped: str = "", players: int = 3, strategies: list[str] | None = None) -> list[Block]:
     def mean_ci(m: str) -> pl.Expr:
         return pl.struct(m, f"{m}_ci_low", f"{m}_ci_high", "deals").map_elements(
             lambda r: _mean_loss_ci(r, m), return_dtype=pl.String)
@@ -1243,7 +1279,13 @@ def _play_quality_blocks(table: pl.DataFrame, per_deal: pl.DataFrame, n: int, ch
             "what the declarer took, split along the actual line: the declarer's loss sums what his cards "
             "dropped the value, the defence's loss what theirs raised it, so taken = value - declarer's "
             "loss + defence's loss, deal by deal. Before that, the hand-off's loss: the value of the best "
-            "hand-off (every one tried, open-handed) less the value after the one made. Means per deal "
+            + ("two cards to lay away (with 2 players; every pair tried, open-handed) less the value after the "
+               "two laid away." if players == 2 else
+               "hand-off (every one tried, open-handed) less the value after the one made.")
+            + (f" The seats play different strategies ({', '.join(strategies)}): each row mixes the deals "
+               "their declarers and defenders played, whoever they were (`data/" + PLAY_DATA + "` has the "
+               "declarer's seat of each deal)." if strategies and len(set(strategies)) > 1 else "")
+            + " Means per deal "
             "with 95% BCa bootstrap intervals (a loss is never negative and most deals lose nothing, so the interval keeps within the losses "
             "seen; none where a band has 1 deal or all its deals lost the same); shares with 95% "
             "Wilson intervals. The open-hand value is a yardstick (nobody sees the other hands), so a loss "
@@ -1662,8 +1704,9 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
                 mt["marriages"], charts_dir / "marriage_frequencies.png", main_rules)
             figs["marriage_value"] = charts.marriage_value_chart(mt["marriage_value"], charts_dir / "marriage_value.png")
             figs["marriage_points"] = charts.marriage_points_chart(mt["marriage_points"], mt["marriage_points_held"],
-                                                                   charts_dir / "marriage_points.png")
-            blocks += _marriage_blocks(mt, main_label, figs, not uniform_deals(main_rules))
+                                                                   charts_dir / "marriage_points.png",
+                                                                   main_rules.players)
+            blocks += _marriage_blocks(mt, main_label, figs, not uniform_deals(main_rules), main_rules.players)
     else:
         blocks += [Block("h", "Marriages"), Block("note", "Not computed: marriages are declared in play, and no play was simulated.")]
 

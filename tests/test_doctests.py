@@ -18,7 +18,7 @@ import thousand.analysis
 MODULES = ["thousand.cards", "thousand.trace", "thousand.rules", "thousand.kernel", "thousand.strategies",
            "thousand.simulate", "thousand.reference", "thousand.reference.rng", "thousand.reference.legal",
            "thousand.reference.play", "thousand.reference.solver", "thousand.solver", "thousand.lines",
-           "thousand.analysis.play_quality", "thousand.analysis.match",
+           "thousand.analysis.play_quality", "thousand.analysis.match", "thousand.analysis.charts",
            "thousand.analysis.bids", "thousand.analysis.combinatorics", "thousand.analysis.compare",
            "thousand.analysis.masks", "thousand.analysis.stats", "thousand.analysis.thresholds",
            "thousand.analysis.page", "thousand.analysis.report", "thousand.console", "thousand.players", "thousand.files",

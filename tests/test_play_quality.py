@@ -313,3 +313,20 @@ def test_the_report_says_when_a_loss_interval_is_not_known():
     assert texts[2].startswith("15.0 [0.0, ") and texts[2].endswith("30.0]")    # within the two losses
     assert t["band"].to_list() == ["100", "105-120", "155+", "all"]
     assert _mean_loss_ci(t.row(3, named=True), "mean_defence_loss") == "0.0 [no interval: all 5 deals alike]"
+
+
+def test_the_defence_ratio_says_when_it_has_no_interval_or_a_cut_one():
+    # 2 deals (losses 0 and 18 against 0 and 15) read "0.83 [0.83, 0.83]"; 10 deals'
+    # "[0.00, 0.76]" did not say the lower end was cut (try-out 10)
+    from thousand.analysis.report import _ratio_ci
+
+    def frame(base, defended):
+        n = len(base)
+        return pl.DataFrame({"strategy": ["s"] * n + ["s v p"] * n, "row": list(range(n)) * 2,
+                             "defence_loss": base + defended})
+    two = pq.defence_ratio(frame([0, 18], [0, 15]), "s", "s v p")
+    assert _ratio_ci(two) == "0.83 [no interval: 2 deals, too few]"
+    cut = pq.defence_ratio(frame([20, 1, 0, 30, 2], [0, 3, 5, 1, 0]), "s", "s v p")
+    assert cut.low == 0 < cut.value and _ratio_ci(cut).endswith("(its lower end cut at 0: a ratio of losses is never negative)")
+    wide = pq.defence_ratio(frame([20, 10, 12, 30, 22, 15], [10, 6, 5, 12, 14, 9]), "s", "s v p")
+    assert wide.low > 0 and _ratio_ci(wide) == f"{wide.value:.2f} [{wide.low:.2f}, {wide.high:.2f}]"

@@ -359,3 +359,23 @@ def test_an_exact_zero_is_said_to_be_impossible(tmp_path):
     md = (tmp_path / "report.md").read_text()
     assert "| hand points <= 13 | hand | 0.0% | [0.0%, " in md and "| 0 (cannot happen) |" in md
     assert "| 0.00% |" not in md
+    # one defender with 2 players, and a lay-away rather than a hand-off (try-out 10)
+    assert "| all players | declarer | the defender |" in md and "| defenders |" not in md
+    assert "the value of the best two cards to lay away (with 2 players; every pair tried" in md
+
+
+def test_a_rough_rule_of_thumb_is_said_to_be_rough():
+    # 150 hands gave "bid = -0.1 x card points + ..." with nothing said; 300 an R² of 0.78
+    # fitted against 0.36 held out (try-out 10)
+    from types import SimpleNamespace
+
+    from thousand.analysis.report import _rough_rule
+    rough = _rough_rule(SimpleNamespace(hands_train=105, train={"r2": 0.78}, test={"r2": 0.36},
+                                        rounded={"points": -0.1, "intercept": 90}))
+    assert rough.startswith("A rough rule: it is fitted on 105 hands only; it explains much less of the "
+                            "held-out hands (R² 0.36) than of those it was fitted on (0.78); more card points "
+                            "lower its bid.")
+    assert _rough_rule(SimpleNamespace(hands_train=2000, train={"r2": 0.7}, test={"r2": 0.66},
+                                       rounded={"points": 0.6, "intercept": 40})) == ""
+    assert _rough_rule(SimpleNamespace(hands_train=2000, train={"r2": 0.7}, test={"r2": float("nan")},
+                                       rounded={"points": 0.6})) == ""
