@@ -96,7 +96,10 @@ class TextTable:
             return
         sh = self.shown
         if not sh["header"]:
-            self._header(view.rules, view.dealer, view.scores, view.barrel_sitter, view.barrel_count)
+            self._header(view.rules, view.dealer, view.scores, view.barrel_sitter, view.barrel_count, view.bolts)
+        if view.went_blind and view.bids and view.bids[0][0] == self.seat:
+            # he opened blind without looking: the bids come first, then the hand he sees
+            self._bids(view.bids, view.went_blind)
         if view.hand and not sh["hand"]:   # not before a blind decision: the hand is not seen yet
             sh["hand"] = True
             dealt = _dealt_hand(view)
@@ -116,7 +119,7 @@ class TextTable:
             self.say(f"you receive {card_name(view.received)} from {self.who(view.declarer)}")
         if view.phase == "play" and not sh["contract"]:
             sh["contract"] = True
-            self.say(f"contract: {view.contract} by {self.who(view.declarer)}")
+            self.say(f"contract: {view.contract}{' blind' if view.blind else ''} by {self.who(view.declarer)}")
         if len(view.tricks) > sh["tricks"]:
             self._tricks(view.rules, view.tricks, view.declared)
             sh["trick"] = 0
@@ -126,7 +129,8 @@ class TextTable:
             self.say("  " + self.does(s, f"play {card_name(c)}"))
         sh["trick"] = len(view.trick)
 
-    def _header(self, rules: Any, dealer: int, scores: Any, barrel_sitter: int, barrel_count: int) -> None:
+    def _header(self, rules: Any, dealer: int, scores: Any, barrel_sitter: int, barrel_count: int,
+                bolts: Any = ()) -> None:
         self.shown["header"] = True
         line = f"\n=== deal {self.deals + 1}: dealer {self.who(dealer)}"
         if dealer == self.seat and len(self.players) == 4:
@@ -136,6 +140,9 @@ class TextTable:
             # this deal is the sitter's (count + 1)-th on it; after the last he falls
             line += (f"; {self.who(barrel_sitter)} on the barrel "
                      f"(deal {barrel_count + 1} of {rules.barrel_deals} there)")
+        if any(bolts):   # counted towards the third, which costs bolt_penalty (as a score sheet keeps them)
+            line += ("; bolts: " + ", ".join(f"{self.who(s)} {k}" for s, k in enumerate(bolts) if k)
+                     + f" (the third costs {rules.bolt_penalty})")
         self.say(line)
 
     def _declarations(self, declared: Any, trump: int, lead: int) -> None:
@@ -179,7 +186,8 @@ class TextTable:
             state = res.state
             self._header(res.rules, res.dealer, state.scores if state is not None else [0] * len(self.players),
                          state.barrel_sitter if state is not None else -1,
-                         state.barrel_count if state is not None else 0)
+                         state.barrel_count if state is not None else 0,
+                         state.bolts if state is not None else ())
         if not sh["hand"] and self.seat in res.active and res.hands[self.seat]:
             # not asked in this deal, or its answers given back (a resumed game)
             sh["hand"] = True
@@ -193,7 +201,7 @@ class TextTable:
                 sh["declarer"] = True
                 self._auction_won(res.declarer, res.obligation, res.blind, res.winning_bid, bool(res.bid_log), res.golden)
             shown = f" (the talon: {format_hand(res.talon)})" if REDEAL_NAMES[res.redeal] == "talon" else ""
-            self.say(f"REDEAL ({REDEAL_NAMES[res.redeal]}) demanded by {self.who(res.redeal_by)}{shown}: "
+            self.say(f"REDEAL ({REDEAL_NAMES[res.redeal].replace('_', ' ')}) demanded by {self.who(res.redeal_by)}{shown}: "
                      "the same dealer deals again")
         else:
             self._auction(res)   # what he was not shown of it since his last decision
@@ -295,7 +303,7 @@ class TextTable:
             self.say(f"you receive {card_name(got)} from {self.who(res.declarer)}")
         sh["given"] = sh["received"] = True
         if not res.resigned and not sh["contract"]:
-            self.say(f"contract: {res.contract} by {self.who(res.declarer)}")
+            self.say(f"contract: {res.contract}{' blind' if res.blind else ''} by {self.who(res.declarer)}")
         sh["declarer"] = sh["talon"] = sh["contract"] = True
 
     def game_over(self, game: GameResult) -> None:
@@ -444,13 +452,42 @@ class TextTable:
         if view.contract and view.phase != "play":    # the contract is not set until the play starts
             self.say(f"the declarer: {self.who(view.declarer)}, at {view.contract} so far")
         elif view.contract:
-            self.say(f"contract {view.contract} by {self.who(view.declarer)}; trump {_suit(view.trump)}; "
-                     f"trick {view.trick_index + 1} of {view.n_tricks}; card points taken: "
-                     + ", ".join(f"{self.who(s)} {view.points[s]}" for s in sorted(view.active)))
+            blind = f" blind (±{BLIND_SCORE}; the others' card points count double)" if view.blind else ""
+            self.say(f"contract {view.contract}{blind} by {self.who(view.declarer)}; trump {_suit(view.trump)}; "
+                     f"trick {view.trick_index + 1} of {view.n_tricks}")
+            self.say("points so far: " + "; ".join(f"{self.who(s)} {self._points_so_far(view, s)}"
+                                                    for s in sorted(view.active)))
+            if view.declared:
+                self.say("declared: " + ", ".join(f"{self.who(s)} {_declared_name(view.rules, suit, v)}"
+                                                  for s, suit, v in view.declared))
+        if view.contract:
+            # what the seat learnt before the play and may have lost track of
+            if view.talon:
+                self.say(f"the talon: {format_hand(view.talon)}")
+            if view.declarer == self.seat and view.given:
+                a, b = view.given
+                if view.rules.players == 2:
+                    self.say(f"you laid away {card_name(a)} and {card_name(b)}")
+                else:
+                    nxt, other = _receivers(view.active, self.seat)
+                    self.say(f"you gave {card_name(a)} to {self.who(nxt)} and {card_name(b)} to {self.who(other)}")
+            elif view.received >= 0:
+                self.say(f"you received {card_name(view.received)} from {self.who(view.declarer)}")
         if view.trick:
             self.say("on the table: " + ", ".join(f"{self.who(s)} {card_name(c)}" for s, c in view.trick))
         if view.hand:
             self.say(f"your hand: {self._hand(view.hand, d.legal)}")
+
+    def _points_so_far(self, view: View, seat: int) -> str:
+        """A seat's points in the play so far, as ``hand`` shows them: its cards, its
+        marriages, and with 2 players the declarer's laid-away cards where this seat laid
+        them away (the others do not see them)."""
+        cards, marr = view.points[seat], view.marriage_points[seat]
+        laid = 0
+        if view.rules.players == 2 and seat == view.declarer == self.seat and view.given:
+            laid = card_points(sum(1 << c for c in view.given))
+        parts = [str(cards)] + ([f"{marr} marriages"] if marr else []) + ([f"{laid} laid away"] if laid else [])
+        return " + ".join(parts) + (f" = {cards + marr + laid}" if len(parts) > 1 else "")
 
     def _question(self, d: Decision) -> tuple[str, Callable[[str], list[Any]]]:
         view, rules = d.view, d.view.rules
@@ -509,6 +546,11 @@ class TextTable:
                 resign = (f", or resign: free, {FREE_RESIGNATIONS - used} of {FREE_RESIGNATIONS} free left"
                           if used < FREE_RESIGNATIONS
                           else f", or resign: -{LATE_RESIGNATION_COST}, the {FREE_RESIGNATIONS} free ones are used")
+            if d.may_resign and view.blind:
+                resign = f", or resign: -{BLIND_SCORE}, +{BLIND_SCORE // 2} to each defender"
+            if d.lowest == d.highest:   # nothing to raise (a blind or golden-kon 120, a bid at the cap)
+                what = f"blind {d.lowest}" if view.blind else f"{d.lowest}, no raise allowed"
+                return f"your contract ({what}: Enter keeps it{resign}): ", contract
             return f"your contract ({d.lowest}-{d.highest}, Enter keeps {d.lowest}{resign}): ", contract
         # a card
         self._show_table(d, whole=False)
@@ -576,6 +618,13 @@ def _declaring(suit: int, value: int, lead: int) -> str:
     if lead >= 0 and rank_of(lead) == ACE:
         return f"declare the ace marriage ({value})"
     return f"declare {value} in {SUIT_SYMBOLS[suit]}"
+
+
+def _declared_name(rules: Any, suit: int, value: int) -> str:
+    """A declaration (suit, value) as ``hand`` lists it: "60 in ♣", "the ace marriage (200)"."""
+    if rules.ace_marriage is not None and value == rules.ace_marriage and value != MARRIAGE_VALUES[suit]:
+        return f"the ace marriage ({value})"
+    return f"{value} in {SUIT_SYMBOLS[suit]}"
 
 
 def _points_taken(res: DealResult, seat: int) -> str:
