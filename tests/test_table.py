@@ -336,7 +336,7 @@ def test_cli_plays_saves_and_refuses_what_does_not_fit(tmp_path, capsys, monkeyp
     assert main(["play", "--seed", "3", "--save", str(path)]) == 0
     out = capsys.readouterr().out
     assert "thousand play: seed 3, rules classic; you are seat 0" in out
-    assert f"thousand play --resume {path} continues it" in out
+    assert f"thousand play --resume {path} continues it; the game's seed was 3" in out
     assert load(path).seed == 3
     for argv, said in [
         (["play", "--resume", str(path), "--seed", "4"], "--resume takes the seed, rules and seats from the saved "
@@ -1018,3 +1018,14 @@ def test_a_four_nines_redeal_is_named_in_words():
          Typist(RandomPlayer(Stream(101)), [], seat=0, players=["person", *opponents], out=out))
     n = sum(1 for r in want.deals if r.is_redeal and REDEAL_NAMES[r.redeal] == "four_nines")
     assert n >= 1 and out.getvalue().count("REDEAL (four nines) demanded by ") == n and "four_nines" not in out.getvalue()
+
+
+def test_a_drawn_seed_is_said_only_at_the_end(capsys, monkeypatch):
+    # the seed on the first line let 'thousand explain --seed S' show every hidden card (try-out 10)
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play"]) == 0
+    out = capsys.readouterr().out
+    first, last = out.splitlines()[0], out.strip().splitlines()[-1]
+    assert first.startswith("thousand play: a new seed (said at the end), rules classic")
+    seed = int(last.split("the game's seed was ")[1].split()[0])
+    assert f"seed {seed}" not in out.split("the game's seed was")[0]

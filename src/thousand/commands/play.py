@@ -25,8 +25,9 @@ typed rank then suit: AH, 10S or TS, QD, 9C, K♥.
 --save FILE keeps the game in FILE after every answer (the seed, the rules, the seats
 and your answers: everything else follows from them), so a game stopped anywhere (quit,
 Ctrl-C, a closed terminal) loses nothing; --resume FILE continues it where it stopped.
-Without --seed a new seed is drawn and printed: --seed S deals the same cards again
-(with the same answers, the same game).
+Without --seed a new seed is drawn and said when the game ends or stops (said at the
+start it would let `thousand explain --seed S` show every hand): --seed S deals the
+same cards again (with the same answers, the same game).
 
 examples:
   thousand play --save game.json
@@ -82,7 +83,12 @@ def run(args: argparse.Namespace) -> int:
         _claim(args.save)
     if save_to is not None:
         save(game, save_to)   # now: a file that cannot be written is one line before the first deal
-    print(f"thousand play: seed {game.seed}, rules {game.rules.describe()}; you are seat {game.seat}; "
+    # a seed the person did not choose is said at the end: `thousand explain --seed S` would
+    # show every hand (a game resumed from a file: the file holds it)
+    seed_said = f"seed {game.seed}" if args.seed is not None else "a new seed (said at the end)"
+    if args.resume is not None:
+        seed_said = "the seed of the file"
+    print(f"thousand play: {seed_said}, rules {game.rules.describe()}; you are seat {game.seat}; "
           + ", ".join(f"seat {s}: {spec}" for s, spec in enumerate(game.players) if s != game.seat)
           + ("; type help for the commands" if args.resume is None else
              f"; resuming after {len(game.answers)} answer{'s' if len(game.answers) != 1 else ''}"))
@@ -92,14 +98,19 @@ def run(args: argparse.Namespace) -> int:
     except Quit as stop:
         table.muted = False
         reason = "end of input" if str(stop) == "end of input" else "stopped"
-        print(f"\n{reason}: {_kept(save_to, len(game.answers))}")
+        print(f"\n{reason}: {_kept(save_to, len(game.answers))}; {_replay(game.seed)}")
         return 0
     except KeyboardInterrupt:
-        print(f"\n{_kept(save_to, len(game.answers))}", file=sys.stderr)
+        print(f"\n{_kept(save_to, len(game.answers))}; {_replay(game.seed)}", file=sys.stderr)
         raise
     if save_to is not None:
         print(f"the game is kept in {save_to}")
+    print(_replay(game.seed))
     return 0
+
+
+def _replay(seed: int) -> str:
+    return f"the game's seed was {seed} (thousand play --seed {seed} deals it again)"
 
 
 def _claim(path: str) -> None:
