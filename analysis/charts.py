@@ -129,7 +129,7 @@ def redeal_frequency_chart(freq: pl.DataFrame, path: str | os.PathLike) -> Path:
 def redeal_calls_chart(calls: pl.DataFrame, path: str | os.PathLike) -> Path:
     """Per rule set and redeal kind: share of deals where a redeal could be called and
     where it was, in percent, with 95% intervals."""
-    fig = _figure(figsize=(8, 0.9 + 0.45 * max(1, calls.height)))
+    fig = _figure(figsize=(8, 1.3 + 0.45 * max(1, calls.height)))
     ax = fig.subplots()
     if calls.height == 0:
         ax.text(0.5, 0.5, "no redeal conditions enabled", ha="center", va="center", transform=ax.transAxes)
@@ -149,12 +149,37 @@ def redeal_calls_chart(calls: pl.DataFrame, path: str | os.PathLike) -> Path:
             ax.annotate(txt, (max(e, c), yy), xytext=(4, -3), textcoords="offset points", fontsize=7)
         ax.set_yticks(y, [f"{r}: {k}" for r, k in zip(calls["rules"], calls["kind"])], fontsize=8)
         ax.set_xlabel("share of dealt deals (%)")
+        # the legend in a band of its own under the bars, and room right of the longest bar
+        # for its words (long rule names narrowed the axes: the legend sat on a bar's words
+        # and the words ran off: try-out 10)
+        ax.set_ylim(-1.6, calls.height - 0.4)
         ax.set_xlim(0, max(1.0, float(np.nanmax(elig))) * 1.45)
-        ax.legend(fontsize=8, loc="lower right")
+        ax.legend(fontsize=8, loc="lower center", ncol=2)
         ax.grid(axis="x", alpha=0.3)
-    ax.set_title("Redeals: chances and calls by the strategies (95% intervals)", fontsize=11)
+    # over the figure, not the axes: long rule names push the axes right, and a title centred
+    # over them ran off the figure
+    fig.suptitle("Redeals: chances and calls by the strategies (95% intervals)", fontsize=11)
     fig.tight_layout()
+    if calls.height:
+        _fit_annotations(fig, ax)
+        fig.tight_layout()
     return save(fig, path)
+
+
+def _fit_annotations(fig: Any, ax: Any) -> None:
+    """Widen the x range until every annotation of ``ax`` ends inside the axes (a few
+    rounds: each widening shrinks the text's share of the range)."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for _ in range(6):
+        right = max((t.get_window_extent(renderer).x1 for t in ax.texts), default=0.0)
+        box = ax.get_window_extent(renderer)
+        if right <= box.x1 - 2:
+            return
+        lo, hi = ax.get_xlim()
+        # the text's width in data units grows with the range: scale by the overshoot
+        ax.set_xlim(lo, hi * (right - box.x0 + 8) / (box.x1 - box.x0))
+        fig.canvas.draw()
 
 
 def marriage_frequency_chart(table: pl.DataFrame, path: str | os.PathLike, rules: Rules | None = None) -> Path:

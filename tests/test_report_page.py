@@ -140,3 +140,40 @@ def test_rule_of_thumb_worked_out_for_one_hand():
     assert w["bid"] == 105 and [t[2] for t in w["terms"]] == [34, 100, 1, 1]
     w = rule.worked({**row, "aces_held": 0, "aces_with_ten_held": 0}, CLASSIC)   # 62.4: pass
     assert w["bid"] is None and np.isclose(w["level"], 62.4)
+
+
+def test_the_redeal_calls_chart_keeps_its_words_inside_with_long_rule_names(tmp_path):
+    # long --rules labels: the legend sat on a bar's words and the words ran off the axes (try-out 10)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from thousand.analysis import charts
+    long = ["classic:cut_nine_penalty=on,redeal_hand_nines=4", "classic:bolts=off,last_trick_bonus=10,ace_marriage=200",
+            "polish"]
+    calls = pl.DataFrame({
+        "rules": [long[0], long[0], long[1], long[2], long[2]], "kind": ["hand", "talon", "hand", "hand", "four nines"],
+        "deals": [100_000] * 5, "eligible": [19_100, 600, 19_000, 19_050, 2_700],
+        "per_deal": [0.147, 0.004, 0.146, 0.147, 0.0209], "per_deal_ci_low": [0.145, 0.003, 0.144, 0.145, 0.020],
+        "per_deal_ci_high": [0.149, 0.005, 0.148, 0.149, 0.022], "when_eligible": [0.77, 0.66, 0.77, 0.77, 1.0]})
+    captured = {}
+    real_save = charts.save
+    charts.save = lambda fig, path: captured.setdefault("fig", fig) and real_save(fig, path)
+    try:
+        charts.redeal_calls_chart(calls, tmp_path / "calls.png")
+    finally:
+        charts.save = real_save
+    fig = captured["fig"]
+    try:
+        assert overlapping_texts(fig) == []
+        renderer = fig.canvas.get_renderer()
+        ax = fig.axes[0]
+        box = ax.get_window_extent(renderer)
+        assert all(t.get_window_extent(renderer).x1 <= box.x1 for t in ax.texts)
+        legend = ax.get_legend().get_window_extent(renderer)
+        bars = [p.get_window_extent(renderer) for p in ax.patches if p.get_width() > 0]
+        assert all(legend.y1 <= b.y0 or legend.x1 <= b.x0 for b in bars)    # on no bar
+        words = [t.get_window_extent(renderer) for t in ax.texts]
+        assert all(legend.y1 <= w.y0 or legend.x1 <= w.x0 or legend.x0 >= w.x1 for w in words)
+    finally:
+        plt.close(fig)
