@@ -1581,8 +1581,7 @@ def result_table(result: ComparisonResult) -> str:
         for lab, hist in zip(result.labels, result.deals_hist):
             q = _deals_quantiles(hist)
             if q:
-                lines.append(f"  {lab}: " + " / ".join(f"{q[k]:g}" for k in
-                                                      ("p10", "p25", "median", "p75", "p90", "max")))
+                lines.append(f"  {lab}: " + " / ".join(_deals_quantile_cells(q)))
         lines.append("")
     lines += _summary_lines(result)
     lines.append("Shares in %, differences in percentage points (pp); p = the difference's own p-value, "
@@ -1591,6 +1590,12 @@ def result_table(result: ComparisonResult) -> str:
     lines.append("Methods: " + "; ".join(f"{k}: {v[0]} / {v[1]}" for k, v in METHODS.items()
                                          if k in {r.kind for r in result.rows}) + "; Holm over all p-values.")
     return "\n".join(lines)
+
+
+def _deals_quantile_cells(q: dict[str, float]) -> list[str]:
+    """The deals-per-game quantiles as the tables show them: one decimal each (interpolated
+    ones fall between whole deals), the maximum a whole number."""
+    return [f"{q[k]:.1f}" for k in ("p10", "p25", "median", "p75", "p90")] + [f"{q['max']:.0f}"]
 
 
 def _deals_quantiles(hist: Sequence[int]) -> dict[str, float]:
@@ -1636,8 +1641,7 @@ def result_markdown(result: ComparisonResult, figure: str | None = None, level: 
         for lab, hist in zip(result.labels, result.deals_hist):
             q = _deals_quantiles(hist)
             if q:
-                lines.append(f"| {lab} | " + " | ".join(f"{q[k]:g}" for k in
-                                                       ("p10", "p25", "median", "p75", "p90", "max")) + " |")
+                lines.append(f"| {lab} | " + " | ".join(_deals_quantile_cells(q)) + " |")
         lines.append("")
     if figure:
         lines += [f"![Differences against {result.labels[0]} with 95% intervals]({figure})", ""]

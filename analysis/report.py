@@ -195,15 +195,16 @@ class Block:
 # one decimal (19.1%, 2.31%, 0.768%), a value and its interval with the same decimals;
 # points with one decimal (138.6); differences of shares in percentage points (pp).
 def _pct_decimals(x: float | None) -> int:
-    """Decimals that show a share as a percentage with three significant digits (1 to 4).
+    """Decimals that show a share as a percentage with three significant digits (1 to 6:
+    one deal in 194,852 is 0.000513%).
 
-    >>> [_pct_decimals(x) for x in (0.191, 0.0231, 0.00768, 0.0000021, 0.0, 1.0)]
-    [1, 2, 3, 4, 1, 1]
+    >>> [_pct_decimals(x) for x in (0.191, 0.0231, 0.00768, 0.00000513, 0.0, 1.0)]
+    [1, 2, 3, 6, 1, 1]
     """
     v = abs(x) * 100 if x is not None and x == x else 0.0
     if v == 0 or v >= 10:
         return 1
-    return max(1, min(4, 2 - math.floor(math.log10(v))))
+    return max(1, min(6, 2 - math.floor(math.log10(v))))
 
 
 def _fmt_pct(x: float | None, decimals: int | None = None) -> str:
@@ -815,7 +816,7 @@ def _rule_of_thumb_display(acc: pl.DataFrame) -> pl.DataFrame:
             return f"{v:.1f}"
         if col == "r2":
             return f"{v:.2f}"
-        return f"{100 * v:.1f}%"
+        return _fmt_pct(v)
     floats = [c for c, t in acc.schema.items() if t.is_float()]
     return acc.select(pl.col(c) if c not in floats else
                       pl.struct(acc.columns).map_elements(lambda r, c=c: show(r, c), return_dtype=pl.String)
