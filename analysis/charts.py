@@ -425,7 +425,8 @@ def play_quality_chart(table: pl.DataFrame, path: str | os.PathLike) -> Path:
     ax2.set_xticks(x, bands, fontsize=8)
     ax2.set_xlabel("contract")
     ax2.set_ylabel("share (%), at the first lead")
-    ax2.set_ylim(0, 100)
+    ax2.set_ylim(0, 105)     # a 100% bar keeps its interval's cap in view
+    ax2.set_yticks(range(0, 101, 20))
     ax2.set_title("Contracts decided by a mistake", fontsize=11)
     ax2.legend(fontsize=8)
     ax2.grid(axis="y", alpha=0.3)
