@@ -601,6 +601,17 @@ def _standard_typed_game(spec, seed):
     return want, out.getvalue()
 
 
+def _random_typed_game(spec, seed, opponents=("random", "random")):
+    """The game a random player plays at seat 0 (its answers typed) against ``opponents``:
+    the reference game's result and the table's text (the same game, checked)."""
+    want = _reference_game(spec, seed, RandomPlayer(Stream(101)), opponents)
+    out = io.StringIO()
+    got = play(_table_game(spec, seed, opponents),
+               Typist(RandomPlayer(Stream(101)), [], seat=0, players=["person", *opponents], out=out))
+    assert got.trace.to_dict() == want.trace.to_dict()
+    return want, out.getvalue()
+
+
 def test_the_barrels_sitter_taking_the_talon_is_not_called_winning_an_auction():
     # barrel_takes_talon: the table said "seat 1 wins the auction at 120" where nobody bid
     want, text = _standard_typed_game("classic:barrel_takes_talon=on", 5)
@@ -817,14 +828,7 @@ def test_blind_openings_doubled_points_and_the_last_tricks_bonus_are_shown_as_th
     import re
 
     from thousand.reference.legal import round_defender
-    spec, seed = "classic:blind=on,last_trick_bonus=10,max_deals=10", 1
-    opponents = ("random", "random")
-    want = _reference_game(spec, seed, RandomPlayer(Stream(101)), opponents)
-    out = io.StringIO()
-    got = play(_table_game(spec, seed, opponents),
-               Typist(RandomPlayer(Stream(101)), [], seat=0, players=["person", *opponents], out=out))
-    assert got.trace.to_dict() == want.trace.to_dict()
-    text = out.getvalue()
+    want, text = _random_typed_game("classic:blind=on,last_trick_bonus=10,max_deals=10", 1)
     opened_blind = [r for r in want.deals if r.went_blind and r.bid_log]
     assert {r.bid_log[0][0] == 0 for r in opened_blind} == {True, False}     # the person's and a bot's
     assert text.count(" blind at 120 (a bid breaks the blind; unbroken, it is ±240 for the declarer") \
@@ -959,13 +963,7 @@ def test_hand_in_the_play_gives_back_points_marriages_the_hand_off_and_the_talon
 def test_the_header_keeps_the_bolt_counts_and_a_blind_deal_reads_blind():
     # bolts were said one deal at a time and the third's penalty came unannounced; in a blind
     # deal the contract line and prompt read like any 120, "120-120" (try-out 10)
-    spec, seed = "classic:blind=on,max_deals=12", 2
-    opponents = ("random", "random")
-    want = _reference_game(spec, seed, RandomPlayer(Stream(101)), opponents)
-    out = io.StringIO()
-    play(_table_game(spec, seed, opponents),
-         Typist(RandomPlayer(Stream(101)), [], seat=0, players=["person", *opponents], out=out))
-    text = out.getvalue()
+    want, text = _random_typed_game("classic:blind=on,max_deals=12", 2)
     headers = [x for x in text.splitlines() if x.startswith("=== deal ")]
     who = lambda s: "you" if s == 0 else f"seat {s}"
     counted = 0
@@ -985,13 +983,9 @@ def test_the_header_keeps_the_bolt_counts_and_a_blind_deal_reads_blind():
 def test_a_blind_openers_hand_comes_after_his_blind_opening_and_the_blind_contract_prompt_says_so():
     # "your hand: ..." was shown before "you open blind at 120"; the contract prompt read
     # "(120-120, Enter keeps 120, or resign)" without the blind resignation's cost (try-out 10)
-    spec, seed = "classic:blind=on,max_deals=12", 1
     opponents = ("random", "random")
-    want = _reference_game(spec, seed, RandomPlayer(Stream(101)), opponents)
-    out = io.StringIO()
-    play(_table_game(spec, seed, opponents),
-         Typist(RandomPlayer(Stream(101)), [], seat=0, players=["person", *opponents], out=out))
-    sections = out.getvalue().split("=== deal ")[1:]
+    want, text = _random_typed_game("classic:blind=on,max_deals=12", 1, opponents)
+    sections = text.split("=== deal ")[1:]
     mine = 0
     for res, text in zip(want.deals, sections):
         if res.went_blind and res.bid_log and res.bid_log[0][0] == 0:
@@ -1011,13 +1005,9 @@ def test_a_blind_openers_hand_comes_after_his_blind_opening_and_the_blind_contra
 def test_a_four_nines_redeal_is_named_in_words():
     # "REDEAL (four_nines) demanded by seat 2": the internal name (try-out 10)
     from thousand.schema import REDEAL_NAMES
-    spec, seed, opponents = "polish:max_deals=12", 3, ("random", "random")
-    want = _reference_game(spec, seed, RandomPlayer(Stream(101)), opponents)
-    out = io.StringIO()
-    play(_table_game(spec, seed, opponents),
-         Typist(RandomPlayer(Stream(101)), [], seat=0, players=["person", *opponents], out=out))
+    want, text = _random_typed_game("polish:max_deals=12", 3)
     n = sum(1 for r in want.deals if r.is_redeal and REDEAL_NAMES[r.redeal] == "four_nines")
-    assert n >= 1 and out.getvalue().count("REDEAL (four nines) demanded by ") == n and "four_nines" not in out.getvalue()
+    assert n >= 1 and text.count("REDEAL (four nines) demanded by ") == n and "four_nines" not in text
 
 
 def test_a_drawn_seed_is_said_only_at_the_end(capsys, monkeypatch):
