@@ -20,9 +20,9 @@ Per pair (A vs B), A's value, B's and A minus B with a 95% interval: points per 
 seat (the score change), split into the points won as declarer and as defender; the
 share of deals declared, contracts made when declaring, contracts beaten when defending
 (deals the declarer played out), mean bid (the seat's highest bid where it bid), mean
-contract, resignations.  With --games: the share of games won by one A seated against
-B's in every other seat (even share: one third), B's likewise, and the final score per
-seat.  With three or more strategies, every pair and a rating: each strategy's mean
+contract, resignations.  With --games instead (games, not deals, are the units): only the
+share of games won by one A seated against B's in every other seat (even share: one
+third), B's likewise, and the final score per seat.  With three or more strategies, every pair and a rating: each strategy's mean
 paired advantage against the field (its points per deal per seat minus its opponent's,
 averaged over its opponents, deal by deal), with a 95% interval.
 
