@@ -156,6 +156,12 @@ def test_a_four_player_deal_numbers_its_seats_as_hands_does(capsys, tmp_path, sp
     (["--hands", "AH TH | KH 9S | QH JS", "--taken", "-3,0,0"], "--taken: give 3 whole numbers 0..10000"),
     (["--hands", "♥10 9H | KH 9S | QH JS"], "bad card '♥10': write the rank first, then the suit, e.g. '10♥'"),
     (["--seed", "7", "--trump", "H"], "drop --trump"),
+    # both of the marriage in completed tricks: its partner fell after the declaring lead, a
+    # trick that two completed tricks (the first one's lead declares nothing) cannot hold
+    (["--hands", "AS TS 9S JS AC TC | 9C JC AD TD KD QD | JD 9D AH TH KH QH", "--trump", "S", "--taken", "56,0,0"],
+     "no marriage of that suit can have been declared"),
+    (["--hands", "AS TS 9S JS AC TC 9H | 9C JC AD TD KD QD QC | JD 9D AH TH KH QH KC", "--trump", "S",
+      "--set", "marriage_first_trick=on", "--taken", "49,0,0"], "no marriage of that suit can have been declared"),
 ])
 def test_bad_positions_are_one_line_errors(capsys, args, message):
     assert cli.main(["solve", *args]) == 2
@@ -422,3 +428,47 @@ def test_options_that_restate_the_start_before_the_hand_off_are_taken(capsys):
     # "--trump none" and "--taken 0,0,0" were refused as if they changed the start (try-out 5)
     plain = solve_json(capsys, "--hands", HAND_OFF_3)
     assert solve_json(capsys, "--hands", HAND_OFF_3, "--trump", "none", "--taken", "0,0,0", "--lead", "0") == plain
+
+
+def test_a_trump_whose_marriage_fell_whole_needs_a_trick_after_its_lead(capsys):
+    # two completed tricks held K♠ and Q♠ and "trump S" was taken (try-out 11); with three,
+    # one can have declared at trick 2 and the other fallen at trick 3
+    three = "AS TS 9S JS AC | 9C JC AD TD KD | JD 9D AH TH KH"
+    assert solve_json(capsys, "--hands", three, "--trump", "S", "--taken", "72,0,0")["trump"] == "S"
+    # the ace marriage: the led ace, then the holder's other aces one trick each
+    aces = "--set", "ace_marriage=200,marriage_first_trick=on"
+    # (K♥ Q♥ kept: only the ace marriage can have made hearts trump)
+    four = "KH QH TS JS | 9C JC QC KC | 9D JD QD KD"    # 4 tricks done: the four aces among them
+    assert solve_json(capsys, "--hands", four, "--trump", "H", *aces)["trump"] == "H"
+    assert cli.main(["solve", "--hands", "KS QS TS KH QH | 9C JC QC KC TC | 9D JD QD KD TD", "--trump", "H",
+                     *aces]) == 2     # 3 tricks: too few for the four aces
+    assert "no marriage of that suit can have been declared" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("spec", ["classic", "classic:marriage_first_trick=on",
+                                  "classic:ace_marriage=200,marriage_first_trick=on",
+                                  "classic:ace_marriage=100,ace_marriage_sets_trump=off", "classic:players=2",
+                                  "classic:players=4,ace_marriage=200"])
+def test_every_position_of_played_deals_passes_the_history_checks(spec):
+    # the checks are necessary conditions: a position real play reached must never be refused
+    from thousand.lines import line_of_deal
+    from thousand.reference.game import play_game
+    from thousand.reference.players import RandomPlayer
+    from thousand.reference.rng import Stream
+    from thousand.rules import parse_rules_spec
+    from thousand.solver import check_history
+    rules = parse_rules_spec(spec + ("," if ":" in spec else ":") + "max_deals=30")
+    checked = declared = 0
+    for seed in range(3):
+        deals = []
+        play_game(rules, [RandomPlayer(Stream(100 + s)) for s in range(rules.players)], Stream(seed),
+                  on_deal=lambda res, notes: deals.append(res))
+        for res in deals:
+            line = line_of_deal(res)
+            if line is None:
+                continue
+            declared += any(d for _, _, d in line.moves)
+            for p in line.positions()[:-1]:
+                check_history(p, line.declarer, points=True)
+                checked += 1
+    assert checked > 1000 and declared >= 5

@@ -156,8 +156,9 @@ def check_history(p: Position, declarer: int, points: bool = True) -> None:
       king while holding the other, on the lead of the second trick or later (the first
       too with ``marriage_first_trick``); so a suit's marriage can have been declared only
       if one of its queen and king was played in a completed trick that was not the
-      first (unless ``marriage_first_trick``), or is the lead of the trick in progress
-      with its partner still in the leader's hand.  With ``ace_marriage`` an ace led by
+      first (unless ``marriage_first_trick``), with a completed trick after it where both
+      were, or is the lead of the trick in progress with its partner still in the
+      leader's hand.  With ``ace_marriage`` an ace led by
       the seat holding all four declares too (setting its suit trump with
       ``ace_marriage_sets_trump``); then the aces not in completed tricks are one seat's.
     * With ``points``: what all seats have taken is the card points of the completed
@@ -205,15 +206,18 @@ def check_history(p: Position, declarer: int, points: bool = True) -> None:
         q, k = card(QUEEN, s), card(KING, s)
         pair = (1 << q) | (1 << k)
         led_now = lead_may and lead in (q, k) and p.hands[p.leader] >> (q + k - lead) & 1
-        if (done_leads and completed & pair) or led_now:
+        # both played in completed tricks: the partner fell in a trick after the declaring lead
+        led_before = completed & pair and done_leads >= (2 if completed & pair == pair else 1)
+        if led_before or led_now:
             options.append((MARRIAGE_VALUES[s], s))
-        if led_now and not (done_leads and completed & pair):
+        if led_now and not led_before:
             declared_now = s
     if rules.ace_marriage:
         aces = RANK_PLANE[ACE]
         holders = {s for s, h in enumerate(p.hands) if h & aces} | {s for s, c in p.trick if aces >> c & 1}
         suits = set()
-        if done_leads and len(holders) <= 1:
+        # the declaring ace led, the others its holder played in as many later tricks
+        if done_leads and len(holders) <= 1 and done_leads >= bin(completed & aces).count("1"):
             suits |= {suit_of(c) for c in range(24) if (completed & aces) >> c & 1}
         if lead_may and aces >> lead & 1 and p.hands[p.leader] & aces == aces & ~(1 << lead):
             suits.add(suit_of(lead))
