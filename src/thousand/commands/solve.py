@@ -544,8 +544,10 @@ def _format(rules, pos, declarer: int, result: dict) -> str:
     if pos.trick:
         lines.append("  trick so far: " + " ".join(f"{card_name(c)} (seat {seat[s]})" for s, c in pos.trick))
     value = result["value"]
-    lines.append(f"value: {value} -- the declarer's deal points with open-hand play from here "
-                 "(points taken so far included)")
+    played = pos.trick_index > 0 or bool(pos.trick)
+    counted = ("points taken so far included" if any(pos.deal_points(s) for s in pos.active) or not played
+               else "nothing counted as taken so far: --taken gives what the seats took")
+    lines.append(f"value: {value} -- the declarer's deal points with open-hand play from here ({counted})")
     if rules.players == 2:
         laid = result["laid_away_points"]
         lines.append("  2 players: " + (f"the cards laid away ({laid}) are counted in every value, and the talon set "
