@@ -533,16 +533,24 @@ def bid_table(c: Completions, rules: Rules, bids: Sequence[int] | None = None,
 
 
 def safe_bid(table: pl.DataFrame, confidence: float) -> int | None:
-    """Highest bid whose ``p_make`` is at least ``confidence``; ``None`` when even the lowest is below.
+    """Highest bid up to which every ``p_make`` is at least ``confidence`` (the last bid
+    before the first one below it); ``None`` when even the lowest is below.  One cut of a
+    single sample (``p_make`` falls as the bid rises there); a strategy that plays each
+    bid a run of its own (``pimc``) can put a higher bid above a lower one by chance, and
+    a bid past one that is not safe is not called safe.
 
-    >>> t = pl.DataFrame({"bid": [100, 105, 110], "p_make": [0.9, 0.8, 0.79]})
+    >>> t = pl.DataFrame({"bid": [100, 105, 110, 115], "p_make": [0.9, 0.8, 0.79, 0.85]})
     >>> safe_bid(t, 0.8), safe_bid(t, 0.95)
     (105, None)
     """
     if not 0 < confidence <= 1:
         raise ThousandError(f"--confidence must be in (0, 1], got {confidence}")
-    ok = table.filter(pl.col("p_make") >= confidence)
-    return None if ok.is_empty() else int(ok["bid"].max())
+    safe = None
+    for bid, p in table.sort("bid").select("bid", "p_make").iter_rows():
+        if p is None or p < confidence:
+            break
+        safe = int(bid)
+    return safe
 
 
 def best_ev_bid(table: pl.DataFrame, column: str = "ev") -> int | None:

@@ -195,6 +195,11 @@ def test_safe_and_best_ev_bid():
     assert B.safe_bid(t, 0.9) == 100
     assert B.safe_bid(t, 0.96) is None
     assert B.best_ev_bid(t) == 105
+    # pimc plays each bid a run of its own: 170 came out at 0.75 over 165's 0.70 and was
+    # called safe at 75% past a bid that is not (try-out 12); the safe bid stops first
+    bumpy = pl.DataFrame({"bid": [160, 165, 170], "p_make": [0.85, 0.70, 0.75]})
+    assert B.safe_bid(bumpy, 0.75) == 160 and B.safe_bid(bumpy, 0.7) == 170
+    assert B.safe_bid(bumpy.reverse(), 0.75) == 160      # whatever the rows' order
     from thousand.errors import ThousandError
     with pytest.raises(ThousandError):
         B.safe_bid(t, 1.5)
