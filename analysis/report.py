@@ -1275,8 +1275,10 @@ def _play_quality_blocks(table: pl.DataFrame, per_deal: pl.DataFrame, n: int, ch
         Block("p", (
             f"The first {n:,} deals of the run{capped}, every card traced: the {rows:,} played out (not redealt or "
             "resigned) are solved open-handed before every card (`thousand.solver`; every hand open, the "
-            "declarer playing for the most deal points and the defenders together for the least, points "
-            "already taken included). The value at the first lead (after the hand-off as played) against "
+            "declarer playing for the most deal points and "
+            + ("the defender" if players == 2 else "the defenders together")
+            + " for the least, points already taken included). The value at the first lead (after the "
+            + ("lay-away" if players == 2 else "hand-off") + " as played) against "
             "what the declarer took, split along the actual line: the declarer's loss sums what his cards "
             "dropped the value, the defence's loss what theirs raised it, so taken = value - declarer's "
             "loss + defence's loss, deal by deal. Before that, the hand-off's loss: the value of the best "

@@ -163,6 +163,9 @@ def test_explain_errors_are_one_line(capsys, tmp_path):
     assert code == 2 and "once per seat" in err
     code, _, err = run_cli(capsys, "explain", "--dealer", "5")
     assert code == 2 and "--dealer" in err
+    # a game's first dealer is its seed's: --dealer was checked, then ignored (try-out 12)
+    code, _, err = run_cli(capsys, "explain", "--game", "--dealer", "1")
+    assert code == 2 and "drop --dealer or --game" in err and len(err.strip().splitlines()) == 1
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(trace(0, D1_HANDS, [D1_TALON], []).to_dict()), encoding="utf-8")
     code, _, err = run_cli(capsys, "explain", "--replay", str(bad))

@@ -362,6 +362,7 @@ def test_an_exact_zero_is_said_to_be_impossible(tmp_path):
     # one defender with 2 players, and a lay-away rather than a hand-off (try-out 10)
     assert "| all players | declarer | the defender |" in md and "| defenders |" not in md
     assert "the value of the best two cards to lay away (with 2 players; every pair tried" in md
+    assert "and the defender for the least" in md and "defenders together" not in md
 
 
 def test_a_rough_rule_of_thumb_is_said_to_be_rough():

@@ -63,7 +63,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
                    help="player for every seat (once) or each seat (once per seat): random, passive, ...")
     p.add_argument("--dealer", type=whole, default=None, metavar="SEAT",
-                   help="dealer seat (default: drawn from the seed, as a game's first dealer)")
+                   help="dealer seat of the one deal (default: drawn from the seed, as a game's first "
+                        "dealer; not with --game)")
     p.add_argument("--game", action="store_true", help="play a whole game (to target or max_deals)")
     p.add_argument("--replay", default=None, metavar="FILE.json", help="replay a recorded deal or game trace")
     p.add_argument("--json", action="store_true", help="print the trace as JSON instead of the playthrough")
@@ -89,6 +90,10 @@ def run(args: argparse.Namespace) -> int:
     specs = seat_strategies(args.strategy or (["random"] if args.players_random else ["standard"]), n)
     if args.dealer is not None and not 0 <= args.dealer < n:
         raise ThousandError(f"--dealer: must be a seat 0..{n - 1}, got {args.dealer}")
+    if args.dealer is not None and args.game:
+        # it was checked and then ignored: a game's first dealer is the seed's, as in `games`
+        raise ThousandError("--dealer sets one deal's dealer; a --game's first dealer comes from its seed: "
+                            "drop --dealer or --game")
     seed = 1 if args.seed is None else args.seed
     stream = Stream(seed)
     players = [make_player(spec, rules, seat, stream) for seat, spec in enumerate(specs)]
