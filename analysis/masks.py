@@ -104,9 +104,8 @@ def next_opponent(players: int) -> pl.Expr:
 
 
 def exchanged(players: int = 3) -> pl.Expr:
-    """Boolean: the deal reached the hand-off (a declarer gave away his two cards)."""
-    if players == 2:
-        return pl.lit(False)
+    """Boolean: the deal reached the hand-off (a declarer gave away his two cards; with 2
+    players laid them away, recorded in the same columns)."""
     return (pl.col("declarer") >= 0) & (pl.col("handoff_next") >= 0) & (pl.col("handoff_other") >= 0)
 
 

@@ -177,7 +177,7 @@ def exact_table(rules: Rules) -> pl.LazyFrame:
         conditions.append(label)
         scopes.append(scope)
         exact.append(None if p is None else float(p))
-    if rules.redeal_four_nines_after_exchange and rules.players != 2:
+    if rules.redeal_four_nines_after_exchange:
         for scope in ("hand after exchange", "deal after exchange"):
             conditions.append(FOUR_NINES)
             scopes.append(scope)
@@ -211,7 +211,7 @@ def _count_exprs(rules: Rules) -> list[tuple[str, str, pl.Expr, pl.Expr]]:
             out.append((label, scope, count, n_hands))
         else:
             out.append((label, scope, pl.any_horizontal(per_seat).cast(pl.Int64).sum(), pl.len().cast(pl.Int64)))
-    if rules.redeal_four_nines_after_exchange and rules.players != 2:
+    if rules.redeal_four_nines_after_exchange:
         done = masks.exchanged(rules.players)
         four = [done & _active(s) & (masks.nines(masks.hand_after_exchange(s, rules.players)) == 4) for s in seats]
         n_done = done.cast(pl.Int64).sum()
@@ -299,7 +299,7 @@ def _eligibility(rules: Rules) -> list[tuple[str, pl.Expr, int]]:
         reached = (pl.col("redeal") != 1) & (pl.col("declarer") >= 0) & ~pl.col("blind")
         allowed = pl.lit(True) if rules.redeal_talon_by == "declarer" else pl.col("obligation")
         out.append(("talon", reached & allowed & pl.any_horizontal([c.test_mask("talon") for c in talon]), 2))
-    if rules.redeal_four_nines_after_exchange and rules.players != 2:
+    if rules.redeal_four_nines_after_exchange:
         done = masks.exchanged(rules.players)
         four = pl.any_horizontal([
             done & _active(s) & (masks.nines(masks.hand_after_exchange(s, rules.players)) == 4) for s in seats])

@@ -151,6 +151,22 @@ def test_four_nines_after_the_exchange():
     assert calls.select("kind", "eligible", "called").rows() == [("four_nines", 1, 1)]
 
 
+def test_four_nines_after_the_lay_away_with_two_players(tmp_path):
+    # polish:players=2 redealt 3.4% of its deals on four nines, and the report's redeal
+    # tables were empty, its chart saying "no redeal conditions enabled" (try-out 12)
+    from thousand.simulate import simulate
+    rules = dataclasses.replace(POLISH, players=2)
+    deals = simulate(6000, rules, seed=3, jobs=1, out=tmp_path / "p2", progress=False)
+    called = deals.filter(pl.col("redeal") == 3).select(pl.len()).collect().item()
+    calls = redeal_calls(deals, rules).collect()
+    four = calls.filter(pl.col("kind") == "four_nines")
+    assert called > 50 and four["called"].to_list() == [called] and four["eligible"].item() >= called
+    freq = redeal_frequencies(deals, rules).collect().filter(pl.col("condition") == "four nines after the exchange")
+    assert freq["scope"].to_list() == ["hand after exchange", "deal after exchange"]
+    # every deal redealt on four nines had a hand of four nines after the lay-away
+    assert freq.filter(pl.col("scope") == "deal after exchange")["count"].item() >= called
+
+
 def test_four_player_table_skips_the_dealer():
     rules = dataclasses.replace(CLASSIC, players=4)
     f = random_deals(2000, seed=4, players=4)
