@@ -1229,6 +1229,12 @@ def format_bid_table(est: BidEstimate) -> str:
                      f"of a game are free, each later one costs {LATE_RESIGNATION_COST}); once they are used, "
                      "--set resign=sixty prices it (-contract, +60 to each opponent: nearly what a later one "
                      "costs the declarer)")
+    gift = {"sixty": "+60", "sixty_two_free": "+60", "half_bid": "half the bid"}.get(est.rules.resign)
+    if gift:
+        # a bid that pays through resigning can still lose the game's race: say what it gives away
+        lines.append(f"every EV here is this seat's own score: a resignation also gives each opponent {gift}"
+                     + (f" and uses one of the {FREE_RESIGNATIONS} free ones" if est.rules.resign == "sixty_two_free"
+                        else ""))
     if est.seconds is not None:
         lines.append(f"({est.seconds:.2f} s)")
     return "\n".join(lines)

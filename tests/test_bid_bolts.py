@@ -225,10 +225,15 @@ def test_a_limit_inside_the_sampling_noise_says_so():
 def test_a_free_resignation_assumption_is_said_where_the_rules_have_it(capsys):
     # polish: EV resign +0 at every bid, and a worthless hand advised to bid, with nothing
     # saying resignations were counted free (try-out 8)
-    for rules, said in (("polish", True), ("classic", False)):
+    # ... nor that a resignation still gives each opponent its share (try-out 12)
+    gifts = {"polish": "+60 and uses one of the 2 free ones", "classic": "half the bid",
+             "classic:resign=sixty": "+60", "classic:resign=none": None}
+    for rules, gift in gifts.items():
         assert cli.main(["bid", "9H 9D 9C 9S JH JD JC", "--samples", "600", "--rules", rules]) == 0
         out = capsys.readouterr().out
-        assert ("resign=sixty_two_free: 'EV resign' counts a free resignation" in out) == said
+        assert ("resign=sixty_two_free: 'EV resign' counts a free resignation" in out) == (rules == "polish")
+        said = "every EV here is this seat's own score: a resignation also gives each opponent "
+        assert (said + gift in out) if gift else said not in out
 
 
 def test_a_bid_worth_only_for_the_raise_after_the_talon_says_so():
