@@ -1095,7 +1095,8 @@ def recommendation(est: BidEstimate) -> dict[str, Any]:
         noise = ""
         if held is not None and est.pass_ev is not None and held[1] in _within_noise(est, est.pass_ev,
                                                                                      est.pass_ev_se or 0.0):
-            noise = _too_close(f"passing and holding {held[1]}")
+            # named with its own figure: the sentence's best bid may be another one (the raise)
+            noise = _too_close(f"passing and holding {held[1]} ({held[0]:+.1f})")
         return {"action": "pass", "up_to": None,
                 "text": f"pass: {est.pass_ev:+.1f}, more than bidding ({bid_txt}){obligation}{noise}"}
     # Bid: as high as a won contract is still worth what not winning it is.
