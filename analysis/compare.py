@@ -463,6 +463,9 @@ def select_metrics(rule_sets: Sequence[Rules], mode: str, names: Iterable[str] |
     by_name = {m.name: m for m in every}
     out = []
     for w in wanted:
+        if w not in by_name and w in {m.name for m in _build_metrics(4)}:
+            raise ThousandError(f"metric {w!r} does not apply with {players} players (its seat is not at the table); "
+                                f"--list-metrics --rules ... lists those that do")
         if w not in by_name:
             import difflib
             near = difflib.get_close_matches(w, by_name, n=1)

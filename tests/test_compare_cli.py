@@ -75,6 +75,16 @@ def test_list_metrics(capsys):
     assert main(["compare", "--list-metrics"]) == 0
     out = capsys.readouterr().out
     assert "declarer_success" in out and "barrel_entries" in out
+    # the seat metrics follow the table size of --rules (always 3 players' before: try-out 12)
+    names = {}
+    for players in (2, 3, 4):
+        assert main(["compare", "--list-metrics", "--rules", f"classic:players={players}"]) == 0
+        names[players] = {line.split()[0] for line in capsys.readouterr().out.splitlines()[1:] if line.startswith("  ")}
+    assert "score_rear" in names[4] and "win_seat3" in names[4] and "score_rear" not in names[3]
+    assert "score_middle" not in names[2] and "win_seat2" not in names[2] and "score_middle" in names[3]
+    assert main(["compare", "--rules", "classic:players=2", "--rules", "classic:players=2,bolts=off", "--deals",
+                 "200", "--metric", "score_middle"]) == 2
+    assert "metric 'score_middle' does not apply with 2 players" in capsys.readouterr().err
 
 
 def _can_drop_root_write() -> bool:

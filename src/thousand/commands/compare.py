@@ -7,7 +7,7 @@ import math
 import os
 from pathlib import Path
 
-from thousand.commands.common import add_rules_arguments, add_seed_argument, print_result, whole
+from thousand.commands.common import add_rules_arguments, add_seed_argument, print_result, rules_from_args, whole
 from thousand.errors import ThousandError, check_name
 
 NAME = "compare"
@@ -117,16 +117,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
 
 
-def _list_metrics() -> None:
+def _list_metrics(players: int) -> None:
+    """The metrics of a comparison at ``players`` seats (the first --rules' size, else 3):
+    the seat metrics follow the table size."""
     from thousand.analysis.compare import METHODS, _build_metrics
-    for m in _build_metrics(3):
+    print(f"metrics with {players} players:")
+    for m in _build_metrics(players):
         print(f"  {m.name:<22} {m.level:<5} {m.kind:<17} {m.description}")
     print("\nlevel game: needs --games; kinds: " + "; ".join(f"{k}: {v[0]}" for k, v in METHODS.items()))
 
 
 def run(args: argparse.Namespace) -> int:
     if args.list_metrics:
-        _list_metrics()
+        _list_metrics(rules_from_args(args, args.rules[0]).players if args.rules else 3)
         return 0
     specs = args.rules or []
     if len(specs) < 2:
