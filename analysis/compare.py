@@ -1054,7 +1054,8 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     specs = [r if isinstance(r, str) else None for r in rule_sets]
     rules = [parse_rules_spec(r, list(overrides or [])) for r in rule_sets]
     if len({r.players for r in rules}) > 1:
-        raise ThousandError("all compared rule sets must have the same number of players")
+        sizes = ", ".join(f"{r.describe()}: {r.players}" for r in rules)
+        raise ThousandError(f"all compared rule sets must have the same number of players ({sizes})")
     if labels is None:
         # In the spec syntax a user types (classic:barrel_at=900); a Rules object's
         # describe() already includes the overrides.

@@ -181,7 +181,8 @@ def test_bad_input_is_one_line_error():
         toy_compare(["classic", "russian"], n_deals=10)
     with pytest.raises(ThousandError, match="watches no selected metric"):
         toy_compare(["classic", "russian"], metrics=["deals_median"], precision=1.0)
-    with pytest.raises(ThousandError, match="same number of players"):
+    # which rule set has which size, named (try-out 12)
+    with pytest.raises(ThousandError, match=r"same number of players \(classic: 3, classic:players=4: 4\)"):
         toy_compare(["classic", "classic:players=4"])
 
 
