@@ -1149,11 +1149,19 @@ def format_bid_table(est: BidEstimate) -> str:
     strat_col = strat_rows.height > 1   # per-bid runs: a column; otherwise one line below
     ev_head = "EV bid" if est.exact else "EV bid [95% interval]"
     solved = {} if est.solve_table is None else {r["bid"]: r for r in est.solve_table.iter_rows(named=True)}
+    # the bids past the first one never made (a bid_cap=none table runs to 400): one line
+    never = [r["bid"] for r in est.table.iter_rows(named=True)
+             if r["p_make"] == 0 and (not solved or solved[r["bid"]]["p_make"] == 0)]
+    tail = [b for b in never if b > min(never)] if never else []
+    if len(tail) < 3 or tail != [b for b in est.table["bid"].to_list() if b > min(never)]:
+        tail = []       # only a run to the end of the table, and not a row or two
     if est.table.height:
         lines.append(f"{'bid':>5}  {ci_head:<22} {ev_head:>24}  {'EV play out':>11}  {'EV resign':>9}"
                  + (f"  {'EV strategy':>16}" if strat_col else "")
                  + (f"  {'open-hand P(make)':<22} {'open-hand EV':>24}" if solved else ""))
     for row in est.table.iter_rows(named=True):
+        if row["bid"] in tail:
+            continue
         if est.exact:
             p_txt = f"{row['p_make']:.4f} ({row['made']}/{row['n']})"
             ev_txt = f"{row['ev']:+.1f}"
@@ -1177,9 +1185,16 @@ def format_bid_table(est: BidEstimate) -> str:
                          f" {r['ev']:>+10.1f} [{r['ev_ci_low']:+.1f}, {r['ev_ci_high']:+.1f}]")
         lines.append(f"{row['bid']:>5}  {p_txt:<22} {ev_txt:>24}  {row['ev_play']:>+11.1f}  {res:>9}{strat_txt}"
                      + solve_txt + (f"  <- {', '.join(flags)}" if flags else ""))
+    if tail:
+        what = "completion" if est.exact else "sampled completion"
+        lines.append(f"{tail[0]:>5}..{tail[-1]}: made in no {what}, as {min(never)} (not shown; --json has them)")
     lines.append("")
     conf = level_percent(est.confidence)
-    if est.table.height:
+    if est.table.height and est.confidence >= 1 and not est.exact:
+        # no sample can show a certainty: say what it does show
+        lines.append(f"safe bid (made in every sampled completion: an estimate, --exact counts them all): "
+                     f"{est.safe_bid if est.safe_bid is not None else 'none'}")
+    elif est.table.height:
         first = int(est.table["bid"].min())
         lines.append(f"safe bid (made with >= {conf}): "
                      f"{est.safe_bid if est.safe_bid is not None else f'none (even {first} is below)'}")

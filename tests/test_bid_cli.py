@@ -247,3 +247,20 @@ def test_per_bid_text_has_a_strategy_column(capsys, fake_kernel):
     rc = cli.main(["bid", HAND_TEXT, "--samples", "3000"])
     out = capsys.readouterr().out
     assert "EV strategy" not in out and "the strategy's own raise/resign answers at 100" in out
+
+
+def test_bids_never_made_are_one_line_and_a_sampled_certainty_is_called_an_estimate(capsys):
+    # bid_cap=none listed 61 rows to 400 for a hand that reaches at most 220; --confidence 1
+    # printed "made with >= 100%" from samples alone (try-out 12)
+    hand = "AH TH AD TD AC JS 9S"
+    assert cli.main(["bid", hand, "--samples", "3000", "--set", "bid_cap=none"]) == 0
+    text = capsys.readouterr().out
+    obj = bid_json(capsys, hand, "--samples", "3000", "--set", "bid_cap=none")
+    zero = [b["bid"] for b in obj["bids"] if b["p_make"] == 0]
+    assert len(obj["bids"]) == 61 and zero and zero == list(range(zero[0], 401, 5))
+    assert f"{zero[1]:>5}..400: made in no sampled completion, as {zero[0]} (not shown; --json has them)" in text
+    rows = [x for x in text.splitlines() if x[:5].strip().isdigit() and ".." not in x[:12]]
+    assert int(rows[-1].split()[0]) == zero[0]
+    assert cli.main(["bid", HAND_TEXT, "--samples", "3000", "--confidence", "1"]) == 0
+    assert "safe bid (made in every sampled completion: an estimate, --exact counts them all): " in \
+        capsys.readouterr().out
