@@ -1149,12 +1149,13 @@ def format_bid_table(est: BidEstimate) -> str:
     strat_col = strat_rows.height > 1   # per-bid runs: a column; otherwise one line below
     ev_head = "EV bid" if est.exact else "EV bid [95% interval]"
     solved = {} if est.solve_table is None else {r["bid"]: r for r in est.solve_table.iter_rows(named=True)}
-    # the bids past the first one never made (a bid_cap=none table runs to 400): one line
-    never = [r["bid"] for r in est.table.iter_rows(named=True)
-             if r["p_make"] == 0 and (not solved or solved[r["bid"]]["p_make"] == 0)]
-    tail = [b for b in never if b > min(never)] if never else []
-    if len(tail) < 3 or tail != [b for b in est.table["bid"].to_list() if b > min(never)]:
-        tail = []       # only a run to the end of the table, and not a row or two
+    # the bids past the first one never made fold into one line (a bid_cap=none table runs
+    # to 400), when all of them are never made and they are more than a row or two
+    never = [r["p_make"] == 0 and (not solved or solved[r["bid"]]["p_make"] == 0)
+             for r in est.table.iter_rows(named=True)]
+    first = never.index(True) if True in never else len(never)
+    bids = est.table["bid"].to_list()
+    tail = bids[first + 1:] if all(never[first:]) and len(never) - first > 3 else []
     if est.table.height:
         lines.append(f"{'bid':>5}  {ci_head:<22} {ev_head:>24}  {'EV play out':>11}  {'EV resign':>9}"
                  + (f"  {'EV strategy':>16}" if strat_col else "")
@@ -1187,7 +1188,8 @@ def format_bid_table(est: BidEstimate) -> str:
                      + solve_txt + (f"  <- {', '.join(flags)}" if flags else ""))
     if tail:
         what = "completion" if est.exact else "sampled completion"
-        lines.append(f"{tail[0]:>5}..{tail[-1]}: made in no {what}, as {min(never)} (not shown; --json has them)")
+        lines.append(f"{tail[0]:>5}..{tail[-1]}: made in no {what}, as {bids[first]} "
+                     "(not shown; --json has them)")
     lines.append("")
     conf = level_percent(est.confidence)
     if est.table.height and est.confidence >= 1 and not est.exact:
@@ -1238,9 +1240,9 @@ def format_bid_table(est: BidEstimate) -> str:
     lines.append("EV bid = bid, then after the talon play or resign, whichever is better for that talon; "
                  "passing = pass at the first chance, the others bid and play; not counted: the game score "
                  "(one deal from 0, off the barrel). docs/bids.md explains both and the EV interval.")
+    from thousand.reference.deal import FREE_RESIGNATIONS, LATE_RESIGNATION_COST
     if est.rules.resign == "sixty_two_free":
         # one deal from the game's start: a resignation is one of the two free ones
-        from thousand.reference.deal import FREE_RESIGNATIONS, LATE_RESIGNATION_COST
         lines.append(f"resign=sixty_two_free: 'EV resign' counts a free resignation (the first {FREE_RESIGNATIONS} "
                      f"of a game are free, each later one costs {LATE_RESIGNATION_COST}); once they are used, "
                      "--set resign=sixty prices it (-contract, +60 to each opponent: nearly what a later one "

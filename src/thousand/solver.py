@@ -185,7 +185,7 @@ def check_history(p: Position, declarer: int, points: bool = True) -> None:
     from itertools import combinations
 
     from thousand.cards import (ACE, KING, MARRIAGE_VALUES, QUEEN, RANK_PLANE, RANK_POINTS, card, card_name,
-                                card_points, rank_of, suit_of)
+                                card_points, popcount, rank_of, suit_of)
 
     rules = p.rules
     if p.trick_index == 0 and p.leader != declarer:
@@ -217,7 +217,7 @@ def check_history(p: Position, declarer: int, points: bool = True) -> None:
         holders = {s for s, h in enumerate(p.hands) if h & aces} | {s for s, c in p.trick if aces >> c & 1}
         suits = set()
         # the declaring ace led, the others its holder played in as many later tricks
-        if done_leads and len(holders) <= 1 and done_leads >= bin(completed & aces).count("1"):
+        if done_leads and len(holders) <= 1 and done_leads >= popcount(completed & aces):
             suits |= {suit_of(c) for c in range(24) if (completed & aces) >> c & 1}
         if lead_may and aces >> lead & 1 and p.hands[p.leader] & aces == aces & ~(1 << lead):
             suits.add(suit_of(lead))

@@ -352,12 +352,15 @@ class TextTable:
         """The person's hand-off: the card to the defender after him first (2 players: laid
         away); ``at`` a view or the deal, for the seats."""
         self.shown["given"] = True
+        self.say(self._hand_off_words(at, cards, ("lay", "give")))
+
+    def _hand_off_words(self, at: View | DealResult, cards: Any, verbs: tuple[str, str]) -> str:
+        """"you give A to seat 1 and B to seat 2" (``verbs``: the 2-player one, the other's)."""
         a, b = cards
         if at.rules.players == 2:
-            self.say(f"you lay away {card_name(a)} and {card_name(b)}")
-            return
+            return f"you {verbs[0]} away {card_name(a)} and {card_name(b)}"
         nxt, other = _receivers(at.active, self.seat)
-        self.say(f"you give {card_name(a)} to {self.who(nxt)} and {card_name(b)} to {self.who(other)}")
+        return f"you {verbs[1]} {card_name(a)} to {self.who(nxt)} and {card_name(b)} to {self.who(other)}"
 
     def _typed(self, prompt: str, d: Decision, hint: Callable[[], None] | None = None,
                retake: bool = False) -> str:
@@ -465,12 +468,7 @@ class TextTable:
             if view.talon:
                 self.say(f"the talon: {format_hand(view.talon)}")
             if view.declarer == self.seat and view.given:
-                a, b = view.given
-                if view.rules.players == 2:
-                    self.say(f"you laid away {card_name(a)} and {card_name(b)}")
-                else:
-                    nxt, other = _receivers(view.active, self.seat)
-                    self.say(f"you gave {card_name(a)} to {self.who(nxt)} and {card_name(b)} to {self.who(other)}")
+                self.say(self._hand_off_words(view, view.given, ("laid", "gave")))
             elif view.received >= 0:
                 self.say(f"you received {card_name(view.received)} from {self.who(view.declarer)}")
         if view.trick:
