@@ -791,6 +791,24 @@ cdef int play_state_of_view(PlayState* ps, View* v) except -1:
     return 0
 
 
+cdef int _decision_seat(Seat* seat, PlayRules* pr, double* p, int32_t strategy, params, int32_t me,
+                        const int32_t* r, bitgen, unsigned char[::1] work) except -1:
+    """The Seat of one decision asked from Python (``decide``, ``pimc_play_tally``)."""
+    cdef int32_t j
+    cdef unsigned char* wp = NULL
+    cdef int64_t wn = 0
+    for j in range(N_PARAMS):
+        p[j] = params[j] if j < len(params) else 0.0
+    if r != NULL:
+        play_rules_from(pr, r)
+    if work is not None and work.shape[0] > 0:
+        wp = &work[0]
+        wn = work.shape[0]
+    seat_init(seat, strategy, me, p, r, pr if r != NULL else NULL,
+              get_bitgen(bitgen) if bitgen is not None else NULL, wp, wn)
+    return 0
+
+
 def decide(kind, int32_t strategy, params, dict view, bitgen=None, const int32_t[::1] rules=None,
            unsigned char[::1] work=None):
     """One decision of the strategy ``strategy`` (a code) in the position ``view`` (a dict
@@ -812,21 +830,11 @@ def decide(kind, int32_t strategy, params, dict view, bitgen=None, const int32_t
     cdef Seat seat
     cdef PlayRules pr
     cdef double p[N_PARAMS]
-    cdef int32_t j, a = -1, b = -1, declare = 0, card
+    cdef int32_t a = -1, b = -1, declare = 0, card
     cdef PlayState ps
     if not D_BLIND <= k <= D_PLAY:
         raise ValueError(f"unknown decision kind {kind!r} (kinds: {', '.join(DECISION_KINDS)})")
-    for j in range(N_PARAMS):
-        p[j] = params[j] if j < len(params) else 0.0
-    if r != NULL:
-        play_rules_from(&pr, r)
-    cdef unsigned char* wp = NULL
-    cdef int64_t wn = 0
-    if work is not None and work.shape[0] > 0:
-        wp = &work[0]
-        wn = work.shape[0]
-    seat_init(&seat, strategy, v.seat, p, r, &pr if r != NULL else NULL,
-              get_bitgen(bitgen) if bitgen is not None else NULL, wp, wn)
+    _decision_seat(&seat, &pr, p, strategy, params, v.seat, r, bitgen, work)
     v.kind = k
     if k == D_BLIND:
         return strategy_blind(&seat, &v)
@@ -843,6 +851,44 @@ def decide(kind, int32_t strategy, params, dict view, bitgen=None, const int32_t
     v.played = ps.played
     card = strategy_play(&seat, &v, &ps, &declare)
     return card, declare
+
+
+def pimc_play_tally(int32_t strategy, params, dict view, bitgen=None, const int32_t[::1] rules=None,
+                    unsigned char[::1] work=None):
+    """What the ``pimc`` player's card decision in ``view`` weighed (the arguments as
+    ``decide``'s for a play; the same stream gives the same worlds as its answer):
+    ``(worlds, layouts, rows)`` with ``worlds`` the hidden-card layouts solved (all of
+    them when ``worlds == layouts``) and a row ``(card, declare, made, points)`` for each
+    legal move: the layouts where the declarer makes the contract after it, and his deal
+    points summed over them.  ``None`` for a forced card (pimc does not search it) or a
+    view no deal can reach."""
+    cdef const int32_t* r = _rules_ptr(rules)
+    cdef View v = view_from_dict(view, r)
+    cdef Seat seat
+    cdef PlayRules pr
+    cdef PlayState ps
+    cdef double p[N_PARAMS]
+    cdef int32_t mk[48]
+    cdef int64_t sums[48]
+    cdef int64_t totals[48]
+    cdef int64_t layouts = 0
+    cdef int32_t n, k
+    _decision_seat(&seat, &pr, p, strategy, params, v.seat, r, bitgen, work)
+    if seat.branch != B_PIMC:
+        raise ValueError(f"strategy {strategy} is not pimc: only pimc weighs worlds")
+    v.kind = D_PLAY
+    play_state_of_view(&ps, &v)
+    v.played = ps.played
+    if not (v.legal & (v.legal - 1)):
+        return None
+    n = pimc_tally(&seat, &v, &ps, mk, sums, totals, &layouts)
+    if n < 0:
+        return None
+    rows = []
+    for k in range(48):
+        if (k < 24 and v.legal >> k & 1) or (k >= 24 and v.declarable >> (k - 24) & 1):
+            rows.append((k % 24, k >= 24, mk[k], totals[k]))
+    return n, layouts, rows
 
 
 def strategy_branch_of(int32_t code):

@@ -373,27 +373,27 @@ cdef inline void pimc_place(const PimcWorlds* w, uint32_t share, uint32_t* hands
         set_aside[0] = card_points_c(got[1] & ~lay)
 
 
-cdef int32_t pimc_play(Seat* s, View* v, const PlayState* ps, int32_t* declare) noexcept nogil:
-    """The card (and declaration) best over the worlds (see the header)."""
+cdef int32_t pimc_tally(Seat* s, View* v, const PlayState* ps, int32_t* mk, int64_t* sums, int64_t* totals,
+                        int64_t* layouts) noexcept nogil:
+    """Every move's tally over the worlds of the card decision ``v`` (move k: the card,
+    +24 declared): ``mk[k]`` the worlds where the declarer makes the contract, ``sums[k]``
+    his future points summed (the objective's), ``totals[k]`` his deal points summed (taken
+    so far and laid away included: what a person is told); ``layouts`` the consistent
+    worlds in all.  Returns the worlds dealt, -1 for a view no deal can reach."""
     cdef int32_t left[4]
     cdef int32_t trick[3]
     cdef int32_t row[POS_FIELDS]
     cdef int32_t out[48]
-    cdef int32_t mk[48]
-    cdef int64_t sums[48]
     cdef uint32_t shares[PIMC_MAX_WORLDS]
     cdef uint32_t hands[4]
-    cdef uint32_t unknown, laid = 0, mask, moves = 0, legal = v.legal, declarable = v.declarable
+    cdef uint32_t unknown, laid = 0, mask
     cdef PimcWorlds w
     cdef Solver sol
     cdef SolveEntry* table
     cdef uint64_t st
     cdef int32_t i, k, n_worlds, want, n_active = s.play.n_active, me = v.seat, d = v.declarer
-    cdef int32_t made, set_aside, laid_points, total, best = -1, r0, r1
-    cdef bint enumerated, maximising = me == d
-    declare[0] = 0
-    if not (legal & (legal - 1)):
-        return td_lowbit(legal)             # forced: no search, no draw
+    cdef int32_t made, set_aside, laid_points, total, r0, r1
+    cdef bint maximising = me == d
     st = pimc_seed(s)
     for i in range(4):
         left[i] = 0
@@ -407,11 +407,10 @@ cdef int32_t pimc_play(Seat* s, View* v, const PlayState* ps, int32_t* declare) 
     r1 = pimc_next_active(v, n_active, r0) if n_active == 3 else -1
     if not pimc_hidden(s, v, unknown, left, ps.voids[r0], ps.voids[r1] if r1 >= 0 else 0, True, &w,
                        &laid):
-        # a view no deal can reach (hand-made, with impossible counts): play as standard
-        return sensible_play(v, ps, s.params, declare)
+        return -1
+    layouts[0] = w.total
     want = pimc_worlds_param(s.params[PIMC_P_WORLDS if maximising else PIMC_P_DEFENCE_WORLDS])
-    enumerated = w.total <= want
-    if enumerated:
+    if w.total <= want:
         n_worlds = pimc_enumerate(&w, shares, PIMC_MAX_WORLDS)
     else:
         n_worlds = want
@@ -422,6 +421,7 @@ cdef int32_t pimc_play(Seat* s, View* v, const PlayState* ps, int32_t* declare) 
     for k in range(48):
         mk[k] = 0
         sums[k] = 0
+        totals[k] = 0
     for i in range(n_worlds):
         pimc_place(&w, shares[i], hands, me, v.hand, laid, maximising, &st, &set_aside, &laid_points)
         pimc_row(row, hands, v, n_active, ps.leader, ps.trick_n, trick, ps.trump, ps.trick_index, set_aside)
@@ -434,6 +434,25 @@ cdef int32_t pimc_play(Seat* s, View* v, const PlayState* ps, int32_t* declare) 
                 total = made + laid_points + out[k]
                 mk[k] += total >= v.contract
                 sums[k] += out[k]
+                totals[k] += total
+    return n_worlds
+
+
+cdef int32_t pimc_play(Seat* s, View* v, const PlayState* ps, int32_t* declare) noexcept nogil:
+    """The card (and declaration) best over the worlds (see the header)."""
+    cdef int32_t mk[48]
+    cdef int64_t sums[48]
+    cdef int64_t totals[48]
+    cdef int64_t layouts
+    cdef uint32_t legal = v.legal, declarable = v.declarable
+    cdef int32_t k, best = -1
+    cdef bint maximising = v.seat == v.declarer
+    declare[0] = 0
+    if not (legal & (legal - 1)):
+        return td_lowbit(legal)             # forced: no search, no draw
+    if pimc_tally(s, v, ps, mk, sums, totals, &layouts) < 0:
+        # a view no deal can reach (hand-made, with impossible counts): play as standard
+        return sensible_play(v, ps, s.params, declare)
     for k in range(48):
         if (k < 24 and not (legal >> k & 1)) or (k >= 24 and not (declarable >> (k - 24) & 1)):
             continue

@@ -23,7 +23,7 @@ import pytest
 from thousand import _fastdeal, kernel
 from thousand.reference import Stream, play_deal
 from thousand.rules import CLASSIC, parse_rules_spec
-from thousand.strategies import KernelPlayer, parse_strategy
+from thousand.strategies import KernelPlayer, parse_strategy, workspaces
 
 from helpers.parity import compare_reference_rows, reference_deals
 
@@ -192,24 +192,26 @@ def test_the_start_of_play_worlds_place_the_hand_off():
 
 
 # --------------------------------------------------------------------------- the objective, all worlds known
-def objective_choice(d: dict, rules, worlds) -> tuple[int, int]:
-    """The move pimc's objective picks over ``worlds``, computed with the solver's
-    Python entry (every move's exact value per world), independently of src/_pimc.pxi's
-    accumulation."""
+def objective_tally(d: dict, rules, worlds) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray]:
+    """Every move's tally over ``worlds`` computed with the solver's Python entry (every
+    move's exact value per world), independently of src/_pimc.pxi's accumulation: the
+    moves (card, +24 declared), the worlds where the contract is made after each, the
+    declarer's future points summed, and his deal points summed (laid-away ones included)."""
     from thousand import solver
     ws = solver.Workspace()
-    me, decl = d["seat"], d["declarer"]
+    decl = d["declarer"]
     trick = list(d.get("trick_cards", []))
     made = d["points"][decl] + d["marriage_points"][decl]
     makes = np.zeros(48, np.int64)
     sums = np.zeros(48, np.int64)
+    totals = np.zeros(48, np.int64)
     seen = np.zeros(48, bool)
     for hands, set_aside, laid in worlds:
         row = np.full(17, -1, np.int32)
         row[0:4] = hands
         row[4:4 + len(d["active"])] = d["active"]
         row[7] = decl
-        row[8] = d["trick_seats"][0] if trick else me
+        row[8] = d["trick_seats"][0] if trick else d["seat"]
         row[9] = len(trick)
         row[10:10 + len(trick)] = trick
         row[13] = d["trump"]
@@ -220,10 +222,16 @@ def objective_choice(d: dict, rules, worlds) -> tuple[int, int]:
         assert _fastdeal._solve_cards(rules.to_kernel(), row, ws.table, out) >= 0
         for m in np.flatnonzero(out >= 0):
             makes[m] += out[m] + laid >= d["contract"]
-            sums[m] += out[m]
+            sums[m] += out[m] - made
+            totals[m] += out[m] + laid
             seen[m] = True
-    moves = [m for m in range(48) if seen[m]]
-    sign = 1 if me == decl else -1
+    return [m for m in range(48) if seen[m]], makes, sums, totals
+
+
+def objective_choice(d: dict, rules, worlds) -> tuple[int, int]:
+    """The move pimc's objective picks over ``worlds`` (:func:`objective_tally`)."""
+    moves, makes, sums, _ = objective_tally(d, rules, worlds)
+    sign = 1 if d["seat"] == d["declarer"] else -1
     best = max(moves, key=lambda m: (sign * makes[m], sign * sums[m], -m))
     return (best - 24, 1) if best >= 24 else (best, 0)
 
@@ -252,6 +260,38 @@ def test_with_every_world_enumerated_pimc_plays_its_objectives_best_card(spec, s
         tested += 1
         unique += total == 1
     assert tested >= 10
+
+
+def test_the_tally_a_hint_shows_is_what_the_objective_counts(seed):
+    """``pimc_play_tally`` (the figures ``hint`` gives at the table) over every world of a
+    position: each legal move's made count and deal points equal the solver's, move by
+    move, and its first best is the card ``decide`` plays with the same stream."""
+    rules = parse_rules_spec("classic")
+    k = rules.to_kernel()
+    strategy = parse_strategy("pimc:worlds=64,defence_worlds=64")
+    work = workspaces([strategy.code])[0]
+    tested = 0
+    for d, view, row in recorded(rules, 4, [seed, 46]):
+        if not (d["legal"] & (d["legal"] - 1)) or d["trick_index"] < 4:
+            continue
+        total, enumerated, worlds = _fastdeal._pimc_worlds(d, k, 64)
+        if not enumerated:
+            continue
+        n, layouts, rows = _fastdeal.pimc_play_tally(strategy.code, strategy.params, d, np.random.PCG64(1), k, work)
+        assert n == layouts == total
+        moves, makes, _, totals = objective_tally(d, rules, worlds)
+        assert [c + 24 * dec for c, dec, _, _ in rows] == moves
+        assert [(m, p) for _, _, m, p in rows] == [(makes[m], totals[m]) for m in moves], d
+        sign = 1 if d["seat"] == d["declarer"] else -1
+        first = max(rows, key=lambda r: (sign * r[2], sign * r[3], -(r[0] + 24 * r[1])))
+        got = kernel.decide("play", strategy.code, strategy.params, d, np.random.PCG64(1), rules, work)
+        assert (first[0], int(first[1])) == tuple(got)
+        tested += 1
+    assert tested >= 10
+    forced = next(d for d, _, _ in recorded(rules, 1, [seed, 47]) if not d["legal"] & (d["legal"] - 1))
+    assert _fastdeal.pimc_play_tally(strategy.code, strategy.params, forced, None, k, work) is None
+    with pytest.raises(ValueError, match="not pimc"):
+        _fastdeal.pimc_play_tally(parse_strategy("standard").code, [], forced, None, k, work)
 
 
 def test_each_side_searches_with_its_own_worlds_parameter(seed):

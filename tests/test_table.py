@@ -3,6 +3,7 @@ player's would, a game saved after every answer continues to the same game, undo
 answer back, and the terminal front end turns typed lines into those answers."""
 import io
 import json
+import re
 
 import pytest
 
@@ -375,8 +376,17 @@ def test_hint_says_what_the_bots_would_answer_in_the_seat_and_changes_nothing():
     got = play(_table_game(SHORT, 6), typist)
     assert got.trace.to_dict() == plain.trace.to_dict()      # a hint draws nothing from the game's stream
     (std, _), (srch, _) = [(e[1], e[2]) for e in typist.expected]
-    line = next(x for x in out.getvalue().splitlines() if x.startswith("  standard:"))
-    assert line.startswith(f"  standard: {card_name(parse_card(std))}") and f"pimc: {card_name(parse_card(srch))}" in line
+    lines = out.getvalue().splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("  standard:"))
+    assert lines[at].startswith(f"  standard: {card_name(parse_card(std))}")
+    assert f"pimc: {card_name(parse_card(srch))}" in lines[at]
+    # why: the layouts pimc solved, its own card first with how often the contract is made
+    why = re.fullmatch(r"  pimc solved (?:all )?([\d,]+) (?:of the ([\d,]+) )?layouts of the hidden cards open-handed: "
+                       r"after (\S+)(?: declaring)? (?:you|seat \d) makes? (\d+) in (\d+) \((\d+)%\), with \d+ points "
+                       r"on average(?:; after \S+(?: declaring)? in \d+ \(\d+%\), with \d+)*(?:; \.\.\.)?", lines[at + 1])
+    assert why, lines[at + 1]
+    worlds, made = int(why[1].replace(",", "")), int(why[5])
+    assert why[3] == card_name(parse_card(srch)) and 0 <= made <= worlds and round(100 * made / worlds) == int(why[6])
 
 
 def test_save_never_replaces_a_file_and_resume_refuses_any_given_setting(tmp_path, capsys, monkeypatch):

@@ -405,12 +405,15 @@ class KernelPlayer:
         """The kernel view of one decision of ``kind`` (a hook: tests record it)."""
         return kernel_view(view, **extra)
 
-    def _decide(self, kind: str, view: Any, **extra: Any) -> Any:
-        """The kernel's answer to one decision (the Seat gets the view's rules)."""
+    def _args(self, kind: str, view: Any, **extra: Any) -> tuple[Any, ...]:
+        """The kernel's arguments after the kind for one decision (the Seat gets the view's rules)."""
         if view.rules is not self._rules:
             self._rules, self._rules_array = view.rules, view.rules.to_kernel()
-        return self._k.decide(kind, self.code, self.params, self._view(view, kind, **extra), self.bitgen,
-                              self._rules_array, self._work)
+        return self.code, self.params, self._view(view, kind, **extra), self.bitgen, self._rules_array, self._work
+
+    def _decide(self, kind: str, view: Any, **extra: Any) -> Any:
+        """The kernel's answer to one decision."""
+        return self._k.decide(kind, *self._args(kind, view, **extra))
 
     def go_blind(self, view: Any) -> bool:
         return bool(self._decide("blind", view, hand=0))
@@ -433,8 +436,20 @@ class KernelPlayer:
         return int(self._decide("raise", view, min_bid=lowest, max_bid=top, can_resign=int(may_resign),
                                 **_resign_terms(view)))
 
-    def play(self, view: Any, legal: int) -> tuple[int, bool]:
+    @staticmethod
+    def _moves(view: Any, legal: int) -> dict[str, int]:
+        """A card decision's legal cards and the ones that may declare a marriage."""
         from thousand.reference.play import declarable_cards
         declarable = 0 if view.trick else legal & declarable_cards(view.rules, view.hand, view.trick_index)
-        card, declare = self._decide("play", view, legal=legal, declarable=declarable)
+        return {"legal": legal, "declarable": declarable}
+
+    def play(self, view: Any, legal: int) -> tuple[int, bool]:
+        card, declare = self._decide("play", view, **self._moves(view, legal))
         return int(card), bool(declare)
+
+    def play_tally(self, view: Any, legal: int) -> tuple[int, int, list[tuple[int, bool, int, int]]] | None:
+        """What ``pimc``'s :meth:`play` weighs in ``view`` (drawing what it would draw):
+        ``(worlds, layouts, rows)``, a row ``(card, declare, made, points)`` for each legal
+        move, ``made`` the worlds where the declarer makes the contract after it and
+        ``points`` his deal points summed over the worlds; None for a forced card."""
+        return self._k.pimc_play_tally(*self._args("play", view, **self._moves(view, legal)))

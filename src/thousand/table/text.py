@@ -30,7 +30,8 @@ __all__ = ["TextTable", "HELP"]
 
 HELP = """At any prompt:
   help   this text            hand   show the table again
-  hint   what the bots would answer in your seat (standard, and pimc, the search player)
+  hint   what the bots would answer in your seat (standard, and pimc, the search player,
+         with the figures behind its card)
   undo   take your last answer back (the game is played again up to the decision before it)
   quit   stop here (with --save the game is kept: thousand play --resume FILE continues it)
 Cards are written rank then suit: AH, 10S (or TS), QD, 9C, K♥.  A bid is a number or "pass"."""
@@ -414,16 +415,51 @@ class TextTable:
     def _hint(self, d: Decision) -> None:
         """What the bots would answer in your seat, from what your seat knows (no peeking):
         the rule-based ``standard`` and the search player ``pimc``."""
-        self.say("  " + "; ".join(f"{spec}: {self._spoken(d, value)}" for spec, value in self._bot_answers(d)))
+        answers = self._bot_answers(d)
+        self.say("  " + "; ".join(f"{spec}: {self._spoken(d, value)}" for spec, value in answers))
+        if d.kind == "play":
+            why = self._pimc_reason(d, dict(answers)["pimc"])
+            if why:
+                self.say("  " + why)
 
-    def _bot_answers(self, d: Decision) -> list[tuple[str, Any]]:
+    @staticmethod
+    def _hint_player(spec: str, d: Decision) -> Any:
         from thousand.players import make_player
         from thousand.reference.rng import Stream
 
+        # each on a stream of its own: asking for a hint never changes the game
+        return make_player(spec, d.view.rules, d.view.seat, Stream(0))
+
+    def _bot_answers(self, d: Decision) -> list[tuple[str, Any]]:
         from .session import answer_of
 
-        # each on a stream of its own: asking for a hint never changes the game
-        return [(spec, answer_of(make_player(spec, d.view.rules, self.seat, Stream(0)), d)) for spec in HINT_PLAYERS]
+        return [(spec, answer_of(self._hint_player(spec, d), d)) for spec in HINT_PLAYERS]
+
+    def _pimc_reason(self, d: Decision, answer: tuple[int, bool]) -> str | None:
+        """Why pimc plays ``answer``: the layouts of the hidden cards it solved, and for its
+        card and the next best ones how often the contract is made and the declarer's points
+        (its objective: the contract made in the most layouts, then the most points, the
+        defenders the fewest).  None for a forced card."""
+        got = self._hint_player("pimc", d).play_tally(d.view, d.legal)
+        if got is None:
+            return None
+        worlds, layouts, rows = got
+        maximising = d.view.declarer == d.view.seat
+        # the kernel's order (rows come in card order; its first best is kept on a tie)
+        rows = sorted(rows, key=lambda r: (-r[2], -r[3]) if maximising else (r[2], r[3]))
+        rows.sort(key=lambda r: (r[0], r[1]) != answer)
+
+        def said(row: tuple[int, bool, int, int], first: bool) -> str:
+            card, declare, made, points = row
+            name = card_name(card) + (" declaring" if declare else "")
+            share = f"{made} ({100 * made / worlds:.0f}%)"
+            return (f"after {name} {self.does(d.view.declarer, f'make {d.view.contract}')} in {share}, "
+                    f"with {points / worlds:.0f} points on average" if first
+                    else f"after {name} in {share}, with {points / worlds:.0f}")
+        solved = (f"all {worlds:,} layouts of the hidden cards" if worlds >= layouts
+                  else f"{worlds:,} of the {layouts:,} layouts of the hidden cards")
+        return (f"pimc solved {solved} open-handed: " + "; ".join(said(r, i == 0) for i, r in enumerate(rows[:3]))
+                + ("; ..." if len(rows) > 3 else ""))
 
     def _spoken(self, d: Decision, value: Any) -> str:
         if d.kind in ("blind", "redeal"):
