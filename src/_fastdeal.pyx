@@ -793,7 +793,7 @@ cdef int play_state_of_view(PlayState* ps, View* v) except -1:
 
 cdef int _decision_seat(Seat* seat, PlayRules* pr, double* p, int32_t strategy, params, int32_t me,
                         const int32_t* r, bitgen, unsigned char[::1] work) except -1:
-    """The Seat of one decision asked from Python (``decide``, ``pimc_play_tally``)."""
+    """The Seat of one decision asked from Python (``decide``, ``pimc_tally``)."""
     cdef int32_t j
     cdef unsigned char* wp = NULL
     cdef int64_t wn = 0
@@ -853,15 +853,17 @@ def decide(kind, int32_t strategy, params, dict view, bitgen=None, const int32_t
     return card, declare
 
 
-def pimc_play_tally(int32_t strategy, params, dict view, bitgen=None, const int32_t[::1] rules=None,
-                    unsigned char[::1] work=None):
-    """What the ``pimc`` player's card decision in ``view`` weighed (the arguments as
-    ``decide``'s for a play; the same stream gives the same worlds as its answer):
-    ``(worlds, layouts, rows)`` with ``worlds`` the hidden-card layouts solved (all of
-    them when ``worlds == layouts``) and a row ``(card, declare, made, points)`` for each
-    legal move: the layouts where the declarer makes the contract after it, and his deal
-    points summed over them.  ``None`` for a forced card (pimc does not search it) or a
-    view no deal can reach."""
+def pimc_tally(kind, int32_t strategy, params, dict view, bitgen=None, const int32_t[::1] rules=None,
+               unsigned char[::1] work=None):
+    """What the ``pimc`` player weighed for its ``play`` or ``raise`` decision in ``view``
+    (the arguments as ``decide``'s; the same stream gives the same worlds as its answer):
+    ``(worlds, layouts, figures)`` with ``worlds`` the hidden-card layouts solved (all of
+    them when ``worlds == layouts``).  ``figures`` for a play: a row ``(card, declare, made,
+    points)`` for each legal move, the layouts where the declarer makes the contract after
+    it and his deal points summed over them; for a raise: the declarer's deal points in
+    each layout solved.  ``None`` for a forced card (pimc does not search it) or a view no
+    deal can reach."""
+    cdef int32_t k = DECISION_KINDS[kind] if isinstance(kind, str) else kind
     cdef const int32_t* r = _rules_ptr(rules)
     cdef View v = view_from_dict(view, r)
     cdef Seat seat
@@ -871,23 +873,29 @@ def pimc_play_tally(int32_t strategy, params, dict view, bitgen=None, const int3
     cdef int32_t mk[48]
     cdef int64_t sums[48]
     cdef int64_t totals[48]
+    cdef int32_t vals[PIMC_MAX_WORLDS]
     cdef int64_t layouts = 0
-    cdef int32_t n, k
+    cdef int32_t n, m
+    if k != D_PLAY and k != D_RAISE:
+        raise ValueError(f"pimc weighs worlds for a play or a raise, not {kind!r}")
     _decision_seat(&seat, &pr, p, strategy, params, v.seat, r, bitgen, work)
     if seat.branch != B_PIMC:
         raise ValueError(f"strategy {strategy} is not pimc: only pimc weighs worlds")
-    v.kind = D_PLAY
+    v.kind = k
+    if k == D_RAISE:
+        n = pimc_raise_values(&seat, &v, vals, &layouts)
+        return None if n == 0 else (n, layouts, [vals[m] for m in range(n)])
     play_state_of_view(&ps, &v)
     v.played = ps.played
     if not (v.legal & (v.legal - 1)):
         return None
-    n = pimc_tally(&seat, &v, &ps, mk, sums, totals, &layouts)
+    n = pimc_card_tally(&seat, &v, &ps, mk, sums, totals, &layouts)
     if n < 0:
         return None
     rows = []
-    for k in range(48):
-        if (k < 24 and v.legal >> k & 1) or (k >= 24 and v.declarable >> (k - 24) & 1):
-            rows.append((k % 24, k >= 24, mk[k], totals[k]))
+    for m in range(48):
+        if (m < 24 and v.legal >> m & 1) or (m >= 24 and v.declarable >> (m - 24) & 1):
+            rows.append((m % 24, m >= 24, mk[m], totals[m]))
     return n, layouts, rows
 
 

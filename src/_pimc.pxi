@@ -373,7 +373,7 @@ cdef inline void pimc_place(const PimcWorlds* w, uint32_t share, uint32_t* hands
         set_aside[0] = card_points_c(got[1] & ~lay)
 
 
-cdef int32_t pimc_tally(Seat* s, View* v, const PlayState* ps, int32_t* mk, int64_t* sums, int64_t* totals,
+cdef int32_t pimc_card_tally(Seat* s, View* v, const PlayState* ps, int32_t* mk, int64_t* sums, int64_t* totals,
                         int64_t* layouts) noexcept nogil:
     """Every move's tally over the worlds of the card decision ``v`` (move k: the card,
     +24 declared): ``mk[k]`` the worlds where the declarer makes the contract, ``sums[k]``
@@ -450,7 +450,7 @@ cdef int32_t pimc_play(Seat* s, View* v, const PlayState* ps, int32_t* declare) 
     declare[0] = 0
     if not (legal & (legal - 1)):
         return td_lowbit(legal)             # forced: no search, no draw
-    if pimc_tally(s, v, ps, mk, sums, totals, &layouts) < 0:
+    if pimc_card_tally(s, v, ps, mk, sums, totals, &layouts) < 0:
         # a view no deal can reach (hand-made, with impossible counts): play as standard
         return sensible_play(v, ps, s.params, declare)
     for k in range(48):
@@ -607,18 +607,16 @@ cdef void pimc_hand_off(Seat* s, View* v, int32_t* first, int32_t* second) noexc
     second[0] = b
 
 
-cdef int32_t pimc_raise(Seat* s, View* v) noexcept nogil:
-    """Raise to the contract of the best expected score over the worlds, or resign when
-    resigning costs less (the standard's comparison, with the make chance and the
-    expected points measured on the worlds instead of estimated)."""
+cdef int32_t pimc_raise_values(Seat* s, View* v, int32_t* vals, int64_t* layouts) noexcept nogil:
+    """The declarer's deal points with open-hand play in each world of the raise decision
+    (after his hand-off; laid-away points included): ``vals``, ``layouts`` the consistent
+    worlds in all.  Returns how many were solved (0: no world fits)."""
     cdef uint32_t shares[PIMC_MAX_WORLDS]
-    cdef int32_t vals[PIMC_MAX_WORLDS]
     cdef uint32_t hands[4]
     cdef int32_t row[POS_FIELDS]
     cdef int32_t trick[3]
     cdef uint32_t laid = 0, mask
-    cdef int32_t n_worlds, i, n_ok = 0, set_aside, laid_points, c, best_c, made
-    cdef double mean = 0.0, pm, ev, best_ev, opp, play_value
+    cdef int32_t n_worlds, i, n_ok = 0, set_aside, laid_points
     cdef PimcWorlds w
     cdef Solver sol
     cdef SolveEntry* table
@@ -626,7 +624,8 @@ cdef int32_t pimc_raise(Seat* s, View* v) noexcept nogil:
     n_worlds = pimc_start_worlds(s, v, v.hand, True, pimc_worlds_param(s.params[PIMC_P_RAISE_WORLDS]), &st, &w,
                                  shares, &laid)
     if n_worlds == 0:
-        return sensible_raise(v, s.params)
+        return 0
+    layouts[0] = w.total
     table = pimc_table(s, &mask)
     for i in range(n_worlds):
         pimc_place(&w, shares[i], hands, v.seat, v.hand, laid, True, &st, &set_aside, &laid_points)
@@ -635,10 +634,23 @@ cdef int32_t pimc_raise(Seat* s, View* v) noexcept nogil:
             continue
         pimc_generation(&sol, i, s.play.n_active)
         vals[n_ok] = solver_exact(&sol, 0) + laid_points
-        mean += vals[n_ok]
         n_ok += 1
+    return n_ok
+
+
+cdef int32_t pimc_raise(Seat* s, View* v) noexcept nogil:
+    """Raise to the contract of the best expected score over the worlds, or resign when
+    resigning costs less (the standard's comparison, with the make chance and the
+    expected points measured on the worlds instead of estimated)."""
+    cdef int32_t vals[PIMC_MAX_WORLDS]
+    cdef int64_t layouts
+    cdef int32_t i, n_ok, c, best_c, made
+    cdef double mean = 0.0, pm, ev, best_ev, opp, play_value
+    n_ok = pimc_raise_values(s, v, vals, &layouts)
     if n_ok == 0:
         return sensible_raise(v, s.params)
+    for i in range(n_ok):
+        mean += vals[i]
     mean /= n_ok
     # the contract of the best expected score: contract x (2 P(make) - 1)
     best_c = v.min_bid

@@ -263,7 +263,7 @@ def test_with_every_world_enumerated_pimc_plays_its_objectives_best_card(spec, s
 
 
 def test_the_tally_a_hint_shows_is_what_the_objective_counts(seed):
-    """``pimc_play_tally`` (the figures ``hint`` gives at the table) over every world of a
+    """``pimc_tally`` of a play (the figures ``hint`` gives at the table) over every world of a
     position: each legal move's made count and deal points equal the solver's, move by
     move, and its first best is the card ``decide`` plays with the same stream."""
     rules = parse_rules_spec("classic")
@@ -277,7 +277,7 @@ def test_the_tally_a_hint_shows_is_what_the_objective_counts(seed):
         total, enumerated, worlds = _fastdeal._pimc_worlds(d, k, 64)
         if not enumerated:
             continue
-        n, layouts, rows = _fastdeal.pimc_play_tally(strategy.code, strategy.params, d, np.random.PCG64(1), k, work)
+        n, layouts, rows = _fastdeal.pimc_tally("play", strategy.code, strategy.params, d, np.random.PCG64(1), k, work)
         assert n == layouts == total
         moves, makes, _, totals = objective_tally(d, rules, worlds)
         assert [c + 24 * dec for c, dec, _, _ in rows] == moves
@@ -289,9 +289,45 @@ def test_the_tally_a_hint_shows_is_what_the_objective_counts(seed):
         tested += 1
     assert tested >= 10
     forced = next(d for d, _, _ in recorded(rules, 1, [seed, 47]) if not d["legal"] & (d["legal"] - 1))
-    assert _fastdeal.pimc_play_tally(strategy.code, strategy.params, forced, None, k, work) is None
+    assert _fastdeal.pimc_tally("play", strategy.code, strategy.params, forced, None, k, work) is None
     with pytest.raises(ValueError, match="not pimc"):
-        _fastdeal.pimc_play_tally(parse_strategy("standard").code, [], forced, None, k, work)
+        _fastdeal.pimc_tally("play", parse_strategy("standard").code, [], forced, None, k, work)
+    with pytest.raises(ValueError, match="not 'bid'"):
+        _fastdeal.pimc_tally("bid", strategy.code, strategy.params, forced, None, k, work)
+
+
+@pytest.mark.parametrize("spec", ["classic", "classic:players=2"])
+def test_the_raise_tally_is_the_solvers_value_of_each_world(spec):
+    """``pimc_tally`` of a raise (the points ``hint`` sums up at the contract question):
+    the declarer's deal points in each of the worlds its answer is drawn from (the same
+    stream's first word seeds them), each the solver's value of that world's play start."""
+    from thousand.cards import parse_card, parse_hand
+    from thousand.solver import Workspace
+    rules = parse_rules_spec(spec)
+    k = rules.to_kernel()
+    two = rules.players == 2
+    hand = parse_hand("QH KH AS TS AD TD AC 9C JS KD" + (" 9H JH" if two else ""))
+    given = [parse_card("9C"), parse_card("JS")]
+    view = {"players": rules.players, "active": [1, 0] if two else [1, 2, 0], "seat": 1, "declarer": 1,
+            "contract": 100, "hand": hand & ~(1 << given[0]) & ~(1 << given[1]), "given": given,
+            "min_bid": 100, "max_bid": 300, "can_resign": 1, "resign_cost": 100, "resign_gift": 50}
+    p = parse_strategy("pimc:raise_worlds=12")
+    work = workspaces([p.code])[0]
+    n, layouts, points = _fastdeal.pimc_tally("raise", p.code, p.params, view, np.random.PCG64(3), k, work)
+    total, _, worlds = _fastdeal._pimc_worlds(view, k, 12, seed=int(np.random.PCG64(3).random_raw()), start=True)
+    assert n == len(points) == len(worlds) == 12 and layouts == total > 12
+    ws = Workspace()
+    for got, (hands, set_aside, laid) in zip(points, worlds):
+        row = np.full(17, -1, np.int32)
+        row[0:4] = hands
+        row[4:4 + len(view["active"])] = view["active"]
+        row[7] = row[8] = 1
+        row[9], row[13], row[14], row[15], row[16] = 0, -1, 0, set_aside, 0
+        out = np.empty(1, np.int32)
+        empty = np.empty(0, np.int32)
+        _fastdeal._solve_batch(k, row[None, :], ws.table, empty, out, np.empty(0, np.int64), np.empty(0, np.int64))
+        assert got == out[0] + laid
+    assert len(set(points)) > 1     # the worlds differ: a copied first value would fail
 
 
 def test_each_side_searches_with_its_own_worlds_parameter(seed):

@@ -436,6 +436,25 @@ def _marriages(d):
         c for c in iter_cards(d.legal) if can_declare(v.rules, v.hand, c, v.trick_index, True)]
 
 
+def test_the_contract_hint_sums_up_the_points_pimc_weighed():
+    d = next(d for d in (_first_decision("classic:max_deals=8", seed, lambda d: d.kind == "contract",
+                                         opponents=("passive", "passive")) for seed in range(4, 12)) if d)
+    out = io.StringIO()
+    lines = ["hint"]
+    table = TextTable(0, ["person", "passive", "passive"], read=lambda p: lines.pop(0) if lines else "quit", out=out)
+    with pytest.raises(Quit):
+        table.ask(d)
+    said = [x for x in out.getvalue().splitlines() if x.startswith("  pimc solved")]
+    pimc = make_player("pimc", d.view.rules, 0, Stream(0))
+    worlds, layouts, points = pimc.raise_tally(d.view, d.lowest, d.highest, d.may_resign)
+    answer = answer_of(make_player("pimc", d.view.rules, 0, Stream(0)), d)
+    made = [f"{c} made in {sum(p >= c for p in points)} ({round(100 * sum(p >= c for p in points) / worlds)}%)"
+            for c in dict.fromkeys([d.lowest] + ([answer] if answer != -1 else []))]
+    assert said == [f"  pimc solved {worlds:,} of the {layouts:,} layouts of the hidden cards open-handed: your points "
+                    f"{min(points)} to {max(points)}, {round(sum(points) / worlds)} on average; " + "; ".join(made)]
+    assert worlds == 8 and len(set(points)) > 1
+
+
 def test_every_prompt_takes_the_commands_and_long_or_odd_typing_gets_a_short_reason():
     def typed(d, lines):
         out = io.StringIO()

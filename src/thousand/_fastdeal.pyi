@@ -59,10 +59,10 @@ def decide(kind: str | int, strategy: int, params: Sequence[float], view: dict[s
            bitgen: np.random.BitGenerator | None = ...,
            rules: npt.NDArray[np.int32] | None = ...,
            work: npt.NDArray[np.uint8] | None = ...) -> int | tuple[int, int]: ...
-def pimc_play_tally(strategy: int, params: Sequence[float], view: dict[str, Any],
-                    bitgen: np.random.BitGenerator | None = ...,
-                    rules: npt.NDArray[np.int32] | None = ...,
-                    work: npt.NDArray[np.uint8] | None = ...) -> tuple[int, int, list[tuple[int, bool, int, int]]] | None: ...
+def pimc_tally(kind: str | int, strategy: int, params: Sequence[float], view: dict[str, Any],
+               bitgen: np.random.BitGenerator | None = ...,
+               rules: npt.NDArray[np.int32] | None = ...,
+               work: npt.NDArray[np.uint8] | None = ...) -> tuple[int, int, list[Any]] | None: ...
 def strategy_branch_of(code: int) -> str | None: ...
 
 class _PlayLayerForTests:

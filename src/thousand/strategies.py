@@ -430,11 +430,14 @@ class KernelPlayer:
         a, b = self._decide("hand_off", view)
         return int(a), int(b)
 
-    def raise_or_resign(self, view: Any, lowest: int, highest: int, may_resign: bool) -> int:
+    @staticmethod
+    def _raise_extra(view: Any, lowest: int, highest: int, may_resign: bool) -> dict[str, int]:
         step = view.rules.bid_step
         top = lowest + (highest - lowest) // step * step
-        return int(self._decide("raise", view, min_bid=lowest, max_bid=top, can_resign=int(may_resign),
-                                **_resign_terms(view)))
+        return {"min_bid": lowest, "max_bid": top, "can_resign": int(may_resign), **_resign_terms(view)}
+
+    def raise_or_resign(self, view: Any, lowest: int, highest: int, may_resign: bool) -> int:
+        return int(self._decide("raise", view, **self._raise_extra(view, lowest, highest, may_resign)))
 
     @staticmethod
     def _moves(view: Any, legal: int) -> dict[str, int]:
@@ -452,4 +455,11 @@ class KernelPlayer:
         ``(worlds, layouts, rows)``, a row ``(card, declare, made, points)`` for each legal
         move, ``made`` the worlds where the declarer makes the contract after it and
         ``points`` his deal points summed over the worlds; None for a forced card."""
-        return self._k.pimc_play_tally(*self._args("play", view, **self._moves(view, legal)))
+        return self._k.pimc_tally("play", *self._args("play", view, **self._moves(view, legal)))
+
+    def raise_tally(self, view: Any, lowest: int, highest: int, may_resign: bool) -> tuple[int, int, list[int]] | None:
+        """What ``pimc``'s :meth:`raise_or_resign` weighs in ``view`` (drawing what it would
+        draw): ``(worlds, layouts, points)``, the declarer's deal points in each world
+        solved; None when no world fits."""
+        return self._k.pimc_tally("raise", *self._args("raise", view, **self._raise_extra(view, lowest, highest,
+                                                                                          may_resign)))

@@ -417,10 +417,10 @@ class TextTable:
         the rule-based ``standard`` and the search player ``pimc``."""
         answers = self._bot_answers(d)
         self.say("  " + "; ".join(f"{spec}: {self._spoken(d, value)}" for spec, value in answers))
-        if d.kind == "play":
-            why = self._pimc_reason(d, dict(answers)["pimc"])
-            if why:
-                self.say("  " + why)
+        why = (self._pimc_reason(d, dict(answers)["pimc"]) if d.kind == "play"
+               else self._pimc_contract_reason(d, dict(answers)["pimc"]) if d.kind == "contract" else None)
+        if why:
+            self.say("  " + why)
 
     @staticmethod
     def _hint_player(spec: str, d: Decision) -> Any:
@@ -456,10 +456,23 @@ class TextTable:
             return (f"after {name} {self.does(d.view.declarer, f'make {d.view.contract}')} in {share}, "
                     f"with {points / worlds:.0f} points on average" if first
                     else f"after {name} in {share}, with {points / worlds:.0f}")
-        solved = (f"all {worlds:,} layouts of the hidden cards" if worlds >= layouts
-                  else f"{worlds:,} of the {layouts:,} layouts of the hidden cards")
-        return (f"pimc solved {solved} open-handed: " + "; ".join(said(r, i == 0) for i, r in enumerate(rows[:3]))
-                + ("; ..." if len(rows) > 3 else ""))
+        return (f"pimc solved {_layouts(worlds, layouts)} open-handed: "
+                + "; ".join(said(r, i == 0) for i, r in enumerate(rows[:3])) + ("; ..." if len(rows) > 3 else ""))
+
+    def _pimc_contract_reason(self, d: Decision, answer: int) -> str | None:
+        """What pimc's contract answer rests on: the declarer's points with open-hand play
+        in the layouts it solved, and how often they reach the contract kept and the one
+        it plays for (its choice weighs those: the best expected score, or a resignation
+        when that costs less)."""
+        got = self._hint_player("pimc", d).raise_tally(d.view, d.lowest, d.highest, d.may_resign)
+        if got is None:
+            return None
+        worlds, layouts, points = got
+        shown = [d.lowest] + ([answer] if answer != RESIGN and answer != d.lowest else [])
+        made = "; ".join(f"{c} made in {sum(p >= c for p in points)} ({100 * sum(p >= c for p in points) / worlds:.0f}%)"
+                         for c in shown)
+        return (f"pimc solved {_layouts(worlds, layouts)} open-handed: your points {min(points)} to {max(points)}, "
+                f"{sum(points) / worlds:.0f} on average; {made}")
 
     def _spoken(self, d: Decision, value: Any) -> str:
         if d.kind in ("blind", "redeal"):
@@ -624,6 +637,12 @@ class _Retake(Exception):
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _layouts(worlds: int, layouts: int) -> str:
+    """How many layouts of the hidden cards pimc solved, of how many."""
+    return (f"all {worlds:,} layouts of the hidden cards" if worlds >= layouts
+            else f"{worlds:,} of the {layouts:,} layouts of the hidden cards")
 
 
 def _receivers(active: Any, declarer: int) -> tuple[int, int]:
