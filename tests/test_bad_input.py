@@ -124,6 +124,15 @@ def test_an_unknown_option_is_blamed_on_its_subcommand(capsys):
     assert "thousand bid --help" in line
 
 
+def test_an_option_is_never_read_as_a_longer_one_it_begins(capsys, tmp_path, monkeypatch):
+    # games has --deals-out but no --deals: a shortened option would write a dataset to ./50
+    monkeypatch.chdir(tmp_path)
+    line = cli_error(capsys, "games", "--games", "10", "--out", "g", "--deals", "50")
+    assert line.startswith("thousand games: error: unrecognized arguments: --deals 50")
+    assert "unrecognized arguments: --dea 10" in cli_error(capsys, "simulate", "-n", "10", "--dea", "10")
+    assert not any(tmp_path.iterdir())
+
+
 @pytest.mark.parametrize("spec, needle", [
     ("standard:spread=-30", "spread: must be between 1 and"),
     ("standard:spread=0", "spread"),

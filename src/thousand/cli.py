@@ -51,6 +51,10 @@ class OneLineErrorParser(argparse.ArgumentParser):
     ``-.<digit>...`` is never an option: argparse's own matcher for negative numbers
     (the rule its documentation states, "Arguments containing -") is widened to it.
 
+    An option is never shortened (``allow_abbrev=False``): argparse would take ``games
+    --deals 50``, a command without ``--deals``, for ``--deals-out 50`` and write a dataset
+    into a folder named 50.
+
     >>> p = OneLineErrorParser(prog="x")
     >>> _ = p.add_argument("--taken")
     >>> p.parse_args(["--taken", "-5,0,0"]).taken
@@ -58,6 +62,7 @@ class OneLineErrorParser(argparse.ArgumentParser):
     """
 
     def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = re.compile(r"^-\.?\d")
 
