@@ -89,6 +89,10 @@ def test_specs_and_overrides():
     ("classic:barrel_at=1000", "barrel_at: must be below target (1000), got 1000"),
     ("classic:barrel_at=800", "barrel_target: a sitter at barrel_at=800 making 120 cannot reach target=1000"),
     ("classic:bid_step=7", "bid_step: must be 1, 2 or a multiple of 5, got 7"),
+    # the sitter's contract is barrel_target rounded down to the step: 100, and 880 + 100 < 1000
+    ("classic:bid_step=50", "bid_step: with bid_step=50 a barrel sitter comes off at contract 100 (barrel_target=120 "
+                            "rounded down to a multiple of 50), and 880 + 100 does not reach target=1000"),
+    ("russian:bid_step=35", "bid_step: with bid_step=35 a barrel sitter comes off at contract 105"),
     ("classic:bid_step=10,barrel_bid_min=125", "barrel_bid_min: must be a multiple of bid_step (10), got 125"),
     ("classic:bolts", "bad rule override 'bolts': write name=value"),
     ("classic:target=1500", "barrel_target: a sitter at barrel_at=880 making 120 cannot reach target=1500"),

@@ -117,6 +117,14 @@ class Rules:
                     f"cannot reach target={self.target}; raise barrel_at or barrel_target")
         if self.bid_step % 5 and self.bid_step not in (1, 2):
             raise RulesError(f"bid_step: must be 1, 2 or a multiple of 5, got {self.bid_step}")
+        if self.barrel_at is not None and self.barrel_at + self.barrel_contract < self.target:
+            # a sitter comes off with his score + the contract, which must reach the target
+            raise RulesError(
+                f"bid_step: with bid_step={self.bid_step} a barrel sitter comes off at contract "
+                f"{self.barrel_contract} (barrel_target={self.barrel_target} rounded down to a multiple of "
+                f"{self.bid_step}), and {self.barrel_at} + {self.barrel_contract} does not reach "
+                f"target={self.target}; use a bid_step that divides {self.barrel_target - self.barrel_target % 5}, "
+                f"raise barrel_at, or barrel_at=none")
         if self.barrel_bid_min is not None and self.barrel_bid_min % self.bid_step:
             raise RulesError(f"barrel_bid_min: must be a multiple of bid_step ({self.bid_step}), got {self.barrel_bid_min}")
         # With 2 players a talon holds 2 cards, so a 3-card talon condition (3 jacks) simply
