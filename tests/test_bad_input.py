@@ -140,6 +140,9 @@ def test_an_option_is_never_read_as_a_longer_one_it_begins(capsys, tmp_path, mon
     ("aggressive:gamble=-1", "gamble"),
     ("passive:x=1", "takes no parameters"),
     ("random:seed=3", "takes no parameters"),
+    # counts: the kernel would cut 2.5 to 2, so pimc:worlds=2.5 against pimc:worlds=2 compared a strategy with itself
+    ("pimc:worlds=2.5", "worlds: must be a whole number (a count), got 2.5"),
+    ("pimc:hand_off_pairs=1.9", "hand_off_pairs: must be a whole number"),
 ])
 def test_strategy_parameters_outside_their_range_are_refused(capsys, spec, needle):
     assert needle in cli_error(capsys, "explain", "--strategy", spec)

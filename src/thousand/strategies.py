@@ -43,6 +43,7 @@ class Param:
     doc: str
     low: float = -1000.0     # the values a user may give, both ends included: wider than
     high: float = 1000.0     # any sensible setting, narrow enough to refuse a typo (1e40)
+    whole: bool = False      # a count: the kernel would cut 2.5 to 2 and play it as 2
 
 
 @dataclass(frozen=True)
@@ -152,7 +153,7 @@ register_strategy(Strategy(
     "beat it, then points); bids as standard",
     {**{k: Param(slot, float(_FAMILY_DEFAULTS["standard"][k]), doc, low, high)
         for k, (slot, doc, low, high) in _FAMILY_PARAMS.items()},
-     **{k: Param(slot, float(default), doc, low, high)
+     **{k: Param(slot, float(default), doc, low, high, whole=True)
         for k, (slot, default, doc, low, high) in _PIMC_PARAMS.items()}},
     workspace=PIMC_TABLE_BYTES, plays_to_contract=True, draws=True))
 
@@ -231,6 +232,8 @@ def parse_strategy(spec: str) -> ParsedStrategy:
         low, high = strat.params[k].low, strat.params[k].high
         if not low <= value <= high:
             raise ThousandError(f"strategy parameter {k}: must be between {low:g} and {high:g}, got {v}")
+        if strat.params[k].whole and not value.is_integer():
+            raise ThousandError(f"strategy parameter {k}: must be a whole number (a count), got {v}")
         vec[strat.params[k].slot] = value
         given[k] = value
     return ParsedStrategy(strat.name, strat.code, vec, given)
