@@ -378,10 +378,18 @@ class Rating:
     ci_high: float
     n: int
     metric: str
+    # ``..._cv`` ratings: the share of the plain estimate's variance the control variate removed
+    variance_reduction: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"a": self.strategy, "b": "field", "metric": f"rating_{self.metric}", "value": stats.json_number(self.value),
-                "ci_low": stats.json_number(self.ci_low), "ci_high": stats.json_number(self.ci_high), "n": self.n}
+        """The keys of a pair's row (:class:`MatchRow`), so one schema reads both: ``b`` is
+        ``"field"``, ``kind`` ``"rating"``, and what only a pair has (A's and B's own
+        values, the p-value, ``even``) is null."""
+        row: dict[str, Any] = dict.fromkeys(f.name for f in dataclasses.fields(MatchRow))
+        row.update(a=self.strategy, b="field", metric=f"rating_{self.metric}", value=self.value,
+                   ci_low=self.ci_low, ci_high=self.ci_high, n=self.n, unit="points", kind="rating",
+                   variance_reduction=self.variance_reduction)
+        return {k: stats.json_number(v) for k, v in row.items()}
 
 
 @dataclass
@@ -407,7 +415,9 @@ class MatchResult:
     def to_json(self) -> list[dict[str, Any]]:
         """One object per pair and measure (then the ratings against the field); with a
         ``--precision`` target each says it and whether it was met."""
-        extra = {} if self.precision is None else {"precision": self.precision, "precision_met": self.precision_met}
+        extra = {"rules": self.rules.describe(), "rules_hash": self.rules.hash}
+        if self.precision is not None:
+            extra.update(precision=self.precision, precision_met=self.precision_met)
         return [{**r.as_dict(), **extra} for r in self.rows] + [{**r.as_dict(), **extra} for r in self.ratings]
 
     def row(self, a: str, b: str, metric: str) -> MatchRow:
@@ -489,7 +499,7 @@ def _rows_from(mom: stats.Moments, specs: Sequence[str], kind: str, players: int
                 w = np.zeros(len(names))
                 w[k] = 1
                 cv = stats.control_variate_mean(mom, w, cv_cols, reference, confidence)
-                ratings.append(Rating(spec, cv.value, cv.low, cv.high, n, f"{metric}_cv"))
+                ratings.append(Rating(spec, cv.value, cv.low, cv.high, n, f"{metric}_cv", cv.variance_reduction))
     return rows, ratings
 
 
@@ -716,7 +726,8 @@ def result_table(result: MatchResult) -> str:
     """The terminal output: per pair its measures (A, B, A minus B with a 95% interval),
     then the ratings against the field."""
     lines = [f"Duplicate match, {result.n:,} {result.kind} x {len(result.seating_list)} seatings "
-             f"({result.rules.players} players, seed {result.seed}), {result.seconds:.1f} s; 95% intervals"]
+             f"({result.rules.players} players, seed {result.seed}), {result.seconds:.1f} s; 95% intervals",
+             f"rules {result.rules.describe()} (hash {result.rules.hash})"]
     if result.n < FEW_UNITS:
         lines.append(f"Only {result.n} {result.kind}: the intervals use Student t with {result.n - 1} degree"
                      f"{'s' if result.n > 2 else ''} of freedom and are wide; the shares' (delta-method) "

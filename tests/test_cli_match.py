@@ -5,6 +5,7 @@ import polars as pl
 import pytest
 
 from thousand.cli import main
+from thousand.rules import CLASSIC, parse_rules_spec
 
 SMALL = ["--deals", "300", "--jobs", "1", "--no-progress"]
 
@@ -69,9 +70,23 @@ def test_json_has_one_object_per_pair_and_metric(capsys):
             "mean_bid", "resigned"} <= set(metrics)
     ratings = [o for o in data if o["b"] == "field"]
     assert [o["a"] for o in ratings] == ["random", "greedy", "standard"]
+    # one schema for the pairs' rows and the ratings, each naming its rule set (hostile try-out 13)
+    assert all(list(o) == list(data[0]) for o in data)
+    assert {(o["rules"], o["rules_hash"]) for o in data} == {("classic", CLASSIC.hash)}
+    assert all(o["kind"] == "rating" and o["unit"] == "points" and o["a_value"] is None for o in ratings)
     # the per-seat difference is the difference of the two per-seat values
     o = next(o for o in data if o["metric"] == "points_per_deal" and o["a"] == "greedy")
     assert o["value"] == pytest.approx(o["a_value"] - o["b_value"])
+
+
+def test_the_text_and_the_control_variates_ratings_say_what_they_are(capsys):
+    argv = ["match", "--strategy", "random", "--strategy", "greedy", "--strategy", "standard", "--deals", "60",
+            "--jobs", "1", "--no-progress", "--rules", "russian", "--control-variate"]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.splitlines()[1] == f"rules russian (hash {parse_rules_spec('russian').hash})"
+    assert main([*argv, "--json"]) == 0
+    cv = [o for o in json.loads(capsys.readouterr().out) if o["metric"] == "rating_points_per_deal_cv"]
+    assert len(cv) == 3 and all(o["variance_reduction"] is not None and o["variance_reduction"] < 1 for o in cv)
 
 
 def test_games_json_has_the_share_won_alone(capsys):
