@@ -1077,7 +1077,7 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     if max_units is None:
         max_units = min(32 * n, MAX_UNITS[mode])
     if max_units < n:
-        raise ThousandError(f"the cap ({max_units}) is below the first round ({n})")
+        raise ThousandError(f"--max-games {max_units:,} is below --{mode} {n:,}: the first round plays that many")
     if max_units > MAX_UNITS[mode]:
         raise ThousandError(f"the --precision cap must be at most {MAX_UNITS[mode]:,} {mode} per rule set, "
                             f"got {max_units:,}")

@@ -598,10 +598,14 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
     if cap is not None and precision is None:
         raise ThousandError("--cap limits a --precision run; give --precision too")
     if precision is not None:
+        if cap is None and n > MAX_CHUNKS * chunk:
+            raise ThousandError(f"--{kind} {n:,}: a match plays at most {MAX_CHUNKS * chunk:,} {kind} "
+                                f"({MAX_CHUNKS:,} chunks of {chunk:,})")
         # the default stays within the chunks a run may have (an explicit --cap is checked below)
         cap = cap if cap is not None else min(32 * max(n, chunk), MAX_CHUNKS * chunk)
         if cap < n:
-            raise ThousandError(f"--cap {cap} is below the first round's {n} {kind}")
+            # the first round plays --deals (--games) rounded up to whole chunks, cut at the cap
+            raise ThousandError(f"--cap {cap:,} is below --{kind} {n:,}: the first round plays at least that many")
     if control_variate and kind != "deals":
         raise ThousandError("--control-variate adjusts deals: use it with --deals")
     if control_variate and rules.players == 2:

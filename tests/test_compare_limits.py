@@ -44,7 +44,7 @@ def test_absurd_sizes_are_refused_at_once(capsys, size, needle):
 
 def test_default_precision_cap_stays_within_the_limit():
     # 32 x the first round would pass the limit: the default cap is the limit itself.
-    with pytest.raises(C.ThousandError, match="below the first round"):
+    with pytest.raises(C.ThousandError, match="--max-games 999,999,999 is below --games 1,000,000,000"):
         C.compare_rules(["classic", "russian"], n_games=C.MAX_UNITS["games"], precision=0.1,
                         max_units=C.MAX_UNITS["games"] - 1, simulator=toy_simulator)
 

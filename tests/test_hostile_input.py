@@ -155,6 +155,13 @@ def test_a_match_too_large_for_its_chunks_is_refused_before_any_work(capsys):
     line = error_line(capsys, "match", "--strategy", "greedy", "--strategy", "standard", "--games", "1000",
                       "--precision", "0.001", "--cap", "10000000")
     assert "--cap 10,000,000: a match plays at most 4,000,000 games" in line
+    # with --precision and no --cap, the limit is named, not a --cap the user never gave
+    line = error_line(capsys, "match", "--strategy", "greedy", "--strategy", "standard", "--games", "5000000",
+                      "--precision", "0.5")
+    assert "--games 5,000,000: a match plays at most 4,000,000 games" in line and "--cap" not in line
+    line = error_line(capsys, "match", "--strategy", "greedy", "--strategy", "standard", "--deals", "10",
+                      "--precision", "1", "--cap", "5")
+    assert "--cap 5 is below --deals 10" in line
 
 
 def test_a_precision_match_says_whether_it_met_its_target(capsys):
