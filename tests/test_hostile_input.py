@@ -55,6 +55,14 @@ def test_blind_at_two_players_is_noted_as_without_effect():
     assert not any("blind" in n for n in rule_notes(parse_rules_spec("classic:players=3,blind=on")))
 
 
+def test_golden_kon_at_two_players_is_noted_with_its_double_deal():
+    # the engine gives deal 1 and 3 to the same forehand: said, since the sources have 3 players
+    notes = rule_notes(parse_rules_spec("classic:players=2,golden_kon=on"))
+    assert any(n.startswith("golden_kon at 2 players: the three golden deals go to the forehand in turn") for n in notes)
+    for players in (3, 4):
+        assert not rule_notes(parse_rules_spec(f"classic:players={players},golden_kon=on"))
+
+
 def test_a_chart_that_cannot_be_written_names_the_path_given(capsys):
     line = error_line(capsys, "bid", "AH TH KH QH AD 9S JC", "--samples", "50", "--plot", "/proc/x.png")
     assert "'/proc/x.png'" in line and ".tmp" not in line

@@ -475,6 +475,9 @@ def rule_notes(rules: Rules) -> list[str]:
                 notes.append(f"{', '.join(changed)} {verb} no effect {where.format(players=rules.players)}")
     if rules.barrel_at is None and rules.bolts == "not_on_barrel":
         notes.append("bolts=not_on_barrel is bolts=always with barrel_at=none")
+    if rules.golden_kon and rules.players == 2:
+        notes.append("golden_kon at 2 players: the three golden deals go to the forehand in turn, so one "
+                     "player plays two of them (docs/rules.md, golden kon)")
     if rules.barrel_at is not None:
         top = highest_contract(rules)
         for option in ("barrel_target", "barrel_bid_min"):
