@@ -233,10 +233,12 @@ def chunk_rows(task: MatchTask, seatings_played: Sequence[int] | None = None, si
 
 def _unit_columns(n_strategies: int, kind: str, cv: bool = False) -> list[str]:
     """Names of the columns of the per-unit table: per pair and side its sums, then the
-    rating's per-unit advantage of every strategy, then (``cv``) the control variates."""
+    rating's per-unit advantage of every strategy, then (games) the share of the game's
+    seatings that ended with no winner, then (``cv``) the control variates."""
     sums = _DEAL_SUMS if kind == "deals" else _GAME_SUMS
     names = [f"{i}-{j}:{side}:{s}" for i, j in combinations(range(n_strategies), 2) for side in "ab" for s in sums]
-    return names + [f"rating:{i}" for i in range(n_strategies)] + (list(CV_COLUMNS) if cv else [])
+    return (names + [f"rating:{i}" for i in range(n_strategies)] + (["no_winner"] if kind == "games" else [])
+            + (list(CV_COLUMNS) if cv else []))
 
 
 def reduce_rows(rows: dict[str, np.ndarray] | pl.DataFrame, kind: str, n_strategies: int,
@@ -313,6 +315,9 @@ def reduce_rows(rows: dict[str, np.ndarray] | pl.DataFrame, kind: str, n_strateg
             elif me == j:
                 adv += per_seat[(i, j, "b")] - per_seat[(i, j, "a")]
         out.append(adv / (n_strategies - 1))
+    if kind == "games":
+        # a game stopped at max_deals records no winner (-1): no seat's share counts it
+        out.append((winner < 0).mean(axis=0))
     if "cv_value" in rows:
         out += [grid(name)[0] for name in CV_COLUMNS]
     return stats.Moments.of(np.column_stack(out))
@@ -406,6 +411,7 @@ class MatchResult:
     seating_list: list[tuple[int, ...]] = field(default_factory=list)
     control_variate: bool = False
     precision: float | None = None     # the --precision target, when there was one
+    no_winner: float | None = None     # games: the share that stopped at max_deals with no winner
 
     @property
     def precision_met(self) -> bool | None:
@@ -415,7 +421,9 @@ class MatchResult:
     def to_json(self) -> list[dict[str, Any]]:
         """One object per pair and measure (then the ratings against the field); with a
         ``--precision`` target each says it and whether it was met."""
-        extra = {"rules": self.rules.describe(), "rules_hash": self.rules.hash}
+        extra: dict[str, Any] = {"rules": self.rules.describe(), "rules_hash": self.rules.hash}
+        if self.no_winner is not None:
+            extra["no_winner"] = self.no_winner
         if self.precision is not None:
             extra.update(precision=self.precision, precision_met=self.precision_met)
         return [{**r.as_dict(), **extra} for r in self.rows] + [{**r.as_dict(), **extra} for r in self.ratings]
@@ -501,6 +509,13 @@ def _rows_from(mom: stats.Moments, specs: Sequence[str], kind: str, players: int
                 cv = stats.control_variate_mean(mom, w, cv_cols, reference, confidence)
                 ratings.append(Rating(spec, cv.value, cv.low, cv.high, n, f"{metric}_cv", cv.variance_reduction))
     return rows, ratings
+
+
+def _no_winner(mom: stats.Moments, n_strategies: int, kind: str) -> float | None:
+    """Games: the share of the games played (every seating) that ended with no winner."""
+    if kind != "games":
+        return None
+    return float(mom.mean[_unit_columns(n_strategies, kind).index("no_winner")])
 
 
 def _identical(mom: stats.Moments, a: int, b: int) -> bool:
@@ -686,7 +701,7 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
                 rows, ratings = _rows_from(mom, specs, kind, players, reference=reference)
                 result = MatchResult(specs, rules, kind, done_units, seed, rows, ratings,
                                      time.perf_counter() - started, rounds, seating_list, control_variate,
-                                     precision)
+                                     precision, _no_winner(mom, len(specs), kind))
                 if precision is None or result.precision_met:
                     break
         except KeyboardInterrupt:
@@ -776,6 +791,12 @@ def result_table(result: MatchResult) -> str:
     else:
         lines.append("win_share_alone: games won by one A against B's in every other seat (B: one B against A's); "
                      "final_score: per game per seat")
+        if result.no_winner:
+            even = 1 / result.rules.players
+            lines.append(f"{100 * result.no_winner:.1f}% of the games stopped at max_deals="
+                         f"{result.rules.max_deals} with no winner: no share counts them as won, so an even "
+                         f"match wins {100 * even * (1 - result.no_winner):.1f}% of the games alone, not "
+                         f"{100 * even:.1f}%")
     if result.precision is not None:
         state = "met" if result.precision_met else "NOT met (--cap reached)"
         lines.append(f"{result.rounds} round{'s' if result.rounds > 1 else ''} (--precision {result.precision:g}: "

@@ -89,6 +89,24 @@ def test_the_text_and_the_control_variates_ratings_say_what_they_are(capsys):
     assert len(cv) == 3 and all(o["variance_reduction"] is not None and o["variance_reduction"] < 1 for o in cv)
 
 
+def test_games_that_end_without_a_winner_are_counted_and_said(capsys, tmp_path):
+    # max_deals=25 stops some games before anyone reaches 1000: no win share counts them
+    argv = ["match", "--strategy", "greedy", "--strategy", "standard", "--games", "40", "--jobs", "1",
+            "--no-progress", "--set", "max_deals=25", "--out", str(tmp_path / "m")]
+    assert main([*argv, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    games = pl.read_parquet(sorted((tmp_path / "m").glob("chunk-*.parquet")))
+    share = (games["winner"] < 0).mean()
+    assert 0 < share < 1 and all(o["no_winner"] == pytest.approx(share) for o in data)
+    assert main([*argv, "--resume"]) == 0
+    said = next(x for x in capsys.readouterr().out.splitlines() if "with no winner" in x)
+    assert said == (f"{100 * share:.1f}% of the games stopped at max_deals=25 with no winner: no share counts them "
+                    f"as won, so an even match wins {100 * (1 - share) / 3:.1f}% of the games alone, not 33.3%")
+    assert main(["match", "--strategy", "greedy", "--strategy", "standard", "--games", "12", "--jobs", "1",
+                 "--no-progress", "--json"]) == 0
+    assert {o["no_winner"] for o in json.loads(capsys.readouterr().out)} == {0}
+
+
 def test_games_json_has_the_share_won_alone(capsys):
     assert main(["match", "--strategy", "greedy", "--strategy", "standard", "--games", "12", "--jobs", "1",
                  "--no-progress", "--json"]) == 0
