@@ -173,6 +173,31 @@ def test_a_run_without_out_that_would_fill_the_temporary_folder_is_refused(tmp_p
     sim.run("deals", 1_000, chunk_size=500)   # a run that fits goes ahead
 
 
+def test_the_room_a_run_needs_is_measured_on_its_first_chunk(tmp_path, monkeypatch, capsys):
+    # hostile try-out 13: 52 bytes a deal was assumed, but with redeals common a deal is
+    # hundreds of rows (7 kB); deal rows of a games run were not counted at all
+    import collections
+    Usage = collections.namedtuple("Usage", "total used free")
+    free = 600_000      # room for the assumed 52 bytes x 5,000 deals, not for what they take
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(sim.tempfile, "tempdir", None)
+    monkeypatch.setattr(sim.shutil, "disk_usage", lambda path: Usage(10**9, 10**9 - free, free))
+    with pytest.raises(ThousandError, match=r"would write about .* more \(measured on the first chunk: .* a deal\) "
+                                            r"to the temporary folder .*, which has 600.0 kB free; give --out"):
+        sim.run("deals", 5_000, rules="classic:redeal_hand_points_max=35", strategies="greedy", chunk_size=500)
+    assert _temp_runs(tmp_path) == []
+    # with --out it warns once the first chunk shows it, and goes on
+    sim.run("deals", 1_500, rules="classic:redeal_hand_points_max=35", strategies="greedy", chunk_size=500,
+            out=tmp_path / "r")
+    err = capsys.readouterr().err
+    assert err.count("warning:") == 1 and "more (measured on the first chunk" in err and str(tmp_path / "r") in err
+    # a games run's deal rows: 30 deals a game counted before the run
+    free = 200_000
+    sim.run("games", 200, chunk_size=100, out=tmp_path / "g", deals_out=tmp_path / "gd")
+    err = capsys.readouterr().err
+    assert f"of deal rows and {tmp_path / 'gd'} has 200.0 kB free" in err and err.count("warning:") == 1, err
+
+
 # --------------------------------------------------------------------------- only our own files
 def test_resume_leaves_the_users_dotfiles_and_removes_only_its_own_leftovers(tmp_path):
     out = tmp_path / "r"

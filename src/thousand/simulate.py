@@ -209,22 +209,46 @@ def _size(n: float) -> str:
     return f"{n / 1e3:.1f} kB"
 
 
-def _check_room(kind: str, n: int, players: int, folder: str, temporary: bool) -> None:
+# A game's deal rows (--deals-out): about 25-30 deals a game under the presets (redeals are
+# rows too); the first chunk's measured size replaces the guess (_check_room_measured).
+DEALS_PER_GAME_GUESS = 30
+
+
+def _check_room(kind: str, n: int, players: int, folder: str, temporary: bool, per_item: int | None = None,
+                measured: str = "") -> bool:
     """Refuse a run without --out that would fill the temporary folder (it is removed at the
     end, so the data could only be lost); warn when --out's disk looks too small (the run
-    stops when it is full, and --resume continues once there is room)."""
+    stops when it is full, and --resume continues once there is room).  ``per_item``: the
+    bytes a deal (game) takes, the upper bound of :func:`_bytes_per_item` unless measured
+    (``measured`` then says so).  Returns whether it warned."""
     try:
         free = shutil.disk_usage(folder).free
     except OSError:
-        return
-    need = n * _bytes_per_item(kind, players)
+        return False
+    need = n * (per_item if per_item is not None else _bytes_per_item(kind, players))
     if need <= 0.9 * free:
-        return
+        return False
     if temporary:
-        raise ThousandError(f"a run of {n:,} {kind} without --out would write about {_size(need)} to the temporary "
-                            f"folder {folder}, which has {_size(free)} free; give --out DIR on a disk with room")
-    print(f"warning: {n:,} {kind} take about {_size(need)} and {folder} has {_size(free)} free: the run stops when "
-          "the disk is full (--resume continues it once there is room)", file=sys.stderr)
+        raise ThousandError(f"a run of {n:,} {kind} without --out would write about {_size(need)}{measured} to the "
+                            f"temporary folder {folder}, which has {_size(free)} free; give --out DIR on a disk with "
+                            "room")
+    print(f"warning: {n:,} {kind} take about {_size(need)}{measured} and {folder} has {_size(free)} free: the run "
+          "stops when the disk is full (--resume continues it once there is room)", file=sys.stderr)
+    return True
+
+
+def _check_room_measured(kind: str, done: chunks.ChunkDone, left: int, players: int, folders: list[Path | None],
+                         temporary: bool, warned: set[str]) -> None:
+    """After the first chunk, :func:`_check_room` again for the ``left`` deals (games) to
+    come at the bytes that chunk took in each folder (``--out``, ``--deals-out``; not one
+    ``warned`` of already): a run whose redeals are common writes many rows a deal, and
+    deal rows many a game."""
+    if done.items <= 0 or left <= 0:
+        return
+    for folder, size in zip(folders, (done.size, done.deal_size)):
+        if folder is not None and size > 0 and os.fspath(folder) not in warned:
+            _check_room(kind, left, players, os.fspath(folder), temporary, per_item=-(-size // done.items),
+                        measured=f" more (measured on the first chunk: {_size(size / done.items)} a {kind[:-1]})")
 
 
 # Sanity limits: beyond them a run would take months or a chunk would not fit in memory.
@@ -335,15 +359,21 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
                     claims.close()
                     out_path.rmdir()
                 raise
-        if out is not None:
-            _check_room(kind, n, rules.players, os.fspath(out_path), temporary=False)
+        warned = set()
+        if out is not None and _check_room(kind, n, rules.players, os.fspath(out_path), temporary=False):
+            warned.add(os.fspath(out_path))
+        if deals_path is not None and _check_room(
+                kind, n, rules.players, os.fspath(deals_path), temporary=False,
+                per_item=DEALS_PER_GAME_GUESS * _bytes_per_item("deals", rules.players), measured=" of deal rows"):
+            warned.add(os.fspath(deals_path))
         return _run_chunks(kind, n, chunk_size, seed, rules, strategies, compression, store, deal_store, jobs,
-                           backend, scheduler, progress, out is None, resume_hint)
+                           backend, scheduler, progress, out is None, resume_hint, warned)
 
 
 def _run_chunks(kind: str, n: int, chunk_size: int, seed: int, rules: Rules, strategies: tuple[str, ...],
                 compression: str, store: ChunkStore, deal_store: ChunkStore | None, jobs: int, backend: str,
-                scheduler: str | None, progress: bool | None, temporary: bool, resume_hint: str) -> RunResult:
+                scheduler: str | None, progress: bool | None, temporary: bool, resume_hint: str,
+                warned: set[str] | None = None) -> RunResult:
     """The chunks of a run whose stores are prepared: keep what is written, compute the rest."""
     out_path, deals_path = store.path, None if deal_store is None else deal_store.path
     bounds = chunk_bounds(n, chunk_size)
@@ -378,6 +408,9 @@ def _run_chunks(kind: str, n: int, chunk_size: int, seed: int, rules: Rules, str
         with contextlib.closing(pool.run_tasks(chunks.run_chunk, tasks, backend=backend, jobs=jobs,
                                                scheduler=scheduler)) as results:
             for c in results:   # the worker recorded its chunk in the store's journal
+                if not computed:
+                    _check_room_measured(kind, c, total - already - c.items, rules.players,
+                                         [out_path, deals_path], temporary, warned or set())
                 computed += c.items
                 rows += c.rows
                 if bar is not None:
@@ -408,6 +441,10 @@ def _run_chunks(kind: str, n: int, chunk_size: int, seed: int, rules: Rules, str
                 f"{len(store.written())} of {len(wanted)} chunks are written in {out_path}; {resume_hint}")
         raise ThousandError(f"out of memory in a chunk of {chunk_size:,} {kind} ({pool.memory_refused(e)}): "
                             f"lower --chunk-size or --jobs; {kept}") from None
+    except ThousandError:
+        if temporary:   # the pool is shut: a refused run's chunks go now, not at the interpreter's exit
+            shutil.rmtree(out_path, ignore_errors=True)
+        raise
     finally:
         if bar is not None:
             bar.close()
