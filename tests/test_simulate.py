@@ -347,6 +347,9 @@ def test_resume_with_other_settings_is_a_clear_error(tmp_path, change, said):
     (lambda m: {**m, "first_chunk": 3}, "first_chunk must be a chunk number"),
     (lambda m: {**m, "n": "3000"}, 'n must be a whole number of at least 1, not "3000"'),
     (lambda m: {**m, "rows": "games"}, 'rows="games" does not go with kind="deals"'),
+    # an option edited with the hash left as it was (hostile try-out 13: resumed as "nothing to compute")
+    (lambda m: {**m, "rules": {**m["rules"], "bolts": "off"}}, "its rules do not match its rules_hash"),
+    (lambda m: {**m, "rules": None}, "its rules do not match its rules_hash"),
 ])
 def test_a_damaged_metadata_file_is_a_clear_error_for_load_and_resume(tmp_path, edit, needle):
     # A hand-edited metadata.json must not make load drop chunks silently or a resume

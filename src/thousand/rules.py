@@ -490,5 +490,12 @@ def rule_notes(rules: Rules) -> list[str]:
 
 def rules_hash(rules: Rules) -> str:
     """A short stable label of a rule set: the first 10 hex digits of a SHA-256."""
-    payload = json.dumps(rules.as_dict(), sort_keys=True, separators=(",", ":"))
+    return options_hash(rules.as_dict())
+
+
+def options_hash(options: dict[str, Any]) -> str:
+    """:func:`rules_hash` of a rule set written as its options (``Rules.as_dict()``, as a
+    dataset's metadata keeps it): a hand-edited option no longer matches the hash kept
+    beside it."""
+    payload = json.dumps(options, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(payload.encode()).hexdigest()[:10]

@@ -388,6 +388,12 @@ def metadata_problem(meta: Any) -> str | None:
     writers = meta.get("writers", [])
     if not isinstance(writers, list) or not all(isinstance(w, str) and w.isalnum() for w in writers):
         return f"writers must be a list of tokens, not {short(writers)}"
+    if "rules" in meta:     # (a store of derived tables may keep only the hash)
+        from thousand.rules import options_hash
+        rules = meta.get("rules")
+        if not isinstance(rules, dict) or options_hash(rules) != meta.get("rules_hash"):
+            # a resume compares the hash: an edited option would describe data it did not make
+            return f"its rules do not match its rules_hash {short(meta.get('rules_hash'))} (edited by hand?)"
     return None
 
 
