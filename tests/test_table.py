@@ -382,7 +382,7 @@ def test_hint_says_what_the_bots_would_answer_in_the_seat_and_changes_nothing():
     assert f"pimc: {card_name(parse_card(srch))}" in lines[at]
     # why: the layouts pimc solved, its own card first with how often the contract is made
     why = re.fullmatch(r"  pimc solved (?:all )?([\d,]+) (?:of the ([\d,]+) )?layouts of the hidden cards open-handed: "
-                       r"after (\S+)(?: declaring)? (?:you|seat \d) makes? (\d+) in (\d+) \((\d+)%\), with \d+ points "
+                       r"after (\S+)(?: declaring)? (?:you|seat \d) makes? (\d+) in (\d+) of them \((\d+)%\), with \d+ points "
                        r"on average(?:; after \S+(?: declaring)? in \d+ \(\d+%\), with \d+)*(?:; \.\.\.)?", lines[at + 1])
     assert why, lines[at + 1]
     worlds, made = int(why[1].replace(",", "")), int(why[5])

@@ -452,10 +452,9 @@ class TextTable:
         def said(row: tuple[int, bool, int, int], first: bool) -> str:
             card, declare, made, points = row
             name = card_name(card) + (" declaring" if declare else "")
-            share = f"{made} ({100 * made / worlds:.0f}%)"
-            return (f"after {name} {self.does(d.view.declarer, f'make {d.view.contract}')} in {share}, "
-                    f"with {points / worlds:.0f} points on average" if first
-                    else f"after {name} in {share}, with {points / worlds:.0f}")
+            return (f"after {name} {self.does(d.view.declarer, f'make {d.view.contract}')} in {made} of them "
+                    f"({100 * made / worlds:.0f}%), with {points / worlds:.0f} points on average" if first
+                    else f"after {name} in {made} ({100 * made / worlds:.0f}%), with {points / worlds:.0f}")
         return (f"pimc solved {_layouts(worlds, layouts)} open-handed: "
                 + "; ".join(said(r, i == 0) for i, r in enumerate(rows[:3])) + ("; ..." if len(rows) > 3 else ""))
 
