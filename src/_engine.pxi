@@ -434,6 +434,11 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
                     c.g.row.cut_penalties += 1
                     paid += 1
                     run = 0
+                    if cutter == c.g.sitter and c.g.score[cutter] < r[R_BARREL_AT]:
+                        # paid before the deal: the sitter plays it off the barrel (docs/rules.md)
+                        c.g.sitter = -1
+                        d.v.sitter = -1
+                        c.g.row.barrel_falls[cutter] += 1
                 bottom = shuffle_blocks(c.rng, b1, b2, b3, block)
             emit(c, EV_CUT, cutter, seen, paid)
 
@@ -662,8 +667,9 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
             row.score[decl] = 240 if row.made else -240
         else:
             row.made = dealpts[decl] >= contract
-            if decl == c.g.sitter and dealpts[decl] < r[R_BARREL_TARGET]:
-                row.made = 0    # a sitter needs barrel_target points as well
+            if (decl == c.g.sitter and contract >= barrel_contract_of(r)
+                    and dealpts[decl] < r[R_BARREL_TARGET]):
+                row.made = 0    # a contract that would take a sitter off needs barrel_target points too
             row.score[decl] = contract if row.made else -contract
         for i in range(d.v.n_active):
             s = d.v.active[i]

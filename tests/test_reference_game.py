@@ -8,7 +8,8 @@ from helpers.deals import D1_HANDS, D1_TALON, d1, d2, trace
 
 from thousand import cli
 from thousand.errors import IllegalDecision
-from thousand.reference import GameState, PassivePlayer, RandomPlayer, Stream, play_game, replay_game, settle_deal
+from thousand.reference import (GameState, PassivePlayer, RandomPlayer, Stream, play_deal, play_game, replay_game,
+                                settle_deal)
 from thousand.reference.playthrough import format_deal, format_game
 from thousand.rules import CLASSIC
 from thousand.schema import game_columns
@@ -178,3 +179,58 @@ def test_explain_per_seat_strategies(capsys):
     code, out, _ = run_cli(capsys, "explain", "--seed", "4", "--strategy", "passive", "--strategy", "passive",
                            "--strategy", "random", "--set", "redeal_hand_points_max=none")
     assert code == 0 and ("score changes" in out or "REDEAL" in out)
+
+
+# --------------------------------------------------------------------------- the barrel's edges (hostile try-out 14)
+def _on_the_barrel() -> GameState:
+    st = GameState.fresh(3)
+    st.scores, st.barrel_sitter = [880, 500, 400], 0
+    return st
+
+
+def test_a_sitter_who_makes_a_contract_below_the_barrel_contract_made_it():
+    # 100 taken on a contract of 100: made (RULES.md, scoring); it does not take him off
+    # (a contract of 120 or more does), so the +100 does not count and the deal is a barrel deal
+    from thousand.players import make_player
+
+    class Pass(PassivePlayer):
+        def demand_redeal(self, view, kind):
+            return False
+    for seed in range(200):
+        s = Stream(seed)
+        res = play_deal(CLASSIC, [make_player("standard", CLASSIC, 0, s), Pass(), Pass()], s, 2, _on_the_barrel())
+        if not res.is_redeal and res.declarer == 0 and not res.resigned and res.contract <= res.declarer_points < 120:
+            break
+    else:
+        pytest.fail("no deal where the sitter plays a contract below 120 and takes under 120")
+    assert res.made and res.scores[0] == res.contract
+    st, notes = settle_deal(CLASSIC, _on_the_barrel(), res)
+    assert st.scores[0] == 880 and st.barrel_sitter == 0 and st.barrel_count == 1 and notes.barrel_void == res.contract
+    # with barrel_target 121 a contract of 120 still needs 121 points (docs/rules.md)
+    assert CLASSIC.with_overrides("barrel_target=121").barrel_contract == 120
+
+
+def test_a_cut_nine_fine_that_takes_the_sitter_under_the_barrel_takes_him_off_at_once():
+    class Redealer(PassivePlayer):
+        def demand_redeal(self, view, kind):
+            return True
+    rules = CLASSIC.with_overrides("cut_nine_penalty=on")
+    for seed in range(3000):      # seat 0 cuts (dealer 1), pays a third nine, and the deal is redealt
+        res = play_deal(rules, [Redealer()] * 3, Stream(seed), 1, _on_the_barrel())
+        if res.cut_fines[0] and res.is_redeal:
+            break
+    else:
+        pytest.fail("no redealt deal with a third cut nine in 3,000 shuffles")
+    st, notes = settle_deal(rules, _on_the_barrel(), res)
+    assert res.is_redeal and st.scores[0] == 760 and st.barrel_sitter == -1
+    assert notes.barrel_falls == [0] and "cut-nine fine" in notes.barrel_fall_why[0]
+
+
+def test_a_cut_nine_fine_on_the_sitter_plays_the_same_in_both_engines():
+    from helpers.parity import check_games
+    rules = CLASSIC.with_overrides("cut_nine_penalty=on")
+    fell = []
+    for seed in (39, 66):        # found by search: in these games a cut-nine fine takes a sitter off
+        games = check_games(rules, "standard", 3, [seed, 21])
+        fell += [w for g in games for n in g.notes for w in n.barrel_fall_why if "cut-nine fine" in w]
+    assert len(fell) >= 2

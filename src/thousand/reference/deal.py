@@ -242,6 +242,7 @@ class _Deal:
         self.talons: tuple[int, ...] = ()
         self.scores_before = list(state.scores)
         self.cut_fines = [0] * n
+        self.sitter = state.barrel_sitter    # -1 once a cut-nine fine takes him under the barrel
         self.cut_nines = 0
         self.golden = state.golden
         self.blind = self.golden
@@ -296,7 +297,7 @@ class _Deal:
         return new_view(
             rules=self.rules, seat=seat, phase=self.phase, dealer=self.dealer, forehand=self.forehand,
             active=self.active, hand=0 if hide_hand else hand, scores=tuple(self.scores_now()),
-            barrel_sitter=self.state.barrel_sitter, barrel_count=self.state.barrel_count,
+            barrel_sitter=self.sitter, barrel_count=self.state.barrel_count,
             went_blind=self.went_blind, bids=tuple(self.bids), high_bid=self.high_bid,
             declarer=self.declarer, contract=self.contract, blind=self.blind, obligation=self.obligation,
             golden=self.golden, talon=self.talon if can_see_talon else 0, received=self.received[seat],
@@ -334,6 +335,9 @@ class _Deal:
             self.events.append(Event(EventKind.CUT, self.cutter, nines, fines))
             self.cut_nines = nines
             self.cut_fines[self.cutter] = CUT_NINE_FINE * fines
+            at = self.rules.barrel_at
+            if self.cutter == self.sitter and at is not None and self.scores_now()[self.cutter] < at:
+                self.sitter = -1    # the fine is paid before the deal: he plays it off the barrel
 
     # ---------------------------------------------------------------- 1. blind
     def ask_blind(self) -> None:
@@ -341,7 +345,7 @@ class _Deal:
         if not r.blind or self.n == 2 or self.golden:
             return
         f = self.forehand
-        if self.scores_now()[f] < 0 or self.state.barrel_sitter >= 0:
+        if self.scores_now()[f] < 0 or self.sitter >= 0:
             return
         self.phase = "blind"
         v = self.players[f].go_blind(self.view(f, hide_hand=True))  # asked before he looks
@@ -370,7 +374,7 @@ class _Deal:
     def run_auction(self) -> None:
         r, f = self.rules, self.forehand
         self.phase = "auction"
-        sitter = self.state.barrel_sitter
+        sitter = self.sitter
         if self.went_blind:
             opening = BLIND_CONTRACT
         elif f == sitter and r.barrel_bid_min is not None:
@@ -583,17 +587,18 @@ class _Deal:
                     scores[s] = self._defender(2 * self.card_pts[s] + self.marriage_pts[s] + bonus[s])
             else:
                 made = deal_pts[d] >= self.contract
-                if d == self.state.barrel_sitter and deal_pts[d] < r.barrel_target:
-                    made = False  # a sitter needs barrel_target points as well
+                if (d == self.sitter and self.contract >= r.barrel_contract
+                        and deal_pts[d] < r.barrel_target):
+                    made = False  # a contract that would take a sitter off needs barrel_target points too
                 scores[d] = self.contract if made else -self.contract
                 for s in opponents:
                     scores[s] = self._defender(deal_pts[s])
             if r.bolts != "off":
                 for s in self.active:
-                    if r.bolts == "not_on_barrel" and s == self.state.barrel_sitter:
+                    if r.bolts == "not_on_barrel" and s == self.sitter:
                         continue
                     bolts[s] = self.tricks_won[s] == 0 if r.bolt_when == "no_tricks" else deal_pts[s] == 0
-        if self.n == 4 and self.dealer != self.state.barrel_sitter:
+        if self.n == 4 and self.dealer != self.sitter:
             self.dealer_talon = dealer_talon_score(r, self.talons[0])
             scores[self.dealer] += self.dealer_talon
         return scores, bolts, deal_pts, made
@@ -610,7 +615,7 @@ class _Deal:
         try:
             self.ask_blind()
             self.ask_hand_redeals()
-            sitter = self.state.barrel_sitter
+            sitter = self.sitter
             if self.golden:
                 self.set_declarer_without_auction(self.forehand, BLIND_CONTRACT)
             elif r.barrel_takes_talon and sitter in self.active:

@@ -55,11 +55,17 @@ def settle_deal(rules: Rules, state: GameState, res: DealResult) -> tuple[GameSt
     notes = SettleNotes(bolt_penalties=[0] * n)
     for s in range(n):
         st.scores[s] -= res.cut_fines[s]
+    sitter = state.barrel_sitter
+    if sitter >= 0 and rules.barrel_at is not None and st.scores[sitter] < rules.barrel_at:
+        # a cut-nine fine, paid before the deal, took the sitter under the barrel: off it
+        # at once (he played the deal as off it, docs/rules.md)
+        st.barrel_sitter = sitter = -1
+        notes.barrel_falls.append(state.barrel_sitter)
+        notes.barrel_fall_why.append(f"the cut-nine fine took the score under {rules.barrel_at}")
     if res.is_redeal:
         notes.scores = list(st.scores)
         return st, notes
 
-    sitter = state.barrel_sitter
     d = res.declarer
     comes_off = (sitter >= 0 and d == sitter and res.made and not res.resigned
                  and res.contract >= rules.barrel_contract and res.declarer_points >= rules.barrel_target)
@@ -188,6 +194,8 @@ class _Counters:
     def add(self, res: DealResult, notes: SettleNotes) -> None:
         c = self.c
         c["cut_penalties"] += sum(f // 120 for f in res.cut_fines)
+        for s in notes.barrel_falls:     # (a redeal's cut-nine fine can take a sitter off)
+            c[f"barrel_falls{s}"] += 1
         if res.is_redeal:
             c["redeals"] += 1
             return
@@ -203,8 +211,6 @@ class _Counters:
             c[f"bolt_penalties{s}"] += notes.bolt_penalties[s]
         if notes.barrel_entered >= 0:
             c[f"barrel_entries{notes.barrel_entered}"] += 1
-        for s in notes.barrel_falls:
-            c[f"barrel_falls{s}"] += 1
         c["resets_555"] += len(notes.reset_555)
         c["golden_reset"] = c["golden_reset"] or notes.golden_reset
 
