@@ -113,7 +113,7 @@ def test_deals_summary_and_deals_quantile_metrics_agree():
 @pytest.mark.parametrize("spec, needle", [
     ("classic:barrel_target=500", "barrel_target=500 is above the highest possible contract (400)"),
     ("classic:bid_cap=none,barrel_target=700", "barrel_target=700 is above the highest possible contract (400)"),
-    ("classic:barrel_bid_min=450", "barrel_bid_min=450 is above the highest possible contract (400)"),
+    ("classic:bid_cap=none,barrel_bid_min=450", "barrel_bid_min=450 is above the highest possible contract (400)"),
     ("classic:dealer_scores=aces_40", "dealer_scores has no effect at 3 players"),
     ("classic:barrel_at=none,barrel_bid_min=120", "barrel_bid_min has no effect with barrel_at=none"),
     ("classic:barrel_at=none,barrel_takes_talon=on,barrel_deals=2",

@@ -94,6 +94,8 @@ def test_specs_and_overrides():
                             "rounded down to a multiple of 50), and 880 + 100 does not reach target=1000"),
     ("russian:bid_step=35", "bid_step: with bid_step=35 a barrel sitter comes off at contract 105"),
     ("classic:bid_step=10,barrel_bid_min=125", "barrel_bid_min: must be a multiple of bid_step (10), got 125"),
+    # the forehand sitter opens at it: 150 without a marriage is over his cap (hostile try-out 14)
+    ("classic:barrel_bid_min=150", "barrel_bid_min: at most 120 with bid_cap=marriages"),
     ("classic:bolts", "bad rule override 'bolts': write name=value"),
     ("classic:target=1500", "barrel_target: a sitter at barrel_at=880 making 120 cannot reach target=1500"),
     # digits as typed: int() alone would read these as 1000, 1000 and 900
