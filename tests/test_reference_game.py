@@ -234,3 +234,12 @@ def test_a_cut_nine_fine_on_the_sitter_plays_the_same_in_both_engines():
         games = check_games(rules, "standard", 3, [seed, 21])
         fell += [w for g in games for n in g.notes for w in n.barrel_fall_why if "cut-nine fine" in w]
     assert len(fell) >= 2
+
+
+def test_a_sitter_failed_with_the_contracts_points_is_told_why(capsys):
+    # russian: barrel_target 121, so 120 for 120 on the barrel fails; the output says why
+    assert cli.main(["explain", "--seed", "9", "--game", "--rules", "russian"]) == 0
+    lines = [x for x in capsys.readouterr().out.splitlines() if x.startswith("declarer seat")]
+    failed = [x for x in lines if "-> FAILED (on the barrel: 121 points needed)" in x]
+    assert failed and all(int(x.split(": ")[1].split(" for ")[0]) >= 120 for x in failed)
+    assert all("points needed" not in x for x in lines if "MADE" in x or x.endswith("FAILED"))

@@ -128,8 +128,7 @@ def format_deal(res: DealResult, notes: SettleNotes | None = None, title: str | 
             extra += f" + {res.bonus[s]} last trick" if res.bonus[s] else ""
             parts.append(f"{_seat(s)} {res.points[s]}{doubled}{extra} in {res.tricks[s]} trick(s)")
         out.append("points: " + "; ".join(parts))
-        out.append(f"declarer {_seat(d)}: {res.declarer_points} for {res.contract} -> "
-                   f"{'MADE' if res.made else 'FAILED'}")
+        out.append(f"declarer {_seat(d)}: {res.declarer_points} for {res.contract} -> {outcome(res)}")
     if n == 4 and res.dealer_talon:
         out.append(f"dealer {_seat(res.dealer)} scores the talon: {res.dealer_talon}")
     out.append("score changes: " + ", ".join(f"{_seat(s)} {_signed(v)}" for s, v in enumerate(res.scores)))
@@ -141,6 +140,16 @@ def format_deal(res: DealResult, notes: SettleNotes | None = None, title: str | 
     if notes is not None:
         out.extend(format_notes(notes))
     return "\n".join(out)
+
+
+def outcome(res: DealResult) -> str:
+    """MADE or FAILED, with the reason when the points reached the contract: a barrel
+    sitter at a contract that would take him off needs ``barrel_target`` points too."""
+    if res.made:
+        return "MADE"
+    if not res.blind and res.declarer_points >= res.contract:
+        return f"FAILED (on the barrel: {res.rules.barrel_target} points needed)"
+    return "FAILED"
 
 
 def format_notes(notes: SettleNotes, who: Callable[[int], str] = _seat) -> list[str]:

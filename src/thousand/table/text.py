@@ -20,7 +20,7 @@ from thousand.reference.game import GameResult, SettleNotes
 from thousand.reference.legal import can_declare
 from thousand.reference.play import trump_after_declaring
 from thousand.reference.players import View
-from thousand.reference.playthrough import format_notes
+from thousand.reference.playthrough import format_notes, outcome
 from thousand.schema import REDEAL_NAMES
 from thousand.trace import RESIGN
 
@@ -215,8 +215,7 @@ class TextTable:
                     self._two_player_talons(res)
                 # in seat order, as the scores
                 self.say("points: " + "; ".join(f"{self.who(s)} {_points_taken(res, s)}" for s in sorted(res.active)))
-                self.say(f"{self.who(d)} played for {res.contract}: {'MADE' if res.made else 'FAILED'} "
-                         f"with {res.declarer_points}")
+                self.say(f"{self.who(d)} played for {res.contract}: {outcome(res)} with {res.declarer_points}")
             if len(res.scores) == 4 and res.dealer_talon:
                 # turned up to be counted, face down or not
                 self.say(f"{self.who(res.dealer)} dealt and sat out: the talon {format_hand(res.trace.talons[0])} "
