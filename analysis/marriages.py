@@ -76,7 +76,7 @@ def _active(seat: int) -> pl.Expr:
     return pl.col(f"hand{seat}") != 0
 
 
-def seat_rows(deals: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
+def seat_rows(deals: pl.LazyFrame | pl.DataFrame, rules: Rules) -> pl.LazyFrame:
     """One row per active seat of every deal.
 
     Columns: ``deal`` (row number), ``seat``, ``role`` (``declarer``, ``defender``, or
@@ -85,6 +85,7 @@ def seat_rows(deals: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     hand), ``after`` (after the hand-off), ``talon``, ``declared_points``, ``deal_points``
     (card points of tricks + declared marriages).
     """
+    deals = deals.lazy()     # a DataFrame too (a hand-made frame: deals.frame_of)
     lf = deals.with_row_index("deal")
     parts = []
     for s in range(rules.players):
@@ -483,13 +484,14 @@ def held_in_play(marriages: pl.DataFrame) -> tuple[int, int]:
             int(role.filter(pl.col("measure") == "declared")["n"].sum()))
 
 
-def marriage_tables(deals: pl.LazyFrame, rules: Rules) -> dict[str, pl.DataFrame]:
+def marriage_tables(deals: pl.LazyFrame | pl.DataFrame, rules: Rules) -> dict[str, pl.DataFrame]:
     """Every marriage table of the report; the pipelines are collected together, once.
 
     Keys: ``marriages`` (:func:`marriage_frequencies`), ``marriage_value``,
     ``marriage_points``, ``marriage_points_held``, ``marriage_checks`` (rows where the
     declared set was ambiguous or unexplained).
     """
+    deals = deals.lazy()     # a DataFrame too (a hand-made frame: deals.frame_of)
     sets = deals.pipe(seat_rows, rules).pipe(with_marriage_sets, rules).cache()
     checks = sets.select(pl.len().alias("seat_rows"), _sum(pl.col("ambiguous")).alias("ambiguous"),
                          _sum(pl.col("unexplained")).alias("unexplained"))

@@ -222,8 +222,9 @@ def _count_exprs(rules: Rules) -> list[tuple[str, str, pl.Expr, pl.Expr]]:
     return out
 
 
-def count_conditions(deals: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
+def count_conditions(deals: pl.LazyFrame | pl.DataFrame, rules: Rules) -> pl.LazyFrame:
     """One row per condition and scope: ``condition, scope, count, n``."""
+    deals = deals.lazy()     # a DataFrame too (a hand-made frame: deals.frame_of)
     exprs = _count_exprs(rules)
     agg = deals.select(
         [e.alias(f"c{i}") for i, (_, _, e, _) in enumerate(exprs)]
@@ -259,7 +260,7 @@ def with_exact(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     )
 
 
-def redeal_frequencies(deals: pl.LazyFrame, rules: Rules, label: str | None = None) -> pl.LazyFrame:
+def redeal_frequencies(deals: pl.LazyFrame | pl.DataFrame, rules: Rules, label: str | None = None) -> pl.LazyFrame:
     """Frequency of every enabled redeal condition, with its interval and exact value.
 
     Columns :data:`FREQUENCY_COLUMNS`: ``rules`` (the label), ``condition`` (e.g.
@@ -268,6 +269,7 @@ def redeal_frequencies(deals: pl.LazyFrame, rules: Rules, label: str | None = No
     exchange``: among deals that reached the hand-off), ``count``, ``n``, ``observed``,
     ``ci_low``, ``ci_high`` (95% Wilson), ``exact`` and ``within_ci``.
     """
+    deals = deals.lazy()     # a DataFrame too (a hand-made frame: deals.frame_of)
     label = label or rules.describe()
     return (
         deals.pipe(count_conditions, rules)
@@ -307,7 +309,7 @@ def _eligibility(rules: Rules) -> list[tuple[str, pl.Expr, int]]:
     return out
 
 
-def redeal_calls(deals: pl.LazyFrame, rules: Rules, label: str | None = None) -> pl.LazyFrame:
+def redeal_calls(deals: pl.LazyFrame | pl.DataFrame, rules: Rules, label: str | None = None) -> pl.LazyFrame:
     """How often redeals could be called and were, by kind (``hand``, ``talon``, ``four_nines``).
 
     ``eligible`` counts deals where a player meeting an enabled condition was allowed to
@@ -316,6 +318,7 @@ def redeal_calls(deals: pl.LazyFrame, rules: Rules, label: str | None = None) ->
     ``per_deal`` is called / deals, ``when_eligible`` called / eligible, each with a 95%
     Wilson interval.  Columns :data:`CALL_COLUMNS`.
     """
+    deals = deals.lazy()     # a DataFrame too (a hand-made frame: deals.frame_of)
     label = label or rules.describe()
     kinds = _eligibility(rules)
     if not kinds:

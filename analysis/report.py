@@ -465,9 +465,10 @@ def _simulate_deals(rules: Rules, label: str, folder: str, cfg: ReportConfig,
 
 
 # --------------------------------------------------------------------------- sections
-def overview(deals: pl.LazyFrame, label: str) -> pl.LazyFrame:
+def overview(deals: pl.LazyFrame | pl.DataFrame, label: str) -> pl.LazyFrame:
     """Headline figures of a deal dataset: rows, redeals, contracts made, mean contract and
     declarer points (deals played out), each share with its 95% Wilson interval."""
+    deals = deals.lazy()     # a DataFrame too (a hand-made frame: deals.frame_of)
     from thousand.analysis.stats import wilson_exprs
 
     played = (pl.col("redeal") == 0) & (pl.col("declarer") >= 0)

@@ -326,3 +326,19 @@ def test_the_cut_is_counted_at_every_table_size(spec, tmp_path):
     for row in freq.iter_rows(named=True):
         se = math.sqrt(row["exact"] * (1 - row["exact"]) / row["n"])
         assert abs(row["observed"] - row["exact"]) <= 4 * se, row   # 10 cards never hold 13 points or less
+
+
+def test_the_pipelines_take_a_hand_made_frame_eager_or_lazy():
+    # docs/analysis.md: "a hand-made frame (thousand.analysis.deals.frame_of)" works; it is a
+    # DataFrame, and redeal_frequencies and marriage_tables failed on it (hostile try-out 14)
+    from thousand.analysis.deals import random_deals
+    from thousand.analysis.marriages import marriage_tables
+    from thousand.analysis.redeals import redeal_calls, redeal_frequencies
+    from thousand.analysis.report import overview
+    eager = random_deals(200, seed=3)
+    assert isinstance(eager, pl.DataFrame)
+    for f in (redeal_frequencies, redeal_calls):
+        assert f(eager, CLASSIC).collect().equals(f(eager.lazy(), CLASSIC).collect())
+    assert overview(eager, "x").collect().equals(overview(eager.lazy(), "x").collect())
+    got, want = marriage_tables(eager, CLASSIC), marriage_tables(eager.lazy(), CLASSIC)
+    assert got.keys() == want.keys() and all(got[k].equals(want[k]) for k in got)
