@@ -89,9 +89,14 @@ def z_for(confidence: float) -> float:
     >>> round(z_for(0.95), 3), round(z_for(0.99), 3), z_for(0.95) == Z95
     (1.96, 2.576, True)
     """
+    _check_confidence(confidence)
+    return float(special.ndtri(0.5 + confidence / 2.0))
+
+
+def _check_confidence(confidence: float) -> None:
+    """A level like 0.95: 95 (a percentage) or NaN would give NaN intervals beside real p-values."""
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
-    return float(special.ndtri(0.5 + confidence / 2.0))
 
 
 @lru_cache(maxsize=256)
@@ -103,6 +108,7 @@ def t_quantile(confidence: float, df: float) -> float:
     >>> round(t_quantile(0.95, 2), 3), round(t_quantile(0.95, 29), 3), round(t_quantile(0.95, 10**9), 3)
     (4.303, 2.045, 1.96)
     """
+    _check_confidence(confidence)
     if df > T_NORMAL_DF:
         return z_for(confidence)
     return float(special.stdtrit(df, 0.5 + confidence / 2.0))
@@ -176,6 +182,8 @@ def mcnemar_p(b: int, c: int) -> float:
     >>> mcnemar_p(0, 0), round(mcnemar_p(0, 6), 5), round(mcnemar_p(60, 90), 5)
     (1.0, 0.03125, 0.01431)
     """
+    if b < 0 or c < 0:
+        raise ValueError(f"mcnemar_p: discordant pair counts must be >= 0, got {b} and {c}")
     n = b + c
     if n == 0:
         return 1.0
@@ -196,6 +204,8 @@ def wilson_interval(k, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
     """
     k = np.asarray(k, dtype=float)
     n = np.asarray(n, dtype=float)
+    if np.any((n > 0) & ~((k >= 0) & (k <= n))):
+        raise ValueError("wilson_interval: successes k must be between 0 and the trials n")
     with np.errstate(invalid="ignore", divide="ignore"):
         p = k / n
         z2 = z * z
@@ -557,8 +567,10 @@ def paired_proportion_diff(base: np.ndarray, variant: np.ndarray, confidence: fl
     >>> d.diff, d.p_value
     (0.0, 1.0)
     """
-    x = np.asarray(base).astype(bool).astype(float)
-    y = np.asarray(variant).astype(bool).astype(float)
+    x, y = np.asarray(base), np.asarray(variant)
+    if not (np.isin(x, (0, 1)).all() and np.isin(y, (0, 1)).all()):
+        raise ValueError("paired_proportion_diff: base and variant must hold 0/1 (or bool) values only")
+    x, y = x.astype(float), y.astype(float)
     return proportion_diff_from(Moments.of(np.column_stack([x, y])), 0, 1, confidence)
 
 
@@ -749,7 +761,12 @@ def quantile_interval(x: np.ndarray, q: float = 0.5, confidence: float = 0.95) -
     >>> [round(v, 6) for v in quantile_interval(np.arange(1, 101), 0.9)]
     [90.1, 84.0, 97.0]
     """
-    values, counts = np.unique(np.asarray(x, dtype=float), return_counts=True)
+    if not 0.0 <= q <= 1.0:
+        raise ValueError(f"quantile_interval: q must be between 0 and 1, got {q}")
+    x = np.asarray(x, dtype=float)
+    if np.isnan(x).any():
+        raise ValueError("quantile_interval: the sample holds NaN")
+    values, counts = np.unique(x, return_counts=True)
     return quantile_from_counts(values, counts, q, confidence)
 
 

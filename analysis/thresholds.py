@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import numbers
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -317,7 +318,7 @@ def hand_outcomes(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
     the bid made with probability q (``bid_80``; null below 100) and the uncapped points
     level ``level_80`` (the largest x with P(points >= x) >= q: the regression target).
     """
-    df = lf.lazy().select("hand_id", "hand", "role", "points").collect()
+    df = _completions(lf, probabilities)
     keys, surv = _survival(df)
     n = surv[:, 0]
     per = df.group_by("hand_id", "role").agg(pl.col("hand").first(), pl.col("points").mean().alias("mean_points"))
@@ -338,6 +339,22 @@ def hand_outcomes(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
 
 def _tag(q: float) -> str:
     return f"{round(q * 100):02d}"
+
+
+def _completions(lf: pl.LazyFrame | pl.DataFrame, probabilities: Sequence[float]) -> pl.DataFrame:
+    """The completions' columns the thresholds read, after checking the arguments: each
+    probability in (0, 1) and a whole percent of its own (its columns are named by it:
+    0.751 and 0.754 would both be ``bid_75``), and at least one completion."""
+    for q in probabilities:
+        if isinstance(q, (str, bool)) or not isinstance(q, numbers.Real) or not 0.0 < float(q) < 1.0:
+            raise ValueError(f"probabilities must lie between 0 and 1, got {q!r}")
+    tags = [_tag(q) for q in probabilities]
+    if len(set(tags)) < len(tags):
+        raise ValueError(f"probabilities {list(probabilities)} name the same columns (whole percents: {tags})")
+    df = lf.lazy().select("hand_id", "hand", "role", "points").collect()
+    if df.height == 0:
+        raise ValueError("no completions: the frame has no rows")
+    return df
 
 
 # --------------------------------------------------------------------- the table
@@ -371,7 +388,11 @@ def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
         the pooled P(make) at that bid, and ``level_50``, the points reached with that
         probability before the 100 floor and the cap (so weak classes still differ).
     """
-    df = lf.lazy().select("hand_id", "hand", "role", "points").collect()
+    if isinstance(by, str):
+        by = [by]
+    if min_hands < 1:
+        raise ValueError(f"min_hands must be at least 1, got {min_hands}")
+    df = _completions(lf, probabilities)
     keys, surv = _survival(df)
     feats = add_hand_features(keys.join(df.group_by("hand_id", "role").agg(pl.col("hand").first()),
                                         on=["hand_id", "role"], how="left", maintain_order="left")).collect()

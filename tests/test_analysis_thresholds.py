@@ -364,3 +364,21 @@ def test_share_making_100_is_pooled_over_a_class():
     t = T.threshold_table(completions({(0, NO_MARRIAGE, "forehand"): [0, 200] * 5}), by=("marriage_value",),
                           min_hands=1, n_boot=0)
     assert t["level_80"].to_list() == [0] and t["p_100"].to_list() == [0.5] and t["level_50"].to_list() == [200]
+
+
+def test_impossible_probabilities_and_empty_frames_are_refused_by_name():
+    # 1.5 gave columns of -1, 0.751 and 0.754 one bid_75 (one probability lost): try-out 14
+    h = T.simulate_forced_hands(n_hands=30, samples_per_hand=8, seed=5, simulator=_noisy_fake, chunk_hands=7)
+    for probabilities, needle in (((1.5,), "between 0 and 1, got 1.5"), ((float("nan"),), "between 0 and 1"),
+                                  ((0.751, 0.754), "name the same columns")):
+        with pytest.raises(ValueError, match=needle):
+            T.threshold_table(h, CLASSIC, probabilities=probabilities)
+        with pytest.raises(ValueError, match=needle):
+            T.hand_outcomes(h, CLASSIC, probabilities=probabilities)
+    with pytest.raises(ValueError, match="no completions"):
+        T.threshold_table(h.head(0), CLASSIC)
+    with pytest.raises(ValueError, match="min_hands must be at least 1"):
+        T.threshold_table(h, CLASSIC, min_hands=0)
+    one = T.threshold_table(h, CLASSIC, by="aces", min_hands=1)      # one column named alone is a list of one
+    assert one.equals(T.threshold_table(h, CLASSIC, by=["aces"], min_hands=1))
+    assert T.threshold_table(h, CLASSIC, probabilities=(np.float64(0.8),), min_hands=1).height > 0

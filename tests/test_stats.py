@@ -1,10 +1,12 @@
 """The shared statistics helpers: published values, edge cases, and coverage."""
 import math
+import re
 
 import numpy as np
 import polars as pl
 import pytest
 
+from thousand.analysis import stats as S
 from thousand.analysis.stats import (
     T_NORMAL_DF, Z95, bootstrap_mean_interval, mean_diff_interval, mean_interval, proportion_diff_interval, t_quantile, wilson_exprs,
     wilson_interval, z_for,
@@ -130,3 +132,28 @@ def test_docstring_examples(module):
     mod = importlib.import_module(f"thousand.analysis.{module}")
     result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("call, needle", [
+    # a percentage for a level gave NaN intervals beside a real p-value (hostile try-out 14)
+    (lambda: S.t_quantile(1.5, 10), "confidence must be between 0 and 1, got 1.5"),
+    (lambda: S.paired_mean_diff(np.arange(5.), np.arange(5.) + [0, 1, 0, 2, 1], confidence=95), "got 95"),
+    (lambda: S.paired_proportion_diff(np.array([1, 0, np.nan, 0] * 10), np.array([1, 1, 0, 0] * 10)), "0/1"),
+    (lambda: S.paired_proportion_diff(np.array([2, 0] * 10), np.array([1, 1] * 10)), "0/1"),
+    (lambda: S.wilson_interval(11, 10), "between 0 and the trials"),
+    (lambda: S.wilson_interval(-1, 10), "between 0 and the trials"),
+    (lambda: S.mcnemar_p(-1, 5), "must be >= 0"),
+    (lambda: S.median_interval(np.array([3., np.nan, 1, 2, 5])), "holds NaN"),
+    (lambda: S.quantile_interval(np.arange(10.), 1.5), "q must be between 0 and 1"),
+    (lambda: S.quantile_interval(np.arange(10.), -0.1), "q must be between 0 and 1"),
+])
+def test_impossible_arguments_are_refused_by_name(call, needle):
+    with pytest.raises(ValueError, match=re.escape(needle)):
+        call()
+
+
+def test_the_checks_let_the_edges_through():
+    lo, hi = S.wilson_interval([0, 5, 0], [0, 5, 10])      # n = 0 gives NaN, k = n and k = 0 their bounds
+    assert np.isnan(lo[0]) and hi[1] == 1.0 and lo[2] == 0.0
+    assert S.paired_proportion_diff(np.array([True, False] * 10), np.array([1, 1] * 10)).diff == 0.5
+    assert S.quantile_interval(np.arange(10.), 0.0)[0] == 0.0 and S.quantile_interval(np.arange(10.), 1.0)[0] == 9.0
