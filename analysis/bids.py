@@ -60,9 +60,9 @@ import polars as pl
 from thousand.cards import RANK_PLANE, RANK_POINTS, card_points, format_hand, marriage_points, popcount
 from thousand.analysis.stats import wilson_interval as _stats_wilson
 from thousand.analysis.stats import level_percent, pseudo_count_bound, z_for
-from thousand.errors import ThousandError
+from thousand.errors import ThousandError, check_jobs, check_seed
 from thousand.rules import CLASSIC as CLASSIC_RULES
-from thousand.rules import Rules
+from thousand.rules import Rules, parse_rules_spec
 
 __all__ = [
     "ROLES", "N_COMPLETIONS", "Completions", "BidEstimate",
@@ -756,7 +756,7 @@ def _call_kernel(play: Any, hand: int, rules: Rules, role: str, strategies: Any,
                        bolt=np.asarray(res.declarer_bolt))
 
 
-def estimate_bid(hand: int, rules: Rules, role: str = "forehand", strategies: Sequence[str] | str | None = None,
+def estimate_bid(hand: int, rules: Rules | str, role: str = "forehand", strategies: Sequence[str] | str | None = None,
                  samples: int = 100_000, exact: bool = False, seed: int | None = 1,
                  confidence: float = 0.8, free_resignation: bool = True, per_bid: bool = False,
                  solve_samples: int = 0, jobs: int = 1, progress: bool | None = None) -> BidEstimate:
@@ -772,6 +772,10 @@ def estimate_bid(hand: int, rules: Rules, role: str = "forehand", strategies: Se
     """
     import time
 
+    if isinstance(rules, str):
+        rules = parse_rules_spec(rules)
+    if seed is not None:
+        check_seed(seed)
     if not 0 < confidence <= 1:
         raise ThousandError(f"--confidence must be in (0, 1], got {confidence}")
     t0 = time.perf_counter()

@@ -81,7 +81,7 @@ from thousand.analysis.stats import (
     proportion_diff_from, quantile_from_counts, ratio_diff_from, ratio_estimate_from, t_for, weighted_quantiles,
     json_number, wilson_bounds, z_for,
 )
-from thousand.errors import ThousandError
+from thousand.errors import ThousandError, check_jobs, check_seed
 from thousand.files import read_json, written_whole
 from thousand.rules import Rules, format_value, parse_overrides, parse_rules_spec, rule_notes
 
@@ -1036,6 +1036,10 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     from thousand.runner.pool import progress_bar
 
     started = time.perf_counter()
+    if isinstance(rule_sets, (str, Rules)):
+        # a spec is a string: read letter by letter it gave "unknown rule set 'c'"
+        one = rule_sets.describe() if isinstance(rule_sets, Rules) else repr(rule_sets)
+        raise ThousandError(f"rule_sets: give a list of two or more rule sets, got one: {one}")
     if len(rule_sets) < 2:
         raise ThousandError("compare needs at least two rule sets: give --rules twice or more")
     if (n_games is None) == (n_deals is None):
@@ -1049,8 +1053,12 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     if precision is not None and not (isinstance(precision, (int, float)) and precision > 0
                                       and math.isfinite(precision)):
         raise ThousandError(f"--precision must be a positive number, got {precision!r}")
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-        raise ThousandError(f"seed must be a non-negative whole number, got {seed!r}")
+    check_seed(seed)
+    check_jobs(jobs)
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    if isinstance(overrides, str):
+        overrides = [overrides]
     specs = [r if isinstance(r, str) else None for r in rule_sets]
     rules = [parse_rules_spec(r, list(overrides or [])) for r in rule_sets]
     if len({r.players for r in rules}) > 1:

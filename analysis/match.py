@@ -42,7 +42,7 @@ import numpy as np
 import polars as pl
 
 from thousand.analysis import stats
-from thousand.errors import ThousandError
+from thousand.errors import ThousandError, check_jobs, check_seed
 from thousand.rules import Rules, parse_rules_spec
 
 __all__ = ["seatings", "match", "MatchResult", "MatchRow", "Rating", "DEAL_CHUNK", "GAME_CHUNK", "chunk_rows",
@@ -594,9 +594,16 @@ def match(strategies: Sequence[str], rules: Rules | str = "classic", *, n_deals:
     from thousand.runner.seeding import chunk_bounds
     from thousand.runner.store import MAX_CHUNKS, ChunkStore, new_token
 
+    if isinstance(strategies, str):
+        raise ThousandError(f"strategies: give a list of two or more strategies, got one: {strategies!r}")
     specs = check_specs(strategies) if not allow_same else [*strategies]
     if isinstance(rules, str):
         rules = parse_rules_spec(rules)
+    if not isinstance(rules, Rules):
+        raise ThousandError(f"rules must be a Rules or a rules spec (classic, russian:bolts=off, a TOML file), "
+                            f"got {rules!r}")
+    check_seed(seed)
+    check_jobs(jobs)
     if n_deals is not None and n_games is not None:
         raise ThousandError("give --deals or --games, not both")
     kind = "games" if n_games is not None else "deals"

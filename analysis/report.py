@@ -43,7 +43,7 @@ from thousand.analysis.marriages import held_in_play, marriage_tables
 from thousand.analysis.play_quality import DEFAULT_DEFENCE_DEALS, DEFAULT_PLAY_DEALS
 from thousand.analysis.redeals import redeal_calls, redeal_frequencies, uniform_deals
 from thousand.analysis.stats import level_percent
-from thousand.errors import ThousandError, check_name
+from thousand.errors import ThousandError, check_jobs, check_name, check_seed
 from thousand.files import read_json, written_whole
 from thousand.rules import PRESETS, Rules
 
@@ -133,11 +133,8 @@ class ReportConfig:
                 f"--hands x --samples must be at most {MAX_FORCED_COMPLETIONS // len(FORCED_ROLES):,} (the "
                 f"bidding thresholds hold every completion in memory, about {BYTES_PER_COMPLETION} bytes each), "
                 f"got {self.hands:,} x {self.samples:,}")
-        if isinstance(self.jobs, bool) or not isinstance(self.jobs, numbers.Integral) \
-                or self.jobs == 0 or self.jobs < -1:
-            raise ThousandError(f"--jobs must be a positive number of workers or -1 for all cores, got {self.jobs!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral) or self.seed < 0:
-            raise ThousandError(f"--seed must be a whole number >= 0, got {self.seed!r}")
+        check_jobs(self.jobs, "--jobs")
+        check_seed(self.seed, "--seed")
         if not self.rules:
             raise ThousandError("the report needs at least one rule set")
         if len({r.players for r in self.rules}) > 1:

@@ -5,6 +5,7 @@ import sys
 import polars as pl
 import pytest
 
+from thousand.errors import ThousandError
 from thousand.simulate import simulate
 
 
@@ -249,3 +250,30 @@ def test_resume_into_a_run_whose_metadata_is_not_an_object(tmp_path):
     (tmp_path / "r" / "metadata.json").write_text("null")
     assert_one_line_error(run_cli("simulate", "--deals", "2000", "--chunk-size", "1000", "--out", str(tmp_path / "r"),
                                   "--resume"), "metadata.json is damaged: it holds JSON null")
+
+
+@pytest.mark.parametrize("call, needle", [
+    # the Python API's own checks (hostile try-out 14: numpy's errors deep inside, or a
+    # string read letter by letter as "unknown rule set 'c'")
+    (lambda: _api("compare").compare_rules("classic", n_games=100), "give a list of two or more rule sets, got one"),
+    (lambda: _api("compare").compare_rules(["classic", "russian"], n_games=100, jobs=0), "jobs must be a positive"),
+    (lambda: _api("match").match("standard", n_deals=100), "give a list of two or more strategies"),
+    (lambda: _api("match").match(["greedy", "standard"], n_deals=100, seed=-3), "seed must be a non-negative"),
+    (lambda: _api("match").match(["greedy", "standard"], n_deals=100, seed=1.5), "seed must be a non-negative"),
+    (lambda: _api("match").match(["greedy", "standard"], n_deals=100, jobs=2.5), "jobs must be a positive"),
+    (lambda: _api("match").match(["greedy", "standard"], rules=5, n_deals=100), "rules must be a Rules or a rules"),
+    (lambda: _api("bids").estimate_bid(7, "classic", seed=-1), "seed must be a non-negative"),
+])
+def test_the_python_api_names_a_bad_argument(call, needle):
+    with pytest.raises(ThousandError, match=needle):
+        call()
+
+
+def _api(name: str):
+    import importlib
+    return importlib.import_module(f"thousand.analysis.{name}")
+
+
+def test_one_item_given_as_a_string_is_a_list_of_one():
+    from thousand.rules import parse_rules_spec
+    assert parse_rules_spec("classic", "bolts=off") == parse_rules_spec("classic", ["bolts=off"])

@@ -86,3 +86,15 @@ def test_points_marriages_and_features():
     assert f == {"cards": 7, "points": 49, "marriages": 1, "marriage_points": 100, "aces": 2, "tens": 2,
                  "aces_with_ten": 2, "nines": 1, "jacks": 0, "longest_suit": 4}
     assert C.count_rank(parse_hand("9S 9C 9D JH"), C.NINE) == 3
+
+
+def test_a_card_or_mask_outside_the_deck_is_refused():
+    # card(6, 0) was 6 (the nine of clubs) and card_points(-1) 120 (hostile try-out 14)
+    from thousand.cards import CardError, card, card_points
+    for rank, suit in ((6, 0), (0, 4), (-1, 0)):
+        with pytest.raises(CardError, match="no card of rank"):
+            card(rank, suit)
+    for mask in (-1, 1 << 30):
+        with pytest.raises(CardError, match="outside the 24-card deck"):
+            card_points(mask)
+    assert card(5, 3) == 23 and card_points((1 << 24) - 1) == 120

@@ -185,3 +185,14 @@ def test_a_rules_file_whose_path_holds_a_colon(tmp_path):
     assert parse_rules_spec(f"{path}:bolts=off") == RUSSIAN.with_overrides("bolts=off")
     with pytest.raises(RulesError, match=f"rules file '{folder}/y.toml' not found"):
         parse_rules_spec(str(folder / "y.toml"))
+
+
+def test_numpy_numbers_are_taken_as_pythons():
+    # a sweep over np.arange(880, 960, 20) was refused: "must be a whole number, got np.int64(900)"
+    import numpy as np
+    swept = CLASSIC.with_overrides({"barrel_at": np.int64(900), "must_trump": np.bool_(False)})
+    assert swept == CLASSIC.with_overrides("barrel_at=900,must_trump=off")
+    assert type(swept.barrel_at) is int and type(swept.must_trump) is bool and swept.hash == swept.hash
+    assert Rules(target=np.int32(1000)).hash == CLASSIC.hash
+    with pytest.raises(RulesError, match="must be a whole number"):
+        Rules(target=np.float64(1000.0))

@@ -75,6 +75,8 @@ def _or_symbols(sep: str) -> str:
 
 def card(rank: int, suit: int) -> int:
     """Card number of ``rank`` (0 nine .. 5 ace) in ``suit`` (0 spades .. 3 hearts)."""
+    if not (0 <= rank < 6 and 0 <= suit < 4):
+        raise CardError(f"no card of rank {rank} in suit {suit}: ranks are 0 (nine) .. 5 (ace), suits 0 .. 3")
     return 6 * suit + rank
 
 
@@ -261,6 +263,8 @@ def popcount(mask: int) -> int:
 
 def card_points(mask: int) -> int:
     """Card points in ``mask`` (A 11, 10 10, K 4, Q 3, J 2, 9 0)."""
+    if mask < 0 or mask > FULL_DECK:
+        raise CardError(f"card mask {mask:#x} has bits outside the 24-card deck")
     return sum(RANK_POINTS[r] * popcount(mask & RANK_PLANE[r]) for r in range(6))
 
 

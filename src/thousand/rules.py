@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import numbers
 import os
 import re
 import tomllib
@@ -102,6 +103,10 @@ class Rules:
     # ----------------------------------------------------------------- validation
     def __post_init__(self) -> None:
         for f in fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, np.bool_) or (isinstance(v, numbers.Integral) and type(v) not in (int, bool)):
+                # numpy's integers (a sweep over np.arange) as Python's, so the hash and TOML can write them
+                object.__setattr__(self, f.name, bool(v) if isinstance(v, np.bool_) else int(v))
             _check_field(f, getattr(self, f.name))
         if self.players not in (2, 3, 4):
             raise RulesError(f"players: must be 2, 3 or 4, got {self.players}")
@@ -384,8 +389,11 @@ def _toml_option(name: str, v: Any) -> Any:
     return v
 
 
-def parse_rules_spec(spec: str | Rules | None, overrides: list[str] | None = None) -> Rules:
-    """Build a rule set from a spec (preset, ``preset:k=v,...``, or TOML path) and ``--set`` items."""
+def parse_rules_spec(spec: str | Rules | None, overrides: list[str] | str | None = None) -> Rules:
+    """Build a rule set from a spec (preset, ``preset:k=v,...``, or TOML path) and ``--set``
+    items (a list, or one item as a string)."""
+    if isinstance(overrides, str):
+        overrides = [overrides]
     extra = ""
     if isinstance(spec, Rules):
         rules = spec

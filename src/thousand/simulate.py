@@ -37,7 +37,7 @@ import numpy as np
 import polars as pl
 
 from thousand import __version__, schema
-from thousand.errors import ThousandError, check_name
+from thousand.errors import ThousandError, check_jobs, check_name, check_seed
 from thousand.files import scratch_dir
 from thousand.rules import Rules, parse_rules_spec
 from thousand.runner import chunks, pool
@@ -276,8 +276,7 @@ def _check_run_args(kind: str, n: int, jobs: int, backend: str, chunk_size: int,
         raise ThousandError(f"{n:,} {unit} in chunks of {chunk_size:,} make {math.ceil(n / chunk_size):,} chunk files, "
                             f"more than {MAX_CHUNKS:,}; use a chunk size of at least {math.ceil(n / MAX_CHUNKS):,}")
     pool.check_backend(backend)
-    if not isinstance(jobs, (int, np.integer)) or jobs == 0 or jobs < -1:
-        raise ThousandError(f"jobs must be a positive number of workers or -1 for all cores, got {jobs!r}")
+    check_jobs(jobs)
 
 
 def run(kind: str, n: int, rules: Rules | str | None = "classic",
@@ -316,9 +315,7 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
     strategies = normalize_strategies(strategies, rules.players)
     if seed is None:
         seed = int(np.random.SeedSequence().entropy)  # recorded, so the run can be repeated
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ThousandError(f"seed must be a non-negative whole number, got {seed!r}")
-    seed, n, chunk_size = int(seed), int(n), int(chunk_size)
+    seed, n, chunk_size = check_seed(seed), int(n), int(chunk_size)
 
     check_name(out, "--out", "the directory to write to")
     check_name(deals_out, "--deals-out", "the directory to write to")
