@@ -145,7 +145,7 @@ def _solve_task(task: tuple[Rules, list[np.ndarray], list[tuple]]) -> list[tuple
 
     rules, rows, before = task
     ws = solver.Workspace()
-    return [(solver.solve_many(rules, r, 0, workspace=ws), solver.best_hand_off(rules, *b, workspace=ws)[1])
+    return [(solver.solve_many(rules, r, None, workspace=ws), solver.best_hand_off(rules, *b, workspace=ws)[1])
             for r, b in zip(rows, before)]
 
 

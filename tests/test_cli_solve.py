@@ -483,3 +483,27 @@ def test_the_value_line_says_whether_points_taken_are_counted(capsys):
     assert "from here (points taken so far included)" in capsys.readouterr().out
     assert cli.main(["solve", "--seed", "7"]) == 0     # the first lead: nothing was taken yet
     assert "from here (points taken so far included)" in capsys.readouterr().out
+
+
+def test_the_solvers_python_entries_refuse_what_they_would_misread():
+    # hostile try-out 14: a float row cut to int32 unchecked ("no trump" -1 + 0.5 became
+    # spades), declarers ignored for rows, laid-away points at 3 players, any flags
+    import numpy as np
+    import pytest
+    from thousand import solver as SV
+    from thousand.cards import parse_hand
+    from thousand.reference.play import Position
+    from thousand.rules import CLASSIC
+    hands = (parse_hand("AH TH"), parse_hand("KH 9S"), parse_hand("QH JS"))
+    p = Position.start(CLASSIC, hands, active=(0, 1, 2), leader=0)._evolve(trick_index=6)
+    row = SV.position_row(p, 0)[None]
+    assert SV.solve_many(CLASSIC, row, 0)[0] == SV.value(p, 0)
+    for call, needle in ((lambda: SV.solve_many(CLASSIC, row.astype(float) + 0.5, 0), "must be whole numbers"),
+                         (lambda: SV.solve_many(CLASSIC, row, 2), "the rows' own declarers"),
+                         (lambda: SV.value(p, 0, laid_away_points=20), "with 3 there are none"),
+                         (lambda: SV.card_values(p, 0, laid_away_points=5), "with 3 there are none"),
+                         (lambda: SV.value(p, 0, flags=1.5), "FLAG_"), (lambda: SV.value(p, 0, flags=999), "FLAG_"),
+                         (lambda: SV.card_values(p, 0, flags=-1), "FLAG_")):
+        with pytest.raises(ValueError, match=needle):
+            call()
+    assert SV.value(p, 0, flags=SV.FLAG_NO_TABLE | SV.FLAG_MTD) == SV.value(p, 0)

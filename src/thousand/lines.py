@@ -243,7 +243,7 @@ def hand_off_of_deal(res: Any, resigned: bool = False) -> HandOff | None:
 def solve_line_rows(line: Line, positions: list[Position] | None = None) -> tuple[np.ndarray, int]:
     """The solver rows (:func:`thousand.solver.position_row`) of the positions before each
     move, and the points taken at the end: what :func:`solve_line` solves, in a form that
-    pickles small for a worker (``solver.solve_many(rules, rows, 0)``)."""
+    pickles small for a worker (``solver.solve_many(rules, rows, None)``)."""
     positions = line.positions() if positions is None else positions
     rows = np.stack([solver.position_row(p, line.declarer, line.laid_away_points) for p in positions[:-1]])
     return rows, positions[-1].deal_points(line.declarer) + line.laid_away_points

@@ -37,6 +37,7 @@ False
 """
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -57,6 +58,23 @@ FLAG_MTD = 4            # exact values by MTD(f) (zero-window searches) instead 
 FLAG_NO_ORDER = 8
 FLAG_NO_DOMINANCE = 16
 FLAG_NO_RELATIVE = 32   # no bounds from positions with the same relative ranks
+ALL_FLAGS = FLAG_NO_TABLE | FLAG_NO_BOUNDS | FLAG_MTD | FLAG_NO_ORDER | FLAG_NO_DOMINANCE | FLAG_NO_RELATIVE
+
+
+def _check_flags(flags: int) -> int:
+    """``flags``: an OR of the ``FLAG_*`` switches (1.5 or 999 were taken as they came)."""
+    if isinstance(flags, bool) or not isinstance(flags, numbers.Integral) or flags & ~ALL_FLAGS or flags < 0:
+        raise ValueError(f"flags must be an OR of the FLAG_* switches (0..{ALL_FLAGS}), got {flags!r}")
+    return int(flags)
+
+
+def _laid_away(rules: Rules, laid_away_points: Any, n: int) -> list[int]:
+    """The 2-player declarer's laid-away points, one per position (0 at 3 and 4 players)."""
+    laid = _per_position(laid_away_points, n, "laid_away_points", 0, MAX_POINTS)
+    if rules.players != 2 and any(laid):
+        raise ValueError(f"laid_away_points are the cards the declarer laid away with 2 players; with "
+                         f"{rules.players} there are none, got {laid_away_points}")
+    return laid
 
 POS_FIELDS = 17
 _ENTRY_BYTES = 16
@@ -306,11 +324,11 @@ def card_values(p: Position, declarer: int, laid_away_points: int = 0, workspace
     played plainly, ``{(card, True): value}`` for each card played with a declaration
     (the same keys as :func:`thousand.reference.solver.card_values`)."""
     check_position(p, declarer)
-    laid_away_points, = _per_position(laid_away_points, 1, "laid_away_points", 0, MAX_POINTS)
+    laid_away_points, = _laid_away(p.rules, laid_away_points, 1)
     ws = _workspace(workspace)
     out = np.empty(48, dtype=np.int32)
     v = _fastdeal._solve_cards(p.rules.to_kernel(), position_row(p, declarer, laid_away_points), ws.table, out,
-                               flags)
+                               _check_flags(flags))
     if v < 0:
         raise ValueError("the kernel could not set this position up")
     values: dict[int | tuple[int, bool], int] = {}
@@ -356,7 +374,7 @@ def _hand_offs(rules: Rules, hands: Sequence[int], active: Sequence[int], declar
     ws = _workspace(workspace)
     out = np.empty(576, dtype=np.int32)
     best, pair = _fastdeal._solve_hand_offs(rules.to_kernel(), position_row(after, declarer), ws.table, out,
-                                            flags, best_only)
+                                            _check_flags(flags), best_only)
     if best < 0:
         raise ValueError("the kernel could not set this position up")
     return out, best, pair
@@ -465,20 +483,30 @@ def _check_row_sizes(rules: Rules, rows: np.ndarray) -> None:
                          f"the tricks left (check_position it)")
 
 
-def solve_many(rules: Rules, positions: Sequence[Position] | np.ndarray, declarers: int | Sequence[int],
+def solve_many(rules: Rules, positions: Sequence[Position] | np.ndarray, declarers: int | Sequence[int] | None,
                laid_away_points: int | Sequence[int] = 0, targets: Sequence[int] | None = None,
                workspace: Workspace | None = None, flags: int = 0, stats: bool = False,
                checked: bool = True) -> np.ndarray | tuple[np.ndarray, SolveStats]:
     """Solve many positions of one rule set in one kernel call without the GIL.
 
     ``positions`` are :class:`Position` objects (checked, unless ``checked=False``) or
-    already an ``(n, 17)`` int32 array of :func:`position_row` rows.  Returns the values
+    already an ``(n, 17)`` int32 array of :func:`position_row` rows (each holds its
+    declarer: ``declarers`` is then None or the same).  Returns the values
     (int32), or with ``targets`` whether each reaches its target (bool); with ``stats``
     also the time and nodes of each position."""
+    flags = _check_flags(flags)
     if isinstance(positions, np.ndarray):
+        if not np.issubdtype(positions.dtype, np.integer) or (
+                positions.size and (positions.min() < -2**31 or positions.max() >= 2**31)):
+            # a float row was cut to int32 unchecked: -0.5 ("no trump", -1 less a half) became 0, spades
+            raise ValueError(f"position rows must be whole numbers (int32), got dtype {positions.dtype}")
         rows = np.ascontiguousarray(positions, dtype=np.int32)
         if rows.ndim != 2 or rows.shape[1] != POS_FIELDS:
             raise ValueError(f"position rows must be an (n, {POS_FIELDS}) array, got shape {rows.shape}")
+        if declarers is not None and rows.size and not np.array_equal(
+                rows[:, 7], _per_position(declarers, rows.shape[0], "declarers", -2**31, 2**31 - 1)):
+            raise ValueError("declarers must be None or the rows' own declarers (field 7), which the rows are "
+                             "solved for")
         if rows.size and not ((rows[:, 14] >= 0) & (rows[:, 14] <= 4 * MAX_POINTS)
                               & (rows[:, 15] >= 0) & (rows[:, 15] <= MAX_POINTS)).all():
             # both are added to the search's value (int32): a position's deal points are
@@ -489,7 +517,7 @@ def solve_many(rules: Rules, positions: Sequence[Position] | np.ndarray, declare
     else:
         n = len(positions)
         decl = _per_position(declarers, n, "declarers", -2**31, 2**31 - 1)   # check_position names a bad seat
-        laid = _per_position(laid_away_points, n, "laid_away_points", 0, MAX_POINTS)
+        laid = _laid_away(rules, laid_away_points, n)
         rows = np.empty((n, POS_FIELDS), dtype=np.int32)
         for i, p in enumerate(positions):
             if p.rules != rules:
