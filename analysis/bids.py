@@ -123,6 +123,8 @@ def lowest_bid(role: str, rules: Rules) -> int:
     >>> lowest_bid("forehand", CLASSIC_RULES), lowest_bid("rear", CLASSIC_RULES)
     (100, 105)
     """
+    if role not in ROLES:
+        raise ThousandError(f"unknown position {role!r}: use {', '.join(ROLES)}")
     return 100 if role == "forehand" else 100 + rules.bid_step
 
 
@@ -144,6 +146,8 @@ def hand_redeal_reasons(hand: int, rules: Rules) -> list[str]:
     """
     from thousand.reference.legal import hand_redeal_allowed
 
+    if popcount(hand) != 7:
+        raise ThousandError(f"a hand of 7 cards is needed, got {popcount(hand)}")
     reasons = []
     if hand_redeal_allowed(rules, hand):
         nines, jacks = popcount(hand & RANK_PLANE[0]), popcount(hand & RANK_PLANE[1])

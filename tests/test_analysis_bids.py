@@ -364,3 +364,18 @@ def test_pimc_plays_the_same_completions_otherwise_at_another_contract():
     at = {c: B.simulate_hand(HAND, CLASSIC, "forehand", "pimc", 24, False, 3, contract=c) for c in (100, 180)}
     assert np.array_equal(at[100].talon, at[180].talon)
     assert not np.array_equal(at[100].points, at[180].points)
+
+
+def test_a_bad_position_or_hand_size_is_refused_by_the_bid_helpers():
+    # an unknown role was read as a non-forehand (105), a 3-card "hand" given redeal reasons
+    from thousand.analysis import bids as B
+    from thousand.cards import parse_hand
+    from thousand.errors import ThousandError
+    from thousand.rules import CLASSIC
+    with pytest.raises(ThousandError, match="unknown position 'xx'"):
+        B.lowest_bid("xx", CLASSIC)
+    with pytest.raises(ThousandError, match="unknown position 'dealer'"):
+        B.bids_for_hand(parse_hand("AH TH KH QH AD 9S JC"), CLASSIC, "dealer")
+    with pytest.raises(ThousandError, match="a hand of 7 cards is needed, got 3"):
+        B.hand_redeal_reasons(parse_hand("9H 9S 9C"), CLASSIC)
+    assert [B.lowest_bid(r, CLASSIC) for r in B.ROLES] == [100, 105, 105]
