@@ -57,3 +57,18 @@ def test_the_reference_engine_does_not_reach_for_the_kernel():
     for source in root.glob("*.py"):
         text = source.read_text()
         assert not [f for f in forbidden if f in text], source.name
+
+
+def test_a_seat_or_table_size_that_is_not_there_is_refused():
+    # make_player took seat 7 at a table of 3; resolve_strategies(players=5) an IndexError
+    import numpy as np
+    from thousand.errors import ThousandError
+    from thousand.players import make_player
+    from thousand.reference.rng import Stream
+    from thousand.rules import CLASSIC
+    from thousand.strategies import resolve_strategies
+    with pytest.raises(ThousandError, match="seat must be 0..2 at a table of 3, got 7"):
+        make_player("standard", CLASSIC, 7, Stream(0))
+    with pytest.raises(ThousandError, match="players must be 2, 3 or 4, got 5"):
+        resolve_strategies("standard", 5)
+    assert make_player("standard", CLASSIC, np.int64(2), Stream(0)) is not None

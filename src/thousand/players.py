@@ -27,6 +27,7 @@ engine's modules never import this one: the registry depends on them, not the re
 """
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -112,6 +113,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 def make_player(spec: str, rules: Rules, seat: int, stream: Stream) -> Player:
     """The player ``spec`` names, for ``seat`` under ``rules``, drawing from ``stream``."""
+    if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) or not 0 <= seat < rules.players:
+        raise ThousandError(f"seat must be 0..{rules.players - 1} at a table of {rules.players}, got {seat!r}")
     name, params = parse_spec(spec)
     available = kinds()
     kind = available.get(name.lower())

@@ -271,6 +271,8 @@ def resolve_strategies(strategies: str | Sequence[str] | None, players: int,
     seat; names or integer codes.  ``params`` (optional, ``players x k``) overrides the
     first ``k`` parameter slots per seat.
     """
+    if isinstance(players, bool) or players not in (2, 3, 4):
+        raise ThousandError(f"players must be 2, 3 or 4, got {players!r}")
     if strategies is None:
         specs: list[Any] = [DEFAULT_STRATEGY]
     elif isinstance(strategies, (str, int, np.integer)):
