@@ -116,7 +116,9 @@ def rebuild_and_check(rules: Rules, r) -> None:
     if r.blind:
         assert r.made == (deal_points[d] >= 120) and r.scores[d] == (240 if r.made else -240)
     else:
-        need = max(r.contract, rules.barrel_target) if d == sitter else r.contract
+        # a sitter at a contract that would take him off needs barrel_target points too
+        need = (max(r.contract, rules.barrel_target) if d == sitter and r.contract >= rules.barrel_contract
+                else r.contract)
         assert r.made == (deal_points[d] >= need)
         assert r.scores[d] == (r.contract if r.made else -r.contract)
     for s in active:
