@@ -301,3 +301,9 @@ def test_chunks_whose_metadata_was_deleted_are_named_not_called_foreign(tmp_path
     line = error_line(capsys, "simulate", "--deals", "1000", "--out", str(out), "--resume", "--no-progress")
     assert "holds chunk files but no metadata.json (deleted?)" in line
     assert sorted(p.name for p in out.iterdir()) == ["chunk-000000.parquet"]   # nothing removed
+
+
+def test_a_talon_condition_a_two_card_talon_cannot_meet_is_noted():
+    notes = rule_notes(parse_rules_spec("classic:players=2,redeal_talon_nines=3"))
+    assert "redeal_talon_nines=3 can never be met at 2 players (a talon holds 2 cards)" in notes
+    assert not rule_notes(parse_rules_spec("classic:players=3,redeal_talon_nines=3"))

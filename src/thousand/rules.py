@@ -487,6 +487,11 @@ def rule_notes(rules: Rules) -> list[str]:
                 notes.append(f"{', '.join(changed)} {verb} no effect {where.format(players=rules.players)}")
     if rules.barrel_at is None and rules.bolts == "not_on_barrel":
         notes.append("bolts=not_on_barrel is bolts=always with barrel_at=none")
+    if rules.players == 2:
+        for option in ("redeal_talon_nines", "redeal_talon_jacks"):
+            value = getattr(rules, option)
+            if value is not None and value >= 3 and value != _DEFAULTS[option]:
+                notes.append(f"{option}={value} can never be met at 2 players (a talon holds 2 cards)")
     if rules.golden_kon and rules.players == 2:
         notes.append("golden_kon at 2 players: the three golden deals go to the forehand in turn, so one "
                      "player plays two of them (docs/rules.md, golden kon)")
