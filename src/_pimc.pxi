@@ -373,6 +373,14 @@ cdef inline void pimc_place(const PimcWorlds* w, uint32_t share, uint32_t* hands
         set_aside[0] = card_points_c(got[1] & ~lay)
 
 
+cdef inline int32_t pimc_need(const View* v, int32_t contract) noexcept nogil:
+    """The declarer's points that make ``contract``: a barrel sitter at a contract that
+    would take him off needs barrel_target points too (docs/rules.md, the barrel)."""
+    if v.declarer == v.sitter and contract >= v.barrel_contract and v.barrel_target > contract:
+        return v.barrel_target
+    return contract
+
+
 cdef int32_t pimc_card_tally(Seat* s, View* v, const PlayState* ps, int32_t* mk, int64_t* sums, int64_t* totals,
                         int64_t* layouts) noexcept nogil:
     """Every move's tally over the worlds of the card decision ``v`` (move k: the card,
@@ -392,7 +400,7 @@ cdef int32_t pimc_card_tally(Seat* s, View* v, const PlayState* ps, int32_t* mk,
     cdef SolveEntry* table
     cdef uint64_t st
     cdef int32_t i, k, n_worlds, want, n_active = s.play.n_active, me = v.seat, d = v.declarer
-    cdef int32_t made, set_aside, laid_points, total, r0, r1
+    cdef int32_t made, set_aside, laid_points, total, r0, r1, need
     cdef bint maximising = me == d
     st = pimc_seed(s)
     for i in range(4):
@@ -418,6 +426,7 @@ cdef int32_t pimc_card_tally(Seat* s, View* v, const PlayState* ps, int32_t* mk,
             shares[i] = pimc_sample(&w, &st)
     table = pimc_table(s, &mask)
     made = ps.points[d] + ps.marriages[d] + ps.bonus[d]
+    need = pimc_need(v, v.contract)
     for k in range(48):
         mk[k] = 0
         sums[k] = 0
@@ -432,7 +441,7 @@ cdef int32_t pimc_card_tally(Seat* s, View* v, const PlayState* ps, int32_t* mk,
         for k in range(48):
             if out[k] >= 0:
                 total = made + laid_points + out[k]
-                mk[k] += total >= v.contract
+                mk[k] += total >= need
                 sums[k] += out[k]
                 totals[k] += total
     return n_worlds
@@ -659,7 +668,7 @@ cdef int32_t pimc_raise(Seat* s, View* v) noexcept nogil:
     while c <= v.max_bid:
         made = 0
         for i in range(n_ok):
-            made += vals[i] >= c
+            made += vals[i] >= pimc_need(v, c)
         pm = <double>made / n_ok
         ev = c * (2.0 * pm - 1.0)
         if ev > best_ev:
@@ -671,7 +680,7 @@ cdef int32_t pimc_raise(Seat* s, View* v) noexcept nogil:
     if v.can_resign:
         made = 0
         for i in range(n_ok):
-            made += vals[i] >= v.min_bid
+            made += vals[i] >= pimc_need(v, v.min_bid)
         pm = <double>made / n_ok
         opp = 120.0 - (mean if mean < 120.0 else 120.0)
         if s.play.n_active != 2:

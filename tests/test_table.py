@@ -412,8 +412,9 @@ def test_save_never_replaces_a_file_and_resume_refuses_any_given_setting(tmp_pat
     assert game.read_text() == before and kept.read_text() == '{"important": 1}'
 
 
-def _first_decision(spec, seed, want, opponents=("standard", "standard")):
-    """The first decision the person meets (answering as passive) for which ``want(d)``, or None."""
+def _first_decision(spec, seed, want, opponents=("standard", "standard"), person=None):
+    """The first decision the person meets (answering as ``person``, passive by default)
+    for which ``want(d)``, or None."""
     found = []
 
     class Find(Scripted):
@@ -424,7 +425,7 @@ def _first_decision(spec, seed, want, opponents=("standard", "standard")):
             return super().ask(d)
     try:
         play(TableGame(seed, parse_rules_spec(spec), 0, ["person", *opponents]),
-             Find(_answer_as(PassivePlayer())))
+             Find(_answer_as(person or PassivePlayer())))
     except Quit:
         return found[0]
     return None
@@ -1048,3 +1049,22 @@ def test_a_drawn_seed_is_said_only_at_the_end(capsys, monkeypatch):
     assert first.startswith("thousand play: a new seed (said at the end), rules classic")
     seed = int(last.split("the game's seed was ")[1].split()[0])
     assert f"seed {seed}" not in out.split("the game's seed was")[0]
+
+
+def test_the_contract_hint_counts_what_a_barrel_sitter_needs():
+    # russian: a sitter at 120 needs 121 points; the hint counted 120 as made (hostile review, try-out 15)
+    def sitter_at_120(d):
+        return d.kind == "contract" and d.view.barrel_sitter == 0 and d.lowest >= 120
+    d = _first_decision("russian", 9, sitter_at_120,
+                        person=make_player("standard", parse_rules_spec("russian"), 0, Stream(12345)))
+    assert d is not None
+    out = io.StringIO()
+    lines = ["hint"]
+    table = TextTable(0, ["person", "standard", "standard"], read=lambda p: lines.pop(0) if lines else "quit", out=out)
+    with pytest.raises(Quit):
+        table.ask(d)
+    said = next(x for x in out.getvalue().splitlines() if x.startswith("  pimc solved"))
+    worlds, _, points = make_player("pimc", d.view.rules, 0, Stream(0)).raise_tally(d.view, d.lowest, d.highest,
+                                                                                    d.may_resign)
+    made = sum(p >= 121 for p in points)
+    assert f"{d.lowest} made in {made} ({round(100 * made / worlds)}%), 121 points needed" in said

@@ -23,7 +23,7 @@ from thousand.rules import Rules
 from thousand.schema import REDEAL_NONE
 from thousand.trace import REDEAL_KINDS, DealTrace, Event, EventKind
 
-from .legal import (bid_cap, dealer_talon_score, half_bid, hand_redeal_allowed, round_defender,
+from .legal import (bid_cap, dealer_talon_score, half_bid, hand_redeal_allowed, points_to_make, round_defender,
                     talon_redeal_allowed)
 from .play import Position, declaration_value
 from .players import Player, TraceCursor, TracePlayer, TrickRecord, View, new_view
@@ -586,10 +586,7 @@ class _Deal:
                 for s in opponents:
                     scores[s] = self._defender(2 * self.card_pts[s] + self.marriage_pts[s] + bonus[s])
             else:
-                made = deal_pts[d] >= self.contract
-                if (d == self.sitter and self.contract >= r.barrel_contract
-                        and deal_pts[d] < r.barrel_target):
-                    made = False  # a contract that would take a sitter off needs barrel_target points too
+                made = deal_pts[d] >= points_to_make(r, self.contract, d == self.sitter)
                 scores[d] = self.contract if made else -self.contract
                 for s in opponents:
                     scores[s] = self._defender(deal_pts[s])

@@ -27,7 +27,7 @@ from thousand.rules import Rules
 # the card-play rules live in .play; these names are kept for the code and examples using them
 from .play import declarable_cards, declaration_value, legal_cards, trick_winner
 
-__all__ = ["bid_cap", "no_cap", "legal_plays", "can_declare", "declaration_value", "trick_winner",
+__all__ = ["bid_cap", "no_cap", "points_to_make", "legal_plays", "can_declare", "declaration_value", "trick_winner",
            "hand_redeal_allowed", "talon_redeal_allowed", "round_defender", "dealer_talon_score",
            "half_bid"]
 
@@ -46,6 +46,20 @@ def bid_cap(rules: Rules, hand: int) -> int:
     if rules.bid_cap == "none":
         return no_cap(rules)
     return 120 + marriage_points(hand)
+
+
+def points_to_make(rules: Rules, contract: int, sitter: bool) -> int:
+    """The declarer's deal points that make ``contract`` (a blind 120 aside): a barrel
+    ``sitter`` at a contract that would take him off (``barrel_contract`` or more) needs
+    ``barrel_target`` points too (docs/rules.md, the barrel).
+
+    >>> from thousand.rules import RUSSIAN
+    >>> points_to_make(RUSSIAN, 120, True), points_to_make(RUSSIAN, 100, True), points_to_make(RUSSIAN, 120, False)
+    (121, 100, 120)
+    """
+    if sitter and contract >= rules.barrel_contract:
+        return max(contract, rules.barrel_target)
+    return contract
 
 
 def legal_plays(rules: Rules, hand: int, trick: list[int], trump: int) -> int:

@@ -17,7 +17,7 @@ from thousand.cards import (ACE, JACK, KING, MARRIAGE_VALUES, NINE, QUEEN, SUIT_
                             card_points, count_rank, format_hand, parse_card, parse_cards, rank_of, suit_of)
 from thousand.reference.deal import BLIND_SCORE, FREE_RESIGNATIONS, LATE_RESIGNATION_COST, DealResult
 from thousand.reference.game import GameResult, SettleNotes
-from thousand.reference.legal import can_declare
+from thousand.reference.legal import can_declare, points_to_make
 from thousand.reference.play import trump_after_declaring
 from thousand.reference.players import View
 from thousand.reference.playthrough import format_notes, outcome
@@ -448,10 +448,13 @@ class TextTable:
         rows = sorted(rows, key=lambda r: (-r[2], -r[3]) if maximising else (r[2], r[3]))
         rows.sort(key=lambda r: (r[0], r[1]) != answer)
 
+        need = points_to_make(d.view.rules, d.view.contract, d.view.declarer == d.view.barrel_sitter)
+        goal = f"make {d.view.contract}" + (f" ({need} points)" if need > d.view.contract else "")
+
         def said(row: tuple[int, bool, int, int], first: bool) -> str:
             card, declare, made, points = row
             name = card_name(card) + (" declaring" if declare else "")
-            return (f"after {name} {self.does(d.view.declarer, f'make {d.view.contract}')} in {made} of them "
+            return (f"after {name} {self.does(d.view.declarer, goal)} in {made} of them "
                     f"({100 * made / worlds:.0f}%), with {points / worlds:.0f} points on average" if first
                     else f"after {name} in {made} ({100 * made / worlds:.0f}%), with {points / worlds:.0f}")
         return (f"pimc solved {_layouts(worlds, layouts)} open-handed: "
@@ -467,10 +470,14 @@ class TextTable:
             return None
         worlds, layouts, points = got
         shown = [d.lowest] + ([answer] if answer != RESIGN and answer != d.lowest else [])
-        made = "; ".join(f"{c} made in {sum(p >= c for p in points)} ({100 * sum(p >= c for p in points) / worlds:.0f}%)"
-                         for c in shown)
+        sitter = d.view.barrel_sitter == d.view.seat
+
+        def made(c: int) -> str:     # (a sitter at 120 needs 121 points under russian rules)
+            need = points_to_make(d.view.rules, c, sitter)
+            k = sum(p >= need for p in points)
+            return f"{c} made in {k} ({100 * k / worlds:.0f}%)" + (f", {need} points needed" if need > c else "")
         return (f"pimc solved {_layouts(worlds, layouts)} open-handed: your points {min(points)} to {max(points)}, "
-                f"{sum(points) / worlds:.0f} on average; {made}")
+                f"{sum(points) / worlds:.0f} on average; " + "; ".join(made(c) for c in shown))
 
     def _spoken(self, d: Decision, value: Any) -> str:
         if d.kind in ("blind", "redeal"):
