@@ -130,6 +130,8 @@ def lowest_bid(role: str, rules: Rules) -> int:
 
 def bids_for_hand(hand: int, rules: Rules, role: str = "forehand") -> np.ndarray:
     """Every bid ``role`` can win with, from :func:`lowest_bid` to :func:`bid_cap` in steps of ``bid_step``."""
+    if popcount(hand) != 7:
+        raise ThousandError(f"a hand of 7 cards is needed, got {popcount(hand)}")
     return np.arange(lowest_bid(role, rules), bid_cap(hand, rules) + 1, rules.bid_step, dtype=np.int64)
 
 
@@ -780,6 +782,7 @@ def estimate_bid(hand: int, rules: Rules | str, role: str = "forehand", strategi
         rules = parse_rules_spec(rules)
     if seed is not None:
         check_seed(seed)
+    check_jobs(jobs)
     if not 0 < confidence <= 1:
         raise ThousandError(f"--confidence must be in (0, 1], got {confidence}")
     t0 = time.perf_counter()

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -182,8 +183,8 @@ def mcnemar_p(b: int, c: int) -> float:
     >>> mcnemar_p(0, 0), round(mcnemar_p(0, 6), 5), round(mcnemar_p(60, 90), 5)
     (1.0, 0.03125, 0.01431)
     """
-    if b < 0 or c < 0:
-        raise ValueError(f"mcnemar_p: discordant pair counts must be >= 0, got {b} and {c}")
+    if not all(isinstance(x, numbers.Integral) and not isinstance(x, bool) and x >= 0 for x in (b, c)):
+        raise ValueError(f"mcnemar_p: discordant pair counts must be whole numbers >= 0, got {b!r} and {c!r}")
     n = b + c
     if n == 0:
         return 1.0
@@ -204,8 +205,9 @@ def wilson_interval(k, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
     """
     k = np.asarray(k, dtype=float)
     n = np.asarray(n, dtype=float)
-    if np.any((n > 0) & ~((k >= 0) & (k <= n))):
-        raise ValueError("wilson_interval: successes k must be between 0 and the trials n")
+    if np.any(n < 0) or np.any((n > 0) & ~((k >= 0) & (k <= n))):
+        # (n == 0 is an empty count: NaN bounds, as documented, whatever k)
+        raise ValueError("wilson_interval: successes k must be between 0 and the trials n (n >= 0)")
     with np.errstate(invalid="ignore", divide="ignore"):
         p = k / n
         z2 = z * z
@@ -764,8 +766,8 @@ def quantile_interval(x: np.ndarray, q: float = 0.5, confidence: float = 0.95) -
     if not 0.0 <= q <= 1.0:
         raise ValueError(f"quantile_interval: q must be between 0 and 1, got {q}")
     x = np.asarray(x, dtype=float)
-    if np.isnan(x).any():
-        raise ValueError("quantile_interval: the sample holds NaN")
+    if not np.isfinite(x).all():
+        raise ValueError("quantile_interval: the sample holds NaN or infinite values")
     values, counts = np.unique(x, return_counts=True)
     return quantile_from_counts(values, counts, q, confidence)
 

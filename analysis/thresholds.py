@@ -318,7 +318,7 @@ def hand_outcomes(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
     the bid made with probability q (``bid_80``; null below 100) and the uncapped points
     level ``level_80`` (the largest x with P(points >= x) >= q: the regression target).
     """
-    df = _completions(lf, probabilities)
+    df, probabilities = _completions(lf, probabilities)
     keys, surv = _survival(df)
     n = surv[:, 0]
     per = df.group_by("hand_id", "role").agg(pl.col("hand").first(), pl.col("points").mean().alias("mean_points"))
@@ -341,20 +341,23 @@ def _tag(q: float) -> str:
     return f"{round(q * 100):02d}"
 
 
-def _completions(lf: pl.LazyFrame | pl.DataFrame, probabilities: Sequence[float]) -> pl.DataFrame:
-    """The completions' columns the thresholds read, after checking the arguments: each
-    probability in (0, 1) and a whole percent of its own (its columns are named by it:
-    0.751 and 0.754 would both be ``bid_75``), and at least one completion."""
-    for q in probabilities:
+def _completions(lf: pl.LazyFrame | pl.DataFrame, probabilities: Sequence[float] | float,
+                 name: str = "probabilities") -> tuple[pl.DataFrame, tuple[float, ...]]:
+    """The completions' columns the thresholds read, and the probabilities as a tuple (one
+    given alone is a tuple of one), after checking them: each in (0, 1) and a whole percent
+    of its own (its columns are named by it: 0.751 and 0.754 would both be ``bid_75``), and
+    at least one completion."""
+    qs = (probabilities,) if isinstance(probabilities, numbers.Real) else tuple(probabilities)
+    for q in qs:
         if isinstance(q, (str, bool)) or not isinstance(q, numbers.Real) or not 0.0 < float(q) < 1.0:
-            raise ValueError(f"probabilities must lie between 0 and 1, got {q!r}")
-    tags = [_tag(q) for q in probabilities]
+            raise ValueError(f"{name} must lie between 0 and 1, got {q!r}")
+    tags = [_tag(q) for q in qs]
     if len(set(tags)) < len(tags):
-        raise ValueError(f"probabilities {list(probabilities)} name the same columns (whole percents: {tags})")
+        raise ValueError(f"{name} {list(qs)} name the same columns (whole percents: {tags})")
     df = lf.lazy().select("hand_id", "hand", "role", "points").collect()
     if df.height == 0:
         raise ValueError("no completions: the frame has no rows")
-    return df
+    return df, qs
 
 
 # --------------------------------------------------------------------- the table
@@ -392,7 +395,7 @@ def threshold_table(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC,
         by = [by]
     if min_hands < 1:
         raise ValueError(f"min_hands must be at least 1, got {min_hands}")
-    df = _completions(lf, probabilities)
+    df, probabilities = _completions(lf, probabilities)
     keys, surv = _survival(df)
     feats = add_hand_features(keys.join(df.group_by("hand_id", "role").agg(pl.col("hand").first()),
                                         on=["hand_id", "role"], how="left", maintain_order="left")).collect()
@@ -681,7 +684,7 @@ def fit_rule_of_thumb(lf: pl.LazyFrame | pl.DataFrame, rules: Rules = CLASSIC, p
     threshold bid (exactly, within 5, within 10), over- and under-bids, and the realised
     P(make) of the rule's bids.  Baseline: always bid the median threshold.
     """
-    df = lf.lazy().select("hand_id", "hand", "role", "points").collect()
+    df, _ = _completions(lf, probability, "probability")
     keys, surv = _survival(df)
     out = hand_outcomes(df, rules, probabilities=(probability,))
     assert out.select("hand_id", "role").equals(keys.select("hand_id", "role"))

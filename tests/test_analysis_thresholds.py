@@ -382,3 +382,8 @@ def test_impossible_probabilities_and_empty_frames_are_refused_by_name():
     one = T.threshold_table(h, CLASSIC, by="aces", min_hands=1)      # one column named alone is a list of one
     assert one.equals(T.threshold_table(h, CLASSIC, by=["aces"], min_hands=1))
     assert T.threshold_table(h, CLASSIC, probabilities=(np.float64(0.8),), min_hands=1).height > 0
+    # one probability given alone is a tuple of one; fit_rule_of_thumb names its own argument
+    assert T.threshold_table(h, CLASSIC, probabilities=0.8, min_hands=1).equals(
+        T.threshold_table(h, CLASSIC, probabilities=(0.8,), min_hands=1))
+    with pytest.raises(ValueError, match="probability must lie between 0 and 1, got 80"):
+        T.fit_rule_of_thumb(h, CLASSIC, probability=80)

@@ -94,7 +94,9 @@ def test_a_card_or_mask_outside_the_deck_is_refused():
     for rank, suit in ((6, 0), (0, 4), (-1, 0)):
         with pytest.raises(CardError, match="no card of rank"):
             card(rank, suit)
-    for mask in (-1, 1 << 30):
-        with pytest.raises(CardError, match="outside the 24-card deck"):
+    for mask in (-1, 1 << 30, 3.0):
+        with pytest.raises(CardError, match="is not a set of the 24-card deck's cards"):
             card_points(mask)
+    with pytest.raises(CardError, match="no card of rank 2.5"):
+        card(2.5, 0)
     assert card(5, 3) == 23 and card_points((1 << 24) - 1) == 120

@@ -500,6 +500,7 @@ def test_the_solvers_python_entries_refuse_what_they_would_misread():
     assert SV.solve_many(CLASSIC, row, 0)[0] == SV.value(p, 0)
     for call, needle in ((lambda: SV.solve_many(CLASSIC, row.astype(float) + 0.5, 0), "must be whole numbers"),
                          (lambda: SV.solve_many(CLASSIC, row, 2), "the rows' own declarers"),
+                         (lambda: SV.solve_many(CLASSIC, row, None, laid_away_points=50), "in the rows already"),
                          (lambda: SV.value(p, 0, laid_away_points=20), "with 3 there are none"),
                          (lambda: SV.card_values(p, 0, laid_away_points=5), "with 3 there are none"),
                          (lambda: SV.value(p, 0, flags=1.5), "FLAG_"), (lambda: SV.value(p, 0, flags=999), "FLAG_"),

@@ -196,3 +196,10 @@ def test_numpy_numbers_are_taken_as_pythons():
     assert Rules(target=np.int32(1000)).hash == CLASSIC.hash
     with pytest.raises(RulesError, match="must be a whole number"):
         Rules(target=np.float64(1000.0))
+
+
+def test_a_barrel_option_without_a_barrel_is_only_noted():
+    # barrel_bid_min=150 is refused with a barrel (the sitter's forced opening) and moot without one
+    from thousand.rules import rule_notes
+    rules = parse_rules_spec("classic:barrel_at=none,barrel_bid_min=150")
+    assert "barrel_bid_min has no effect with barrel_at=none" in " ".join(rule_notes(rules))

@@ -142,10 +142,13 @@ def test_docstring_examples(module):
     (lambda: S.paired_proportion_diff(np.array([2, 0] * 10), np.array([1, 1] * 10)), "0/1"),
     (lambda: S.wilson_interval(11, 10), "between 0 and the trials"),
     (lambda: S.wilson_interval(-1, 10), "between 0 and the trials"),
-    (lambda: S.mcnemar_p(-1, 5), "must be >= 0"),
+    (lambda: S.mcnemar_p(-1, 5), "must be whole numbers >= 0"),
     (lambda: S.median_interval(np.array([3., np.nan, 1, 2, 5])), "holds NaN"),
     (lambda: S.quantile_interval(np.arange(10.), 1.5), "q must be between 0 and 1"),
     (lambda: S.quantile_interval(np.arange(10.), -0.1), "q must be between 0 and 1"),
+    (lambda: S.quantile_interval(np.array([1., 2, np.inf]), 0.5), "NaN or infinite"),
+    (lambda: S.mcnemar_p(np.nan, 3), "whole numbers >= 0"),
+    (lambda: S.wilson_interval(1, -3), "(n >= 0)"),
 ])
 def test_impossible_arguments_are_refused_by_name(call, needle):
     with pytest.raises(ValueError, match=re.escape(needle)):

@@ -23,6 +23,7 @@ occupies bits ``6s .. 6s+5``; a rank plane (all aces, say) is ``RANK_PLANE[rank]
 """
 from __future__ import annotations
 
+import numbers
 import re
 import sys
 from collections.abc import Iterable, Iterator
@@ -75,7 +76,8 @@ def _or_symbols(sep: str) -> str:
 
 def card(rank: int, suit: int) -> int:
     """Card number of ``rank`` (0 nine .. 5 ace) in ``suit`` (0 spades .. 3 hearts)."""
-    if not (0 <= rank < 6 and 0 <= suit < 4):
+    if not (isinstance(rank, numbers.Integral) and isinstance(suit, numbers.Integral)
+            and 0 <= rank < 6 and 0 <= suit < 4):
         raise CardError(f"no card of rank {rank} in suit {suit}: ranks are 0 (nine) .. 5 (ace), suits 0 .. 3")
     return 6 * suit + rank
 
@@ -263,8 +265,8 @@ def popcount(mask: int) -> int:
 
 def card_points(mask: int) -> int:
     """Card points in ``mask`` (A 11, 10 10, K 4, Q 3, J 2, 9 0)."""
-    if mask < 0 or mask > FULL_DECK:
-        raise CardError(f"card mask {mask:#x} has bits outside the 24-card deck")
+    if not isinstance(mask, numbers.Integral) or mask < 0 or mask > FULL_DECK:
+        raise CardError(f"card mask {mask!r} is not a set of the 24-card deck's cards (a whole number 0..{FULL_DECK:#x})")
     return sum(RANK_POINTS[r] * popcount(mask & RANK_PLANE[r]) for r in range(6))
 
 

@@ -132,7 +132,8 @@ class Rules:
                 f"raise barrel_at, or barrel_at=none")
         if self.barrel_bid_min is not None and self.barrel_bid_min % self.bid_step:
             raise RulesError(f"barrel_bid_min: must be a multiple of bid_step ({self.bid_step}), got {self.barrel_bid_min}")
-        if self.barrel_bid_min is not None and self.barrel_bid_min > 120 and self.bid_cap == "marriages":
+        if (self.barrel_at is not None and self.barrel_bid_min is not None and self.barrel_bid_min > 120
+                and self.bid_cap == "marriages"):
             # a forehand sitter opens at barrel_bid_min: without a marriage that is over his cap
             raise RulesError(f"barrel_bid_min: at most 120 with bid_cap=marriages (a sitter who is forehand opens "
                              f"at it, and without a marriage may not bid over 120), got {self.barrel_bid_min}")

@@ -228,11 +228,12 @@ def _check_room(kind: str, n: int, players: int, folder: str, temporary: bool, p
     need = n * (per_item if per_item is not None else _bytes_per_item(kind, players))
     if need <= 0.9 * free:
         return False
+    what = f"the {n:,} {kind} left" if measured.startswith(" more") else f"a run of {n:,} {kind}"
     if temporary:
-        raise ThousandError(f"a run of {n:,} {kind} without --out would write about {_size(need)}{measured} to the "
+        raise ThousandError(f"{what} without --out would write about {_size(need)}{measured} to the "
                             f"temporary folder {folder}, which has {_size(free)} free; give --out DIR on a disk with "
                             "room")
-    print(f"warning: {n:,} {kind} take about {_size(need)}{measured} and {folder} has {_size(free)} free: the run "
+    print(f"warning: {what} take about {_size(need)}{measured} and {folder} has {_size(free)} free: the run "
           "stops when the disk is full (--resume continues it once there is room)", file=sys.stderr)
     return True
 

@@ -503,6 +503,8 @@ def solve_many(rules: Rules, positions: Sequence[Position] | np.ndarray, declare
         rows = np.ascontiguousarray(positions, dtype=np.int32)
         if rows.ndim != 2 or rows.shape[1] != POS_FIELDS:
             raise ValueError(f"position rows must be an (n, {POS_FIELDS}) array, got shape {rows.shape}")
+        if np.any(np.asarray(laid_away_points) != 0):
+            raise ValueError("laid_away_points are in the rows already (field 14): give 0 with rows")
         if declarers is not None and rows.size and not np.array_equal(
                 rows[:, 7], _per_position(declarers, rows.shape[0], "declarers", -2**31, 2**31 - 1)):
             raise ValueError("declarers must be None or the rows' own declarers (field 7), which the rows are "
