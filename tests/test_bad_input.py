@@ -277,3 +277,10 @@ def _api(name: str):
 def test_one_item_given_as_a_string_is_a_list_of_one():
     from thousand.rules import parse_rules_spec
     assert parse_rules_spec("classic", "bolts=off") == parse_rules_spec("classic", ["bolts=off"])
+
+
+def test_games_takes_the_short_option_the_other_commands_give_games(capsys):
+    # compare, match and report spell --games -g; games itself had only -n (try-out 16)
+    from thousand import cli
+    assert cli.main(["games", "-g", "6", "--no-progress"]) == 0
+    assert "6 games" in capsys.readouterr().out

@@ -28,7 +28,8 @@ examples:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from thousand.schema import DEFAULT_CHUNK_GAMES
-    p.add_argument("--games", "-n", type=whole, required=True, metavar="N", help="games to play")
+    p.add_argument("--games", "-g", "-n", type=whole, required=True, metavar="N",
+                   help="games to play (-g as in compare, match and report; -n as simulate's count)")
     add_runner_arguments(p, "games", DEFAULT_CHUNK_GAMES)
     p.add_argument("--deals-out", default=None, metavar="PATH",
                    help="with --out: also write every deal of the games (one row per dealt deal) to this directory")
