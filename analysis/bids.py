@@ -1250,7 +1250,9 @@ def format_bid_table(est: BidEstimate) -> str:
                      "Real defenders see less and err more, so the strategy can beat it (docs/bids.md).")
     lines.append("EV bid = bid, then after the talon play or resign, whichever is better for that talon; "
                  "passing = pass at the first chance, the others bid and play; not counted: the game score "
-                 "(one deal from 0, off the barrel). docs/bids.md explains both and the EV interval.")
+                 "(one deal from 0, off the barrel). docs/bids.md explains both and the EV interval."
+                 + ("" if est.exact or strat_rows.height == 0 else
+                    " The strategy's EV's '± x' is its 95% interval's half-width."))
     from thousand.reference.deal import FREE_RESIGNATIONS, LATE_RESIGNATION_COST
     if est.rules.resign == "sixty_two_free":
         # one deal from the game's start: a resignation is one of the two free ones

@@ -264,3 +264,11 @@ def test_bids_never_made_are_one_line_and_a_sampled_certainty_is_called_an_estim
     assert cli.main(["bid", HAND_TEXT, "--samples", "3000", "--confidence", "1"]) == 0
     assert "safe bid (made in every sampled completion: an estimate, --exact counts them all): " in \
         capsys.readouterr().out
+
+
+def test_the_strategys_plus_minus_is_said_to_be_a_95_percent_half_width(capsys):
+    # the only interval of the output not written [low, high]: said what it is (try-out 16)
+    from thousand.cli import main
+    assert main(["bid", "AH TH KH QH AD 9S JC", "--samples", "300"]) == 0
+    out = capsys.readouterr().out
+    assert "EV +" in out and " ±" in out and "'± x' is its 95% interval's half-width" in out
