@@ -255,7 +255,7 @@ def _build_metrics(players: int) -> list[Metric]:
     for k in range(players):
         name = _WIN_OFFSET_NAMES.get(k, f"win_first_dealer_plus{k}")
         m.append(Metric(name, "game", "proportion", _SHARE,
-                        f"games won by the seat {k} after the first dealer" if k > 1 else
+                        f"games won by the player {k} seats after the first dealer" if k > 1 else
                         ("games won by the first dealer" if k == 0 else "games won by the first forehand"),
                         lambda p, k=k: (pl.col("winner") == (pl.col("first_dealer").cast(pl.Int32) + k) % p)
                         .cast(pl.Float64)))
