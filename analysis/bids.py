@@ -74,6 +74,16 @@ __all__ = [
 ]
 
 ROLES = ("forehand", "middle", "rear")
+
+
+def _check_role(role: str) -> None:
+    if role not in ROLES:
+        raise ThousandError(f"position must be one of {', '.join(ROLES)}, got {role!r}")
+
+
+def _check_hand(hand: int) -> None:
+    if popcount(hand) != 7:
+        raise ThousandError(f"a hand needs 7 cards, got {popcount(hand)}")
 #: Completions of a 7-card hand: talon C(17,3) times the next opponent's 7 of 14, C(14,7).
 N_COMPLETIONS = math.comb(17, 3) * math.comb(14, 7)
 
@@ -123,15 +133,13 @@ def lowest_bid(role: str, rules: Rules) -> int:
     >>> lowest_bid("forehand", CLASSIC_RULES), lowest_bid("rear", CLASSIC_RULES)
     (100, 105)
     """
-    if role not in ROLES:
-        raise ThousandError(f"unknown position {role!r}: use {', '.join(ROLES)}")
+    _check_role(role)
     return 100 if role == "forehand" else 100 + rules.bid_step
 
 
 def bids_for_hand(hand: int, rules: Rules, role: str = "forehand") -> np.ndarray:
     """Every bid ``role`` can win with, from :func:`lowest_bid` to :func:`bid_cap` in steps of ``bid_step``."""
-    if popcount(hand) != 7:
-        raise ThousandError(f"a hand of 7 cards is needed, got {popcount(hand)}")
+    _check_hand(hand)
     return np.arange(lowest_bid(role, rules), bid_cap(hand, rules) + 1, rules.bid_step, dtype=np.int64)
 
 
@@ -148,8 +156,7 @@ def hand_redeal_reasons(hand: int, rules: Rules) -> list[str]:
     """
     from thousand.reference.legal import hand_redeal_allowed
 
-    if popcount(hand) != 7:
-        raise ThousandError(f"a hand of 7 cards is needed, got {popcount(hand)}")
+    _check_hand(hand)
     reasons = []
     if hand_redeal_allowed(rules, hand):
         nines, jacks = popcount(hand & RANK_PLANE[0]), popcount(hand & RANK_PLANE[1])
@@ -262,8 +269,7 @@ class Completions:
     bolt: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        if self.role not in ROLES:
-            raise ThousandError(f"position must be one of {', '.join(ROLES)}, got {self.role!r}")
+        _check_role(self.role)
         if len(self.points) != len(self.talon):
             raise ValueError("points and talon must have one entry per completion")
         if self.weight is not None and len(self.weight) != len(self.points):
@@ -670,12 +676,10 @@ def simulate_hand(hand: int, rules: Rules, role: str = "forehand", strategies: S
     The only function here that calls the simulator.  ``samples`` uniform completions
     from ``PCG64(SeedSequence(seed))``, or all 2,333,760 with ``exact``.
     """
-    if role not in ROLES:
-        raise ThousandError(f"position must be one of {', '.join(ROLES)}, got {role!r}")
+    _check_role(role)
     if rules.players != 3:
         raise ThousandError(f"thousand bid analyses the 3-player game; the rules say players={rules.players}")
-    if popcount(hand) != 7:
-        raise ThousandError(f"a hand needs 7 cards, got {popcount(hand)}")
+    _check_hand(hand)
     if not exact and samples < 2:
         raise ThousandError(f"--samples must be at least 2, got {samples}")
     return _call_kernel(kernel_play(), hand, rules, role, seat_strategies(strategies, role), samples, exact, seed,
@@ -905,10 +909,8 @@ def simulate_pass(hand: int, rules: Rules, role: str = "forehand", strategies: S
     The stream is ``PCG64(SeedSequence(seed).spawn(1)[0])``: independent of the
     forced-declarer run's, and the same for the same seed.
     """
-    if role not in ROLES:
-        raise ThousandError(f"position must be one of {', '.join(ROLES)}, got {role!r}")
-    if popcount(hand) != 7:
-        raise ThousandError(f"a hand needs 7 cards, got {popcount(hand)}")
+    _check_role(role)
+    _check_hand(hand)
     if rules.players != 3:
         raise ThousandError(f"thousand bid analyses the 3-player game; the rules say players={rules.players}")
     from thousand import kernel

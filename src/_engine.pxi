@@ -86,6 +86,17 @@ cdef inline int32_t barrel_contract_of(const int32_t* r) noexcept nogil:
     return (r[R_BARREL_TARGET] // r[R_BID_STEP]) * r[R_BID_STEP]
 
 
+cdef inline int32_t points_to_make(int32_t contract, bint sitter, int32_t barrel_contract,
+                                   int32_t barrel_target) noexcept nogil:
+    """The declarer's deal points that make ``contract`` (a blind 120 aside): a barrel
+    ``sitter`` at a contract that would take him off (barrel_contract or more) needs
+    barrel_target points too (docs/rules.md, the barrel; the reference's
+    legal.points_to_make).  The engine scores with it, the strategies aim at it."""
+    if sitter and contract >= barrel_contract:
+        return contract if contract > barrel_target else barrel_target
+    return contract
+
+
 cdef inline int32_t next_seat(int32_t s, int32_t n) noexcept nogil:
     # (s + 1) % n without a division: seats are 0..n-1, n the runtime number of players
     return 0 if s + 1 == n else s + 1
@@ -666,10 +677,8 @@ cdef int32_t run_deal(Ctx* c, DealRow* row, int32_t golden) noexcept nogil:
             row.made = dealpts[decl] >= 120
             row.score[decl] = 240 if row.made else -240
         else:
-            row.made = dealpts[decl] >= contract
-            if (decl == c.g.sitter and contract >= barrel_contract_of(r)
-                    and dealpts[decl] < r[R_BARREL_TARGET]):
-                row.made = 0    # a contract that would take a sitter off needs barrel_target points too
+            row.made = dealpts[decl] >= points_to_make(contract, decl == c.g.sitter, barrel_contract_of(r),
+                                                       r[R_BARREL_TARGET])
             row.score[decl] = contract if row.made else -contract
         for i in range(d.v.n_active):
             s = d.v.active[i]

@@ -872,9 +872,8 @@ def pimc_tally(kind, int32_t strategy, params, dict view, bitgen=None, const int
     cdef double p[N_PARAMS]
     cdef int32_t mk[48]
     cdef int64_t sums[48]
-    cdef int64_t totals[48]
     cdef int32_t vals[PIMC_MAX_WORLDS]
-    cdef int64_t layouts = 0
+    cdef int64_t base = 0, layouts = 0
     cdef int32_t n, m
     if k != D_PLAY and k != D_RAISE:
         raise ValueError(f"pimc weighs worlds for a play or a raise, not {kind!r}")
@@ -889,13 +888,13 @@ def pimc_tally(kind, int32_t strategy, params, dict view, bitgen=None, const int
     v.played = ps.played
     if not (v.legal & (v.legal - 1)):
         return None
-    n = pimc_card_tally(&seat, &v, &ps, mk, sums, totals, &layouts)
+    n = pimc_card_tally(&seat, &v, &ps, mk, sums, &base, &layouts)
     if n < 0:
         return None
     rows = []
     for m in range(48):
         if (m < 24 and v.legal >> m & 1) or (m >= 24 and v.declarable >> (m - 24) & 1):
-            rows.append((m % 24, m >= 24, mk[m], totals[m]))
+            rows.append((m % 24, m >= 24, mk[m], base + sums[m]))
     return n, layouts, rows
 
 

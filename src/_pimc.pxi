@@ -374,20 +374,18 @@ cdef inline void pimc_place(const PimcWorlds* w, uint32_t share, uint32_t* hands
 
 
 cdef inline int32_t pimc_need(const View* v, int32_t contract) noexcept nogil:
-    """The declarer's points that make ``contract``: a barrel sitter at a contract that
-    would take him off needs barrel_target points too (docs/rules.md, the barrel)."""
-    if v.declarer == v.sitter and contract >= v.barrel_contract and v.barrel_target > contract:
-        return v.barrel_target
-    return contract
+    """The declarer's points that make ``contract`` in the view (points_to_make)."""
+    return points_to_make(contract, v.declarer == v.sitter, v.barrel_contract, v.barrel_target)
 
 
-cdef int32_t pimc_card_tally(Seat* s, View* v, const PlayState* ps, int32_t* mk, int64_t* sums, int64_t* totals,
-                        int64_t* layouts) noexcept nogil:
+cdef int32_t pimc_card_tally(Seat* s, View* v, const PlayState* ps, int32_t* mk, int64_t* sums, int64_t* base,
+                             int64_t* layouts) noexcept nogil:
     """Every move's tally over the worlds of the card decision ``v`` (move k: the card,
     +24 declared): ``mk[k]`` the worlds where the declarer makes the contract, ``sums[k]``
-    his future points summed (the objective's), ``totals[k]`` his deal points summed (taken
-    so far and laid away included: what a person is told); ``layouts`` the consistent
-    worlds in all.  Returns the worlds dealt, -1 for a view no deal can reach."""
+    his future points summed (the objective's); ``base`` his points taken so far and laid
+    away, summed over the worlds solved (every legal move has a value in each, so
+    ``base + sums[k]`` is his deal points summed: what a person is told); ``layouts`` the
+    consistent worlds in all.  Returns the worlds dealt, -1 for a view no deal can reach."""
     cdef int32_t left[4]
     cdef int32_t trick[3]
     cdef int32_t row[POS_FIELDS]
@@ -400,7 +398,7 @@ cdef int32_t pimc_card_tally(Seat* s, View* v, const PlayState* ps, int32_t* mk,
     cdef SolveEntry* table
     cdef uint64_t st
     cdef int32_t i, k, n_worlds, want, n_active = s.play.n_active, me = v.seat, d = v.declarer
-    cdef int32_t made, set_aside, laid_points, total, r0, r1, need
+    cdef int32_t made, set_aside, laid_points, r0, r1, need
     cdef bint maximising = me == d
     st = pimc_seed(s)
     for i in range(4):
@@ -430,7 +428,7 @@ cdef int32_t pimc_card_tally(Seat* s, View* v, const PlayState* ps, int32_t* mk,
     for k in range(48):
         mk[k] = 0
         sums[k] = 0
-        totals[k] = 0
+    base[0] = 0
     for i in range(n_worlds):
         pimc_place(&w, shares[i], hands, me, v.hand, laid, maximising, &st, &set_aside, &laid_points)
         pimc_row(row, hands, v, n_active, ps.leader, ps.trick_n, trick, ps.trump, ps.trick_index, set_aside)
@@ -438,12 +436,11 @@ cdef int32_t pimc_card_tally(Seat* s, View* v, const PlayState* ps, int32_t* mk,
             continue
         pimc_generation(&sol, i, n_active)
         solver_card_values(&sol, out)
+        base[0] += made + laid_points
         for k in range(48):
             if out[k] >= 0:
-                total = made + laid_points + out[k]
-                mk[k] += total >= need
+                mk[k] += made + laid_points + out[k] >= need
                 sums[k] += out[k]
-                totals[k] += total
     return n_worlds
 
 
@@ -451,15 +448,14 @@ cdef int32_t pimc_play(Seat* s, View* v, const PlayState* ps, int32_t* declare) 
     """The card (and declaration) best over the worlds (see the header)."""
     cdef int32_t mk[48]
     cdef int64_t sums[48]
-    cdef int64_t totals[48]
-    cdef int64_t layouts
+    cdef int64_t base, layouts
     cdef uint32_t legal = v.legal, declarable = v.declarable
     cdef int32_t k, best = -1
     cdef bint maximising = v.seat == v.declarer
     declare[0] = 0
     if not (legal & (legal - 1)):
         return td_lowbit(legal)             # forced: no search, no draw
-    if pimc_card_tally(s, v, ps, mk, sums, totals, &layouts) < 0:
+    if pimc_card_tally(s, v, ps, mk, sums, &base, &layouts) < 0:
         # a view no deal can reach (hand-made, with impossible counts): play as standard
         return sensible_play(v, ps, s.params, declare)
     for k in range(48):

@@ -500,7 +500,8 @@ cdef inline int32_t sensible_bid(View* v, double* p) noexcept nogil:
         # for nothing; he must make the bid and the barrel target (121 > 120 under the
         # russian rules)
         b = step_up(v.min_bid, v.barrel_contract, v.step)
-        if b <= v.max_bid and est - 0.5 * p[P_MARGIN] >= (b if b > v.barrel_target else v.barrel_target):
+        if b <= v.max_bid and est - 0.5 * p[P_MARGIN] >= points_to_make(b, True, v.barrel_contract,
+                                                                          v.barrel_target):
             return b
         return 0
     if est - p[P_MARGIN] >= v.min_bid:
@@ -539,8 +540,8 @@ cdef inline int32_t sensible_raise(View* v, double* p) noexcept nogil:
             return RESIGNED
     target = <int32_t>(est - p[P_RAISE])
     if (v.sitter == v.seat and contract < v.barrel_contract
-            and est - 0.5 * p[P_RAISE] >= (v.barrel_contract if v.barrel_contract > v.barrel_target
-                                           else v.barrel_target)):
+            and est - 0.5 * p[P_RAISE] >= points_to_make(v.barrel_contract, True, v.barrel_contract,
+                                                          v.barrel_target)):
         # a barrel sitter gains nothing below barrel_contract: raise to it on a fair
         # chance of the points he needs (barrel_target, if more)
         target = v.barrel_contract

@@ -215,12 +215,13 @@ DEALS_PER_GAME_GUESS = 30
 
 
 def _check_room(kind: str, n: int, players: int, folder: str, temporary: bool, per_item: int | None = None,
-                measured: str = "") -> bool:
+                measured: str = "", left: bool = False) -> bool:
     """Refuse a run without --out that would fill the temporary folder (it is removed at the
     end, so the data could only be lost); warn when --out's disk looks too small (the run
     stops when it is full, and --resume continues once there is room).  ``per_item``: the
     bytes a deal (game) takes, the upper bound of :func:`_bytes_per_item` unless measured
-    (``measured`` then says so).  Returns whether it warned."""
+    (``measured`` then says so); ``left``: ``n`` is what remains of a run.  Returns whether
+    it warned."""
     try:
         free = shutil.disk_usage(folder).free
     except OSError:
@@ -228,7 +229,7 @@ def _check_room(kind: str, n: int, players: int, folder: str, temporary: bool, p
     need = n * (per_item if per_item is not None else _bytes_per_item(kind, players))
     if need <= 0.9 * free:
         return False
-    what = f"the {n:,} {kind} left" if measured.startswith(" more") else f"a run of {n:,} {kind}"
+    what = f"the {n:,} {kind} left" if left else f"a run of {n:,} {kind}"
     if temporary:
         raise ThousandError(f"{what} without --out would write about {_size(need)}{measured} to the "
                             f"temporary folder {folder}, which has {_size(free)} free; give --out DIR on a disk with "
@@ -249,7 +250,8 @@ def _check_room_measured(kind: str, done: chunks.ChunkDone, left: int, players: 
     for folder, size in zip(folders, (done.size, done.deal_size)):
         if folder is not None and size > 0 and os.fspath(folder) not in warned:
             _check_room(kind, left, players, os.fspath(folder), temporary, per_item=-(-size // done.items),
-                        measured=f" more (measured on the first chunk: {_size(size / done.items)} a {kind[:-1]})")
+                        measured=f" more (measured on the first chunk: {_size(size / done.items)} a {kind[:-1]})",
+                        left=True)
 
 
 # Sanity limits: beyond them a run would take months or a chunk would not fit in memory.

@@ -63,7 +63,7 @@ ALL_FLAGS = FLAG_NO_TABLE | FLAG_NO_BOUNDS | FLAG_MTD | FLAG_NO_ORDER | FLAG_NO_
 
 def _check_flags(flags: int) -> int:
     """``flags``: an OR of the ``FLAG_*`` switches (1.5 or 999 were taken as they came)."""
-    if isinstance(flags, bool) or not isinstance(flags, numbers.Integral) or flags & ~ALL_FLAGS or flags < 0:
+    if isinstance(flags, bool) or not isinstance(flags, numbers.Integral) or flags & ~ALL_FLAGS:
         raise ValueError(f"flags must be an OR of the FLAG_* switches (0..{ALL_FLAGS}), got {flags!r}")
     return int(flags)
 
