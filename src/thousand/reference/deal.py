@@ -121,7 +121,6 @@ class DealResult:
     talon_shown: bool = False
     dealer_talon: int = 0
     state: GameState | None = None
-    sitter: int = -1    # the barrel sitter the deal was played with: -1 when a cut-nine fine took him off
 
     @property
     def is_redeal(self) -> bool:
@@ -657,7 +656,7 @@ class _Deal:
             scores=scores, bolts=bolts, bolt_weight=2 if self.blind else 1, cut_fines=list(self.cut_fines),
             cut_nines=self.cut_nines, deal_points=deal_pts, declared=list(self.declared),
             trick_log=list(self.trick_log), talon_taken=self.talon_taken, talon_shown=self.talon_shown,
-            dealer_talon=self.dealer_talon, state=self.state.copy(), sitter=self.sitter)
+            dealer_talon=self.dealer_talon, state=self.state.copy())
 
 
 _NINES = sum(1 << (6 * s) for s in range(4))

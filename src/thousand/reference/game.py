@@ -56,9 +56,9 @@ def settle_deal(rules: Rules, state: GameState, res: DealResult) -> tuple[GameSt
     for s in range(n):
         st.scores[s] -= res.cut_fines[s]
     sitter = state.barrel_sitter
-    if sitter >= 0 and res.sitter < 0:
-        # a cut-nine fine, paid before the deal, took the sitter under the barrel: the deal
-        # was played with him off it (docs/rules.md)
+    if sitter >= 0 and rules.barrel_at is not None and st.scores[sitter] < rules.barrel_at:
+        # a cut-nine fine, paid before the deal, took the sitter under the barrel: off it
+        # at once (the deal was played with him off it, docs/rules.md)
         notes.barrel_falls.append(sitter)
         notes.barrel_fall_why.append(f"the cut-nine fine took the score under {rules.barrel_at}")
         st.barrel_sitter = sitter = -1
