@@ -207,8 +207,7 @@ def _exact_rows(rules: Rules) -> pl.LazyFrame:
             add(name, "held in dealt hand", held(dealt, bit))
             both = held(with_talon, bit)
             add(name, "completed from talon", None if both is None else both - held(dealt, bit))
-        if rules.ace_marriage is None:
-            add("any", "held in dealt hand", held(dealt, 15))
+        add("any", "held in dealt hand", held(dealt, 31 if rules.ace_marriage is not None else 15))
         return pl.LazyFrame(rows, schema={"suit": pl.String, "role": pl.String, "measure": pl.String,
                                           "exact": pl.Float64})
     for name, _ in suits_of(rules):
@@ -221,6 +220,8 @@ def _exact_rows(rules: Rules) -> pl.LazyFrame:
             add(name, "completed from talon", cb.p_marriage_completed(size, talon))
     if rules.ace_marriage is None:
         add("any", "held in dealt hand", cb.p_any_marriage_in(size))
+    else:   # the four aces count as a marriage too
+        add("any", "held in dealt hand", sum((p for m, p in cb.marriage_sets(size).items() if m), Fraction(0)))
     return pl.LazyFrame(rows, schema={"suit": pl.String, "role": pl.String, "measure": pl.String,
                                       "exact": pl.Float64})
 
@@ -255,9 +256,8 @@ def marriage_frequencies(sets: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
             _sum(lost & ~pl.col("resigned") & _bit("m_after", i)).alias(f"lost: not declared in play|{name}|n_held"),
             _sum(held).alias(f"held|{name}|n_hands"),
         ]
-    if rules.ace_marriage is None:
-        aggs_all.append(_sum(pl.col("m_dealt") > 0).alias("held in dealt hand|any|n_hands"))
-        aggs_role.append(_sum(pl.col("m_dealt") > 0).alias("held in dealt hand|any|n_hands"))
+    aggs_all.append(_sum(pl.col("m_dealt") > 0).alias("held in dealt hand|any|n_hands"))
+    aggs_role.append(_sum(pl.col("m_dealt") > 0).alias("held in dealt hand|any|n_hands"))
 
     every = sets.group_by(pl.lit("all").alias("role")).agg(pl.len().alias("hands"), *aggs_all)
     by_role = (sets.filter(pl.col("played") & (pl.col("role") != "none"))

@@ -1,5 +1,6 @@
 """Marriage statistics on hand-made deals whose every number is worked out by hand."""
 import dataclasses
+import itertools
 import math
 
 import numpy as np
@@ -171,6 +172,23 @@ def test_held_marriages_agree_with_exact_on_random_deals():
         obs = row.get("rate", row.get("observed"))
         se = math.sqrt(p * (1 - p) / row["n"])
         assert abs(obs - p) < 4 * se, row
+
+
+def test_any_marriage_counts_the_aces_under_ace_marriage():
+    # The "any" row stays with the ace marriage, the four aces counted as a fifth marriage.
+    # Its exact value by inclusion-exclusion over the five disjoint card sets (4 pairs, 4 aces).
+    rules = dataclasses.replace(CLASSIC, ace_marriage=200)
+    sizes = [2, 2, 2, 2, 4]
+    p_none = sum(((-1) ** len(sub) * math.comb(24 - sum(sub), 7 - sum(sub)) / math.comb(24, 7)
+                  for k in range(len(sizes) + 1) for sub in itertools.combinations(sizes, k) if sum(sub) <= 7))
+    out = marriage_tables(random_deals(30_000, seed=78).lazy(), rules)
+    held = out["marriages"].filter((pl.col("role") == "all") & (pl.col("measure") == "held in dealt hand"))
+    row = held.filter(pl.col("suit") == "any").row(0, named=True)
+    assert row["exact"] == pytest.approx(1 - p_none)
+    assert row["exact"] > float(cb.p_any_marriage_in(7))
+    for row in held.iter_rows(named=True):
+        p = row["exact"]
+        assert abs(row["rate"] - p) < 4 * math.sqrt(p * (1 - p) / row["n"]), row
 
 
 def test_declarer_hearts_rows_as_a_frame():
