@@ -748,6 +748,17 @@ cdef void start_game(Ctx* c, int64_t game_id) noexcept nogil:
     g.first_dealer = c.g.dealer
 
 
+cdef void reset_555(Ctx* c) noexcept nogil:
+    """The 555 step: a score of exactly +-555 becomes 0; after every played deal, and after
+    a redeal, whose cut-nine fine may have landed a score there (docs/rules.md)."""
+    cdef int32_t s
+    if c.r[R_SAMOZVAL_555] > 0:
+        for s in range(c.r[R_PLAYERS]):
+            if c.g.score[s] == 555 or c.g.score[s] == -555:
+                c.g.score[s] = 0
+                c.g.row.resets_555 += 1
+
+
 cdef void apply_deal(Ctx* c, DealRow* row) noexcept nogil:
     """Game bookkeeping after a played deal (docs/rules.md, 'A game')."""
     cdef int32_t* r = c.r
@@ -820,11 +831,7 @@ cdef void apply_deal(Ctx* c, DealRow* row) noexcept nogil:
                 if s != sitter and r[R_BARREL_AT] <= score[s] < r[R_TARGET]:
                     score[s] = r[R_BARREL_AT] - r[R_BARREL_PENALTY]
     # 4. 555
-    if r[R_SAMOZVAL_555] > 0:
-        for s in range(n):
-            if score[s] == 555 or score[s] == -555:
-                score[s] = 0
-                g.resets_555 += 1
+    reset_555(c)
     c.g.deal_no += 1
     g.deals = c.g.deal_no
     # golden kon: after the third golden deal, nobody made it -> back to 0

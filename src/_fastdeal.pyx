@@ -442,6 +442,7 @@ cdef class Engine:
                 else:
                     self.redeals_in_a_row += 1
                     self.c.g.row.redeals += 1
+                    reset_555(&self.c)
                     for s in range(4):
                         row.total[s] = self.c.g.score[s]
                 self.next_deal_id += 1

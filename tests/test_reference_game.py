@@ -236,6 +236,34 @@ def test_a_cut_nine_fine_on_the_sitter_plays_the_same_in_both_engines():
     assert len(fell) >= 2
 
 
+def test_a_redeals_cut_nine_fine_that_lands_on_555_resets_the_score():
+    # The fine is on the score sheet although the deal is redealt: 675 - 120 = 555 -> 0
+    class Redealer(PassivePlayer):
+        def demand_redeal(self, view, kind):
+            return True
+    rules = CLASSIC.with_overrides("cut_nine_penalty=on,samozval_555=on")
+    before = GameState.fresh(3)
+    before.scores = [675, 200, -435]
+    for seed in range(3000):      # seat 0 cuts (dealer 1), pays a third nine, and the deal is redealt
+        res = play_deal(rules, [Redealer()] * 3, Stream(seed), 1, before.copy())
+        if res.cut_fines[0] and res.is_redeal:
+            break
+    else:
+        pytest.fail("no redealt deal with a third cut nine in 3,000 shuffles")
+    st, notes = settle_deal(rules, before, res)
+    assert st.scores == [0, 200, -435] and notes.reset_555 == [0]
+    st, notes = settle_deal(CLASSIC.with_overrides("cut_nine_penalty=on"), before, res)
+    assert st.scores == [555, 200, -435] and notes.reset_555 == []
+
+
+def test_a_redeals_cut_nine_fine_onto_555_plays_the_same_in_both_engines():
+    from helpers.parity import check_games
+    rules = CLASSIC.with_overrides("cut_nine_penalty=on,samozval_555=on,max_deals=200,barrel_at=none")
+    games = check_games(rules, "random", 8, 114)   # found by search: game 7 has it
+    hits = [n for g in games for res, n in zip(g.deals, g.notes) if res.is_redeal and n.reset_555]
+    assert hits and sum(g.counters["resets_555"] for g in games) >= len(hits)
+
+
 def test_a_sitter_failed_with_the_contracts_points_is_told_why(capsys):
     # russian: barrel_target 121, so 120 for 120 on the barrel fails; the output says why
     assert cli.main(["explain", "--seed", "9", "--game", "--rules", "russian"]) == 0

@@ -43,10 +43,19 @@ class SettleNotes:
     scores: list[int] = field(default_factory=list)
 
 
+def _reset_555(rules: Rules, st: GameState, notes: SettleNotes) -> None:
+    if rules.samozval_555:
+        for s in range(rules.players):
+            if st.scores[s] in (555, -555):
+                st.scores[s] = 0
+                notes.reset_555.append(s)
+
+
 def settle_deal(rules: Rules, state: GameState, res: DealResult) -> tuple[GameState, SettleNotes]:
     """The game state after ``res``, and what happened.  ``state`` is not changed.
 
-    A redeal only pays its cut-nine fine.  A played deal goes through the steps of
+    A redeal only pays its cut-nine fine (and the 555 step, where the fine lands a score
+    on it).  A played deal goes through the steps of
     ``docs/rules.md``: score changes (a sitter's gains only if he comes off), bolt
     penalties, the barrel, 555, golden kon, the winner.
     """
@@ -63,6 +72,7 @@ def settle_deal(rules: Rules, state: GameState, res: DealResult) -> tuple[GameSt
         notes.barrel_fall_why.append(f"the cut-nine fine took the score under {rules.barrel_at}")
         st.barrel_sitter = sitter = -1
     if res.is_redeal:
+        _reset_555(rules, st, notes)   # the fine may land a score on 555
         notes.scores = list(st.scores)
         return st, notes
 
@@ -94,11 +104,7 @@ def settle_deal(rules: Rules, state: GameState, res: DealResult) -> tuple[GameSt
     if rules.barrel_at is not None:
         _settle_barrel(rules, st, sitter, comes_off, notes)
     # 4. 555
-    if rules.samozval_555:
-        for s in range(n):
-            if st.scores[s] in (555, -555):
-                st.scores[s] = 0
-                notes.reset_555.append(s)
+    _reset_555(rules, st, notes)
     # golden kon: after the last golden deal with nobody making it, back to 0
     st.golden_made = state.golden_made or (res.golden and res.made)
     if res.golden and st.deal_no == GOLDEN_DEALS - 1 and not st.golden_made:
@@ -196,6 +202,7 @@ class _Counters:
         c["cut_penalties"] += sum(f // 120 for f in res.cut_fines)
         for s in notes.barrel_falls:     # (a redeal's cut-nine fine can take a sitter off)
             c[f"barrel_falls{s}"] += 1
+        c["resets_555"] += len(notes.reset_555)   # (and its fine can land a score on 555)
         if res.is_redeal:
             c["redeals"] += 1
             return
@@ -211,7 +218,6 @@ class _Counters:
             c[f"bolt_penalties{s}"] += notes.bolt_penalties[s]
         if notes.barrel_entered >= 0:
             c[f"barrel_entries{notes.barrel_entered}"] += 1
-        c["resets_555"] += len(notes.reset_555)
         c["golden_reset"] = c["golden_reset"] or notes.golden_reset
 
 
