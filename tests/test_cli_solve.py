@@ -483,6 +483,19 @@ def test_the_value_line_says_whether_points_taken_are_counted(capsys):
     assert "from here (points taken so far included)" in capsys.readouterr().out
     assert cli.main(["solve", "--seed", "7"]) == 0     # the first lead: nothing was taken yet
     assert "from here (points taken so far included)" in capsys.readouterr().out
+    # --taken given, all zeros (a first trick of three nines): counted, not "nothing counted" (try-out 18)
+    assert cli.main(["solve", "--hands", "AH TH KH QH JH AS TS | KS QS JS AC TC KC QC | JC AD TD KD QD JD 9H",
+                     "--taken", "0,0,0"]) == 0
+    assert "from here (points taken so far included)" in capsys.readouterr().out
+
+
+def test_a_resigned_deals_json_names_the_rules_first_and_a_lay_away_is_said_once(capsys):
+    assert cli.main(["solve", "--seed", "19", "--json"]) == 0     # a resigned deal (try-out 18)
+    out = json.loads(capsys.readouterr().out)
+    assert list(out)[:2] == ["rules", "resigned"] and out["resigned"]["contract"] > 0
+    assert cli.main(["solve", "--rules", "classic:players=2", "--seed", "4", "--hand-off"]) == 0
+    own = [x for x in capsys.readouterr().out.splitlines() if x.startswith("the declarer's own")]
+    assert own and own[0].startswith("the declarer's own lay-away: ") and "lay away" not in own[0]
 
 
 def test_the_solvers_python_entries_refuse_what_they_would_misread():
@@ -508,3 +521,18 @@ def test_the_solvers_python_entries_refuse_what_they_would_misread():
         with pytest.raises(ValueError, match=needle):
             call()
     assert SV.value(p, 0, flags=SV.FLAG_NO_TABLE | SV.FLAG_MTD) == SV.value(p, 0)
+    # rows that are no position: they answered -30000, 45, 24 (try-out 18)
+    for field, bad in ((slice(4, 7), [0, 0, 0]), (0, parse_hand("AH KH")), (7, 3), (8, 5), (slice(4, 7), [0, 1, 3]),
+                       (slice(9, 11), [1, 0])):
+        broken = row.copy()
+        broken[0, field] = bad
+        with pytest.raises(ValueError, match="position 0 cannot be solved"):
+            SV.solve_many(CLASSIC, broken, None)
+    # positions badly formed: one ValueError naming the problem, not a Python internal error
+    for change, needle in ((dict(trick=((0, -1),)), "seats and cards"), (dict(trick=((0, 1.0),)), "seats and cards"),
+                           (dict(trick=((0,),)), "seats and cards"), (dict(trick_index=1.5), "trick_index"),
+                           (dict(trick_index="6"), "trick_index"), (dict(points=None), "one number a seat"),
+                           (dict(points=(5, 0)), "one number a seat"), (dict(points=(0,) * 5), "one number a seat"),
+                           (dict(leader=0.0), "leader")):
+        with pytest.raises(ValueError, match=needle):
+            SV.value(p._evolve(**change), 0)

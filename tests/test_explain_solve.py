@@ -183,6 +183,16 @@ def test_a_resigned_deal_is_solved_from_the_hand_off_he_made(capsys):
     assert capsys.readouterr().out.startswith(f"the declarer resigned his contract of {res.contract} in this deal")
 
 
+def test_a_resigned_deals_no_says_when_the_best_hand_off_would_have_made_it(capsys):
+    # "could he have made 100? no" stood under "best: 101 with Q♠ Q♥" (try-out 18)
+    assert cli.main(["explain", "--rules", "classic:players=2", "--seed", "7", "--solve", "--json"]) == 0
+    s = json.loads(capsys.readouterr().out)["solve"]
+    assert s["resigned"] and not s["makeable"] and s["hand_off"]["best_value"] >= s["contract"]
+    assert cli.main(["explain", "--rules", "classic:players=2", "--seed", "7", "--solve"]) == 0
+    assert (f"could he have made {s['contract']}? no (after this lay-away; yes with the best one)"
+            in capsys.readouterr().out)
+
+
 def test_a_game_trace_is_refused_with_solve(capsys, tmp_path):
     assert cli.main(["explain", "--seed", "1", "--game", "--json", "--set", "max_deals=2"]) == 0
     path = tmp_path / "game.json"

@@ -436,7 +436,7 @@ def test_bad_figures_and_raw_rows_are_refused_not_answered():
     rows = np.stack([solver.position_row(p, d)] * 3)
     with pytest.raises(ValueError, match=r"targets: give one per position \(3\), got 0"):
         solver.solve_many(CLASSIC, rows, d, targets=[])          # read as "no targets": all True
-    with pytest.raises(ValueError, match="position 1 cannot be solved: its hands do not hold"):
+    with pytest.raises(ValueError, match="position 1 cannot be solved: its hands, active seats or trick"):
         solver.solve_many(CLASSIC, np.concatenate([rows[:1], np.zeros((1, 17), np.int32)]), None)   # was -30000
     with pytest.raises(ValueError, match=r"declarers: give one per position \(3\), got 2"):
         solver.solve_many(CLASSIC, [p] * 3, [d, d])

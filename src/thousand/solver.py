@@ -113,6 +113,9 @@ def check_position(p: Position, declarer: int) -> None:
     n_active = 2 if rules.players == 2 else 3
     if len(p.hands) != rules.players:
         raise ValueError(f"the position must give {rules.players} hands (one a seat), got {len(p.hands)}")
+    for what in ("leader", "turn", "trick_index"):
+        if not _whole(getattr(p, what), -2**31, 2**31 - 1):
+            raise ValueError(f"the position's {what} must be a whole number, got {getattr(p, what)!r}")
     _check_active(rules, p.active)
     if declarer not in p.active:
         raise ValueError(f"the declarer (seat {declarer}) does not play")
@@ -131,6 +134,11 @@ def check_position(p: Position, declarer: int) -> None:
         if seen & hand:
             raise ValueError("a card is in two hands")
         seen |= hand
+    for entry in p.trick:
+        if not (isinstance(entry, tuple | list) and len(entry) == 2 and _whole(entry[0], 0, rules.players - 1)
+                and _whole(entry[1], 0, 23)):
+            raise ValueError(f"the trick in progress must hold (seat, card) pairs of seats and cards (0-23), "
+                             f"got {entry!r}")
     seat = p.leader
     for i, (s, c) in enumerate(p.trick):
         if s != seat:
@@ -141,6 +149,9 @@ def check_position(p: Position, declarer: int) -> None:
         seat = p.active[(p.active.index(seat) + 1) % n_active]
     if p.turn != seat:
         raise ValueError(f"seat {p.turn} is not the seat to play")
+    for what, values in (("points", p.points), ("marriages", p.marriages), ("bonus", p.bonus)):
+        if not isinstance(values, tuple | list) or len(values) != rules.players:
+            raise ValueError(f"the position's {what} must give one number a seat ({rules.players}), got {values!r}")
     for what, values in (("points", p.points), ("marriages", p.marriages), ("bonus", p.bonus),
                          ("set_aside_points", (p.set_aside_points,))):
         if not all(_whole(v, 0, MAX_POINTS) for v in values):
@@ -466,21 +477,41 @@ def _per_position(value: Any, n: int, name: str, lo: int, hi: int) -> list[int]:
     return [int(v) for v in values]
 
 
-def _check_row_sizes(rules: Rules, rows: np.ndarray) -> None:
+def _check_rows(rules: Rules, rows: np.ndarray) -> None:
     """Rows given as an array are not checked card by card (check_position is for
-    positions): but their cards must add up, or the kernel would search nothing and
-    return no value.  Every active seat holds the cards of the tricks left, less the one
-    he has put on the trick in progress."""
-    n_active = 2 if rules.players == 2 else 3
-    held = np.bitwise_count(rows[:, 0:4].astype(np.uint32) & 0xFFFFFF).astype(np.int64)
+    positions): but they must be positions the search can walk, or it would search
+    nothing, or a table of its own making, and return no value.  Every active seat holds
+    the cards of the tricks left, less the one he has put on the trick in progress; the
+    active seats are distinct seats of the table and hold the declarer and the leader;
+    no card is in two places."""
+    players, n_active = rules.players, 2 if rules.players == 2 else 3
+    hands = rows[:, 0:4].astype(np.int64)
+    held = np.bitwise_count(hands & 0xFFFFFF)
     left = n_tricks(rules) - rows[:, 16].astype(np.int64)
-    ok = (rows[:, 16] >= 0) & (left > 0) & (rows[:, 9] >= 0) & (rows[:, 9] < n_active)
-    ok &= held.sum(axis=1) + rows[:, 9] == n_active * left
+    on_trick = rows[:, 9].astype(np.int64)
+    ok = (rows[:, 16] >= 0) & (left > 0) & (on_trick >= 0) & (on_trick < n_active)
+    ok &= held.sum(axis=1) + on_trick == n_active * left
     ok &= ((held == left[:, None]) | (held == left[:, None] - 1) | (held == 0)).all(axis=1)
+    ok &= ((hands >> 24) == 0).all(axis=1) & (hands[:, players:] == 0).all(axis=1)
+    active = rows[:, 4:4 + n_active].astype(np.int64)
+    ok &= ((active >= 0) & (active < players)).all(axis=1)
+    ok &= (np.sort(active, axis=1)[:, 1:] != np.sort(active, axis=1)[:, :-1]).all(axis=1)
+    ok &= (active == rows[:, 7:8]).any(axis=1) & (active == rows[:, 8:9]).any(axis=1)
+    cards = held.sum(axis=1)            # the hands' cards and the trick's, each once
+    seen = np.bitwise_or.reduce(hands & 0xFFFFFF, axis=1)
+    for k in range(3):
+        card = rows[:, 10 + k].astype(np.int64)
+        in_trick = k < on_trick
+        ok &= ~in_trick | ((card >= 0) & (card < 24))
+        bit = np.where(in_trick & (card >= 0) & (card < 24), 1 << np.clip(card, 0, 23), 0)
+        cards += in_trick
+        seen |= bit
+    ok &= np.bitwise_count(seen) == cards
     bad = np.flatnonzero(~ok)
     if bad.size:
-        raise ValueError(f"position {int(bad[0])} cannot be solved: its hands do not hold the cards of "
-                         f"the tricks left (check_position it)")
+        raise ValueError(f"position {int(bad[0])} cannot be solved: its hands, active seats or trick are not "
+                         f"a position of the rules (a card twice, a seat twice, or the cards of the tricks left "
+                         f"missing; check_position it)")
 
 
 def solve_many(rules: Rules, positions: Sequence[Position] | np.ndarray, declarers: int | Sequence[int] | None,
@@ -515,7 +546,7 @@ def solve_many(rules: Rules, positions: Sequence[Position] | np.ndarray, declare
             # its points, marriages and bonus (each at most MAX_POINTS) and the laid-away cards'
             raise ValueError(f"position rows' points so far (field 14) must be between 0 and {4 * MAX_POINTS}, "
                              f"and the set-aside talon's (field 15) between 0 and {MAX_POINTS}")
-        _check_row_sizes(rules, rows)
+        _check_rows(rules, rows)
     else:
         n = len(positions)
         decl = _per_position(declarers, n, "declarers", -2**31, 2**31 - 1)   # check_position names a bad seat

@@ -318,8 +318,11 @@ def format_solve(s: dict) -> str:
         text += " (a best one)"
     out.append(text)
     if s.get("resigned"):
+        answer = "yes" if s["makeable"] else "no"
+        if not s["makeable"] and h["best_value"] >= c:   # the question is of the play after his own
+            answer += f" (after this {what}; yes with the best one)"
         out.append(f"resigned: open-handed, the play he declined was worth {s['start_value']} -- could he have "
-                   f"made {c}? {'yes' if s['makeable'] else 'no'}")
+                   f"made {c}? {answer}")
         return "\n".join(out)
     tricks = {t["trick"]: t for t in s["tricks"]}
     shown = 0

@@ -146,15 +146,16 @@ def run(args: argparse.Namespace) -> int:
     value = solver.value(pos, declarer, laid, workspace=ws)
     moves = solver.card_values(pos, declarer, laid, workspace=ws)
     result = _result(rules, pos, declarer, value, moves, laid if args.hands is None else None)
-    _print(args, result, lambda: _format(rules, pos, declarer, result), resigned)
+    untold = args.hands is not None and args.taken is None    # typed, and nothing said of the points taken
+    _print(args, result, lambda: _format(rules, pos, declarer, result, untold), resigned)
     return 0
 
 
 def _print(args: argparse.Namespace, result: dict, text, resigned: int | None) -> None:
     """The result as JSON or text; for a deal the declarer resigned (``resigned``: his
     contract), said first: what follows is the play he declined."""
-    if resigned is not None:
-        result = {"resigned": {"contract": resigned}, **result}
+    if resigned is not None:    # after `rules`, which comes first (docs/solve.md)
+        result = {"rules": result["rules"], "resigned": {"contract": resigned}, **result}
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
         return
@@ -390,7 +391,7 @@ def _format_hand_off(start: HandOff, result: dict, shown: int = 10) -> str:
     if "made" in result:
         m = result["made"]
         gap = value - m["value"]
-        lines.append(f"the declarer's own {what[:-1]}: {shown_as(m)}: {m['value']}"
+        lines.append(f"the declarer's own {what[:-1]}: {hand_off_text(m)}: {m['value']}"
                      + (" (a best one)" if gap == 0 else f" ({gap} below the best)"))
     return "\n".join(lines)
 
@@ -530,7 +531,7 @@ def _contracts_line(result: dict) -> str:
     return f"contracts: {', '.join(parts)} (a contract is reachable exactly when it is at most the value)"
 
 
-def _format(rules, pos, declarer: int, result: dict) -> str:
+def _format(rules, pos, declarer: int, result: dict, untold: bool = False) -> str:
     from thousand.cards import SUIT_SYMBOLS, card_name, format_hand, parse_card
 
     trump = "none" if pos.trump < 0 else SUIT_SYMBOLS[pos.trump]
@@ -545,8 +546,8 @@ def _format(rules, pos, declarer: int, result: dict) -> str:
         lines.append("  trick so far: " + " ".join(f"{card_name(c)} (seat {seat[s]})" for s, c in pos.trick))
     value = result["value"]
     played = pos.trick_index > 0 or bool(pos.trick)
-    counted = ("points taken so far included" if any(pos.deal_points(s) for s in pos.active) or not played
-               else "nothing counted as taken so far: --taken gives what the seats took")
+    counted = ("nothing counted as taken so far: --taken gives what the seats took" if played and untold
+               else "points taken so far included")
     lines.append(f"value: {value} -- the declarer's deal points with open-hand play from here ({counted})")
     if rules.players == 2:
         laid = result["laid_away_points"]
