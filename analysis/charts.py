@@ -247,7 +247,7 @@ def marriage_frequency_chart(table: pl.DataFrame, path: str | os.PathLike, rules
         bottoms += v
     ax2.set_xticks(positions, labels, fontsize=7)
     ax2.set_ylim(0, 102)
-    ax2.set_ylabel("share of held marriages (%)")
+    ax2.set_ylabel("share of held marriages (%)\n(declarer: with talon; defender: after the hand-off)", fontsize=9)
     ax2.set_xlabel("marriage and role")
     ax2.set_title("What becomes of a held marriage", fontsize=11)
     ax2.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=4)

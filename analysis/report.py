@@ -276,7 +276,8 @@ def _md_table(df: pl.DataFrame) -> str:
     cols = df.columns
     lines = ["| " + " | ".join(c.replace("|", "\\|") for c in cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     for row in df.iter_rows():
-        lines.append("| " + " | ".join(str(v).replace("|", "\\|") for v in row) + " |")
+        # a missing value (a group with no rows: map_elements skips nulls) reads as "–"
+        lines.append("| " + " | ".join(("–" if v is None else str(v)).replace("|", "\\|") for v in row) + " |")
     return "\n".join(lines)
 
 
@@ -442,7 +443,7 @@ def _simulate_deals(rules: Rules, label: str, folder: str, cfg: ReportConfig,
         old = _reusable_run(path, rules, cfg) if path.exists() else None
         if old is None:
             _remove_dataset(path)   # _claim_outputs made sure that is all there is
-            log(f"simulating {cfg.deals:,} deals under {label} ...")
+            log(f"simulating {_count(cfg.deals, 'deal')} under {label} ...")
         else:
             written = len(written_chunks(path, old))
             if written == old["n_chunks"]:
@@ -515,6 +516,26 @@ def _overview_blocks(ov: pl.DataFrame) -> list[Block]:
                        "resignations counted), so under `resign = sixty_two_free` every resignation is one of "
                        "the two free ones."),
             Block("table", frame=show)]
+
+
+def _unplayed_rule_notes(rule_sets: list[tuple[str, Rules]], frames: dict[str, pl.LazyFrame],
+                         compared: bool) -> list[Block]:
+    """Blind and golden-kon deals come only in games (a forehand trailing by the
+    strategy's ``blind_gap``; the first three deals): a rule set with them whose deal run
+    has no blind deal looks here as if it had not the rule (try-out 20)."""
+    named = []
+    for label, rules in rule_sets:
+        options = [o for o, on in (("blind", rules.blind), ("golden_kon", rules.golden_kon)) if on]
+        if options and not frames[label].select(pl.col("blind").any()).collect().item():
+            named.append(f"`{label}` ({', '.join(f'{o}=on' for o in options)})")
+    if not named:
+        return []
+    return [Block("note", (
+        f"{'; '.join(named)}: no deal of these runs was blind. Outside a game every deal starts at 0, so nobody "
+        "trails by a strategy's `blind_gap` and no deal is one of a game's first three (the golden kon): here "
+        "and in the redeal and marriage sections these rule sets play as without the rule. "
+        + ("The house-rule comparison below plays whole games, where it comes into play." if compared else
+           "`thousand compare --games` plays whole games, where it comes into play.")))]
 
 
 def _not_uniform(labels: list[str]) -> str:
@@ -592,7 +613,8 @@ def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[st
         "has the talon, completed from the talon, declared, and lost (held but never declared), with "
         "95% Wilson intervals. `all` is every seat of every dealt deal, where the exact probability "
         "applies; declarer and defender rows use the played deals. Rates of `declared` and `lost` are "
-        "shares of the held marriages. The declared marriages are recovered from each player's declared "
+        "shares of the held marriages: the declarer's with the talon, a defender's after the hand-off (a "
+        "card handed to him can complete one, so they outnumber the marriages in his dealt hand). The declared marriages are recovered from each player's declared "
         "marriage points and the marriages in his hand after the hand-off."
         + (" " + _not_uniform([label]) if cut else ""))))
 
@@ -614,8 +636,8 @@ def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[st
             "held, declarer (with talon)": cell(suit, "declarer", "held with talon"),
             "completed from talon, declarer": cell(suit, "declarer", "completed from talon"),
             "declared of held, declarer": cell(suit, "declarer", "declared"),
-            "held, defender": cell(suit, "defender", "held in dealt hand"),
-            "declared of held, defender": cell(suit, "defender", "declared"),
+            "held in dealt hand, defender": cell(suit, "defender", "held in dealt hand"),
+            "declared of held after the hand-off, defender": cell(suit, "defender", "declared"),
         })
     blocks.append(Block("table", frame=pl.DataFrame(rows)))
     blocks.append(Block("img", "Marriages by suit and role", path=paths["marriage_frequencies"]))
@@ -673,8 +695,9 @@ def _marriage_blocks(tables: dict[str, pl.DataFrame], label: str, paths: dict[st
     return blocks
 
 
-def _weak_marriage_blocks(hands: pl.DataFrame, rules: Rules) -> list[Block]:
-    """Why a weak hand with a marriage so often scores nothing, with this run's figures."""
+def _weak_marriage_blocks(hands: pl.DataFrame, rules: Rules, grid: pl.DataFrame) -> list[Block]:
+    """Why a weak hand with a marriage so often scores nothing, with this run's figures
+    (``grid``: the heatmap's classes, to say whether one of its cells shows it)."""
     from thousand.analysis import thresholds as th
 
     weak = (th.add_hand_features(hands).filter((pl.col("marriage_value") != "none") & (pl.col("hand_points") < 30))
@@ -682,6 +705,9 @@ def _weak_marriage_blocks(hands: pl.DataFrame, rules: Rules) -> list[Block]:
     if weak["hand_id"].n_unique() < th.MIN_HANDS:
         return []
     zero = float((weak["points"] == 0).mean())
+    shown = grid.filter((pl.col("marriage_value").cast(pl.String) != "none")
+                        & pl.col("points_band").cast(pl.String).is_in(["<20", "20-29"])
+                        & pl.col("bid_80").is_null()).height > 0
     median = float(weak["points"].median())
     when = ("on the first trick, the one he leads, a marriage may not be declared "
             "(`marriage_first_trick = off`), so" if not rules.marriage_first_trick else "so")
@@ -692,9 +718,11 @@ def _weak_marriage_blocks(hands: pl.DataFrame, rules: Rules) -> list[Block]:
         f"winner of the last trick leads; {when} a hand that loses its first lead and never wins a trick again "
         "declares nothing and takes no card points: 0 points, a lost contract and a bolt. Such hands reach "
         "either about their marriage plus a few tricks or nothing, two humps with little between, so a low "
-        "quantile of their points (what \"made with 80%\" is) falls into the lower hump: the cell says `pass` "
-        "while its median is high. The share of deals that make 100 (the colour) shows how far from bidding "
-        "they are.")),
+        "quantile of their points (what \"made with 80%\" is) falls into the lower hump: "
+        + ("such a cell says `pass` while its median is high. The share of deals that make 100 (the colour) "
+           "shows how far from bidding they are." if shown else
+           "a cell of them would say `pass` while its median is high; this run's heatmap has no such cell "
+           "(too few of these hands in one class), more hands (`--hands`) give one.")))
     ]
 
 
@@ -1080,7 +1108,7 @@ def _threshold_section(cfg: ReportConfig, log: _Log, tables_dir: Path, charts_di
                 f"and its number of distinct hands; a hatched cell has fewer than {th.THIN_HANDS} hands, so "
                 "its bid may move by a step or more in another run of hands.")))
             blocks.append(Block("img", "Bid made with probability 80% by card points and marriage", path=heat))
-            blocks += _weak_marriage_blocks(hands, rules)
+            blocks += _weak_marriage_blocks(hands, rules, grid)
         n_hands = hands["hand_id"].n_unique()
         if n_hands < RULE_OF_THUMB_MIN_HANDS:
             blocks.append(Block("h", "Rule of thumb", level=3))
@@ -1189,10 +1217,10 @@ def _defence_part(cfg: ReportConfig, log: _Log, tables_dir: Path, tables: dict[s
     try:
         data = cfg.out / "data" / DEFENCE_DATA
         if data.is_file():  # build_report removed it unless it was made with these settings
-            log(f"reusing {data} ({n:,} deals played twice)")
+            log(f"reusing {data} ({_count(n, 'deal')} played twice)")
             per_deal = pl.read_parquet(data)
         else:
-            log(f"how well the bots play: {n:,} deals played twice, {base} defending and {SEARCH_DEFENDER} "
+            log(f"how well the bots play: {_count(n, 'deal')} played twice, {base} defending and {SEARCH_DEFENDER} "
                 "defending ...")
             per_deal = pq.defence_quality(cfg.rules[0], base, _defender(base), n, seed=cfg.seed, jobs=cfg.jobs,
                                           progress=cfg.progress)
@@ -1271,7 +1299,7 @@ def _play_quality_blocks(table: pl.DataFrame, per_deal: pl.DataFrame, n: int, ch
     rows = per_deal.height
     return [
         Block("p", (
-            f"The first {n:,} deals of the run{capped}, every card traced: the {rows:,} played out (not redealt or "
+            f"The first {_count(n, 'deal')} of the run{capped}, every card traced: the {rows:,} played out (not redealt or "
             "resigned) are solved open-handed before every card (`thousand.solver`; every hand open, the "
             "declarer playing for the most deal points and "
             + ("the defender" if players == 2 else "the defenders together")
@@ -1684,6 +1712,7 @@ def _write_report(cfg: ReportConfig, log: _Log, t0: float, rule_sets: list[tuple
         _write_table(ov, tables_dir / "overview.csv")
         tables["overview"] = tables_dir / "overview.csv"
         blocks += _overview_blocks(ov)
+        blocks += _unplayed_rule_notes(rule_sets, frames, bool(cfg.games and len(cfg.rules) > 1))
     blocks += _redeal_blocks(freq, calls, played, figs["redeal_frequencies"], calls_chart,
                              [label for label, rules in rule_sets if not uniform_deals(rules)])
 

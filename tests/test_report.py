@@ -380,3 +380,47 @@ def test_a_rough_rule_of_thumb_is_said_to_be_rough():
                                        rounded={"points": 0.6, "intercept": 40})) == ""
     assert _rough_rule(SimpleNamespace(hands_train=2000, train={"r2": 0.7}, test={"r2": float("nan")},
                                        rounded={"points": 0.6})) == ""
+
+
+def test_a_missing_value_in_a_report_table_reads_as_a_dash():
+    # a rule set whose only deal was resigned printed "None" as its mean declarer points (try-out 20)
+    from thousand.analysis.report import _md_table, _overview_blocks, overview
+    from thousand.analysis.deals import frame_of
+
+    f = frame_of({"redeal": [0], "declarer": [0], "made": [False], "resigned": [True], "contract": [100],
+                  "declarer_points": [0]})
+    table = next(b.frame for b in _overview_blocks(overview(f.lazy(), "x").collect()) if b.kind == "table")
+    assert table["mean declarer points"][0] is None
+    line = _md_table(table).splitlines()[-1]
+    assert "None" not in line and line.endswith("| 100.0 | – |")
+
+
+def test_blind_and_golden_kon_rule_sets_are_said_to_show_no_blind_deal_outside_games():
+    # their deal runs played as without the rule, and the overview said nothing (try-out 20)
+    from thousand.analysis.report import _unplayed_rule_notes
+
+    def frame(blind):
+        return pl.LazyFrame({"blind": blind})
+    sets = [("classic", CLASSIC), ("b", parse_rules_spec("classic:blind=on")), ("g", parse_rules_spec("classic:golden_kon=on")),
+            ("b2", parse_rules_spec("classic:blind=on"))]
+    frames = {"classic": frame([False]), "b": frame([False, False]), "g": frame([False]), "b2": frame([False, True])}
+    note, = _unplayed_rule_notes(sets, frames, compared=True)
+    assert note.text.startswith("`b` (blind=on); `g` (golden_kon=on): no deal of these runs was blind")
+    assert "`b2`" not in note.text and "`classic`" not in note.text and "comparison below" in note.text
+    assert "compare --games" in _unplayed_rule_notes(sets, frames, compared=False)[0].text
+    assert _unplayed_rule_notes(sets[:1], frames, compared=True) == []
+
+
+@pytest.mark.parametrize("pass_cell", [True, False])
+def test_the_weak_marriage_paragraph_claims_a_pass_cell_only_when_the_heatmap_has_one(pass_cell):
+    from thousand.analysis.report import _weak_marriage_blocks
+    from thousand.cards import parse_hand
+
+    weak = parse_hand("KH QH 9S JS 9C JC 9D")       # a marriage, 11 card points
+    hands = pl.DataFrame({"hand_id": list(range(12)), "hand": [weak] * 12, "points": [0] * 4 + [130] * 8},
+                         schema_overrides={"hand": pl.UInt32})
+    grid = pl.DataFrame({"points_band": ["<20", "40-49"], "marriage_value": ["100", "none"],
+                         "bid_80": [None if pass_cell else 100, None]}, schema_overrides={"bid_80": pl.Int64})
+    text = _weak_marriage_blocks(hands, CLASSIC, grid)[0].text
+    assert ("such a cell says `pass` while its median is high" in text) == pass_cell
+    assert ("this run's heatmap has no such cell" in text) == (not pass_cell)
