@@ -16,7 +16,7 @@ from thousand.reference.legal import can_declare
 from thousand.reference.players import PassivePlayer, RandomPlayer
 from thousand.reference.rng import Stream
 from thousand.rules import parse_rules_spec
-from thousand.table import Quit, TableGame, TextTable, Undo, load, play
+from thousand.table import Quit, TableGame, TextTable, Undo, load, play, save
 from thousand.table.session import answer_of, recorded
 from thousand.table.text import _marriage_value
 
@@ -158,6 +158,17 @@ def test_undo_before_any_answer_says_so_and_goes_on():
     assert front.lines[0] == "nothing to undo yet"
 
 
+def test_undo_with_nothing_to_undo_asks_again_without_showing_the_deal_again():
+    # the game was played again from its start, shown again up to the question (try-out 17)
+    out = io.StringIO()
+    typist = Typist(PassivePlayer(), ["undo"], seat=0, players=["person", "standard", "standard"], out=out)
+    want = _reference_game("classic:max_deals=1", 5, PassivePlayer())
+    got = play(_table_game("classic:max_deals=1", 5), typist)
+    assert got.trace.to_dict() == want.trace.to_dict()
+    text = out.getvalue()
+    assert "(nothing to undo yet)" in text and text.count("=== deal 1:") == 1 and text.count("you open 100") == 1
+
+
 def test_undo_goes_past_a_forced_pass_to_the_persons_last_choice():
     # a forced pass is saved as an answer; undo took back only it, and replaying it brought
     # the person straight back to the same decision (try-out 6)
@@ -293,12 +304,16 @@ def test_a_card_not_in_hand_or_not_allowed_is_refused_and_the_marriage_question_
                     seen["illegal"] = d
                 if "absent" not in seen:
                     seen["absent"] = d
+                if "following" not in seen and v.trick and any(
+                        can_declare(rules, v.hand, c, v.trick_index, True) for c in iter_cards(d.legal)):
+                    seen["following"] = d     # a marriage's card he may play, but not lead
             return super().ask(d)
+    wanted = {"declare", "illegal", "absent", "following"}
     for seed in range(1, 30):   # games until the person may declare a marriage
         play(_table_game("classic:max_deals=8", seed), Probe(_answer_as(RandomPlayer(Stream(seed)))))
-        if {"declare", "illegal", "absent"} <= set(seen):
+        if wanted <= set(seen):
             break
-    assert {"declare", "illegal", "absent"} <= set(seen)
+    assert wanted <= set(seen)
 
     def typed(d, lines):
         out = io.StringIO()
@@ -324,8 +339,8 @@ def test_a_card_not_in_hand_or_not_allowed_is_refused_and_the_marriage_question_
         typed(d, [])                      # the end of input stops the game as quit does
     # "!" on a card that declares nothing was played plainly, breaking the marriage
     # without a word (try-out 6): refused with the reason, the card asked again
-    d = seen["illegal"]                   # not leading: nobody declares here
-    plain = min(iter_cards(d.legal))
+    d = seen["following"]                 # not leading: nobody declares here
+    plain = next(c for c in iter_cards(d.legal) if can_declare(rules, d.view.hand, c, d.view.trick_index, True))
     answer, text = typed(d, [card_name(plain, symbols=False) + "!", card_name(plain, symbols=False)])
     assert "declares nothing here: only the leader of a trick declares" in text
     assert answer == ["play", card_name(plain, symbols=False), False]
@@ -410,6 +425,16 @@ def test_save_never_replaces_a_file_and_resume_refuses_any_given_setting(tmp_pat
         err = capsys.readouterr().err
         assert ("drop " + extra[0]) in err or "already exists" in err, err
     assert game.read_text() == before and kept.read_text() == '{"important": 1}'
+
+
+def test_save_on_a_finished_game_says_it_is_over_not_to_resume_it(tmp_path, capsys):
+    # "continue the game in it with --resume FILE", which then refused it (try-out 17)
+    path = tmp_path / "done.json"
+    save(TableGame(5, parse_rules_spec("classic"), 0, ["person", "standard", "standard"], finished=True), path)
+    assert main(["play", "--save", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "already exists: it holds a finished game, which cannot be resumed; choose another --save" in err
+    assert "--resume" not in err
 
 
 def _first_decision(spec, seed, want, opponents=("standard", "standard"), person=None):
@@ -1068,3 +1093,97 @@ def test_the_contract_hint_counts_what_a_barrel_sitter_needs():
                                                                                     d.may_resign)
     made = sum(p >= 121 for p in points)
     assert f"{d.lowest} made in {made} ({round(100 * made / worlds)}%), 121 points needed" in said
+
+
+def test_a_four_nines_redeal_after_the_hand_off_shows_the_talon_and_the_card_received():
+    # the redeal's line came straight after "seat 2 wins the auction": the talon shown face
+    # up and the card handed to the person were never said (try-out 17)
+    from thousand.schema import REDEAL_NAMES
+    want, text = _random_typed_game("polish:max_deals=12", 37)
+    late = [r for r in want.deals if r.is_redeal and REDEAL_NAMES[r.redeal] == "four_nines"]
+    blocks = [b for b in text.split("\n\n") if "REDEAL (four nines)" in b]
+    assert late and len(blocks) == len(late) and all(r.declarer != 0 and r.talon_shown for r in late)
+    for r, block in zip(late, blocks):
+        first = r.active[(r.active.index(r.declarer) + 1) % 3]
+        got = r.handoff_next if first == 0 else r.handoff_other
+        redeal = f"REDEAL (four nines) demanded by {'you' if r.redeal_by == 0 else f'seat {r.redeal_by}'}"
+        said = [f"seat {r.declarer} wins the auction", f"talon: {format_hand(r.talon)}",
+                f"you receive {card_name(got)} from seat {r.declarer}", redeal]
+        assert all(x in block for x in said), block
+        assert [block.index(x) for x in said] == sorted(block.index(x) for x in said), block
+        assert "contract:" not in block       # no contract is set before the redeal
+
+
+def _typed_at(d, lines):
+    """The answer ``lines`` typed at decision ``d`` give, and what the table said."""
+    out = io.StringIO()
+    table = TextTable(0, ["person", "standard", "standard"], read=lambda p: lines.pop(0) if lines else None, out=out)
+    return table.ask(d), out.getvalue()
+
+
+def test_cards_are_read_alike_at_every_prompt_a_trailing_comma_too():
+    # "10C," was a bad card at the card prompt ("unknown suit ','") but read at the
+    # hand-off: two parsers (try-out 17)
+    d = _first_decision(SHORT, 5, lambda d: d.kind == "play")
+    c = card_name(min(iter_cards(d.legal)), symbols=False)
+    assert _typed_at(d, [c + ",", "n"])[0] == ["play", c, False]
+    assert _typed_at(d, [c[:-1] + " " + c[-1], "n"])[0] == ["play", c, False]   # "10 H": one card
+    hand_off = _first_decision(SHORT, 5, lambda d: d.kind == "hand_off")
+    a, b = (card_name(x, symbols=False) for x in list(iter_cards(hand_off.view.hand))[:2])
+    assert _typed_at(hand_off, [f"{a}, {b},"])[0] == ["hand_off", a, b]
+
+
+def test_a_card_that_never_declares_says_so_before_the_tricks_reason():
+    # "9♣ declares nothing here: nobody declares on the first trick": a nine never
+    # declares (try-out 17)
+    from thousand.cards import NINE, rank_of
+
+    def first_lead(d):
+        return d.kind == "play" and d.view.trick_index == 0 and not d.view.trick
+    d = _first_decision(SHORT, 5, first_lead)
+    nine = card_name(next(c for c in iter_cards(d.legal) if rank_of(c) == NINE), symbols=False)
+    answer, text = _typed_at(d, [nine + "!", nine])
+    assert "declares nothing here: only the queen or king of a marriage in your hand declares" in text, text
+    assert answer == ["play", nine, False]
+
+
+class _LowBidder(PassivePlayer):
+    """Bids the lowest bid allowed while there is one (so the bidding reaches its top)."""
+
+    def bid(self, view, lowest, highest):
+        return lowest if lowest <= highest else 0
+
+
+def test_a_single_bid_allowed_is_asked_as_one_value_not_a_range():
+    # "your bid (120-120, steps of 5) or pass" (try-out 17)
+    d = _first_decision("classic", 1, lambda d: d.kind == "bid" and d.lowest == d.highest, person=_LowBidder())
+    assert d is not None
+    prompt, _ = TextTable(0, ["person", "standard", "standard"], out=io.StringIO())._question(d)
+    assert prompt == f"your bid ({d.lowest}, no higher bid allowed) or pass: "
+    answer, text = _typed_at(d, [str(d.lowest + 5), "", str(d.lowest)])
+    assert f"the only bid here is {d.lowest}, or pass" in text and f"type a bid ({d.lowest}) or pass" in text
+    assert answer == ["bid", d.lowest]
+
+
+def test_the_shortcuts_that_take_a_decision_are_in_the_help():
+    # "0" passed and "r" resigned without a word about them anywhere (try-out 17)
+    from thousand.table.text import HELP
+    assert "pass (also p or 0)" in HELP and "resign (also r)" in HELP
+    bid = _first_decision("classic", 3, lambda d: d.kind == "bid" and d.lowest <= d.highest)
+    assert _typed_at(bid, ["0"])[0] == _typed_at(bid, ["p"])[0] == ["bid", 0]
+    contract = _first_decision("classic", 5, lambda d: d.kind == "contract" and d.may_resign)
+    assert _typed_at(contract, ["r"])[0] == ["contract", -1]
+
+
+def test_options_that_change_nothing_are_noted_at_the_start_as_thousand_rules_notes_them(capsys, monkeypatch):
+    # players=2 with blind=on was taken without a word; thousand rules notes it (try-out 17)
+    from thousand.rules import rule_notes
+    notes = rule_notes(parse_rules_spec("classic:players=2,blind=on"))
+    assert notes
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "--seed", "3", "--set", "players=2", "--set", "blind=on"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1:1 + len(notes)] == [f"note: {n}" for n in notes]
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "--seed", "3"]) == 0
+    assert "note:" not in capsys.readouterr().out

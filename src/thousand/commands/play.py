@@ -7,6 +7,7 @@ import sys
 
 from thousand.commands.common import add_rules_arguments, rules_from_args, seed_value, whole
 from thousand.errors import ThousandError, check_name
+from thousand.rules import rule_notes
 
 NAME = "play"
 HELP = "sit at the table: play a game of Thousand against the bots in the terminal"
@@ -92,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
           + ", ".join(f"seat {s}: {spec}" for s, spec in enumerate(game.players) if s != game.seat)
           + ("; type help for the commands" if args.resume is None else
              f"; resuming after {len(game.answers)} answer{'s' if len(game.answers) != 1 else ''}"))
+    for note in rule_notes(game.rules):   # options given that change nothing, as thousand rules says
+        print(f"note: {note}")
     table = TextTable(game.seat, game.players)
     try:
         play(game, table, save_to)
@@ -124,10 +127,12 @@ def _claim(path: str) -> None:
                                 f"such as {os.path.join(path, 'game.json')!r}") from None
         from thousand.table import load
         try:
-            load(path)
-            hint = f"continue the game in it with --resume {path}, or choose another --save"
+            kept = load(path)
         except ThousandError:
             hint = "it is not a game saved by thousand play; choose another --save"
+        else:
+            hint = ("it holds a finished game, which cannot be resumed; choose another --save for a new game"
+                    if kept.finished else f"continue the game in it with --resume {path}, or choose another --save")
         raise ThousandError(f"{path!r} already exists: {hint}") from None
     except OSError as e:
         raise ThousandError(f"cannot save the game to {path!r}: {e.strerror}") from None

@@ -249,10 +249,23 @@ class PersonPlayer:
         self.from_saved = False
         self.frontend.muted = False
         self.frontend.news(decision.view)
-        answer = self.frontend.ask(decision)
+        answer = self._asked(decision)
         value = _answer_value(decision.kind, answer)
         self.record(answer)
         return value
+
+    def _asked(self, decision: Decision) -> list[Any]:
+        """The front end's answer.  An undo with no choice before it to take back (none, or
+        only forced passes) is said and the question asked again: the game has not changed,
+        so it is not played again (and shown again) from its start."""
+        while True:
+            try:
+                return self.frontend.ask(decision)
+            except Undo:
+                # (``answered`` counts this question too: the answers before it are the others)
+                if any(i not in self.forced for i in range(self.answered - 1)):
+                    raise
+                self.frontend.told("nothing to undo yet")
 
     def go_blind(self, view: View) -> bool:
         return self._answer(Decision("blind", view))
@@ -302,19 +315,16 @@ def play(game: TableGame, frontend: Frontend, save_to: str | os.PathLike | None 
                    for s, spec in enumerate(game.players)]
         try:
             result = play_game(game.rules, players, stream, on_deal=frontend.deal_over)
-        except Undo:
+        except Undo:   # (PersonPlayer lets it through only with a choice to take back)
             # a forced pass is saved as an answer but was no choice: undo goes past it, else
             # replaying would stop at it and bring the person straight back (try-out 6)
-            if all(i in person.forced for i in range(len(game.answers))):
-                frontend.told("nothing to undo yet")
-            else:
-                while len(game.answers) - 1 in person.forced:
-                    game.answers.pop()
+            while len(game.answers) - 1 in person.forced:
                 game.answers.pop()
-                if save_to is not None:
-                    save(game, save_to)
-                frontend.told("taken back: the game is played again up to your last decision before it")
-                undone = True
+            game.answers.pop()
+            if save_to is not None:
+                save(game, save_to)
+            frontend.told("taken back: the game is played again up to your last decision before it")
+            undone = True
             continue
         except _Replayed as e:
             raise ThousandError(f"the saved game does not fit this thousand (another version, or an edited "

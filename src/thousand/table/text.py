@@ -18,7 +18,7 @@ from thousand.cards import (ACE, JACK, KING, MARRIAGE_VALUES, NINE, QUEEN, SUIT_
 from thousand.reference.deal import BLIND_SCORE, FREE_RESIGNATIONS, LATE_RESIGNATION_COST, DealResult
 from thousand.reference.game import GameResult, SettleNotes
 from thousand.reference.legal import can_declare, points_to_make
-from thousand.reference.play import trump_after_declaring
+from thousand.reference.play import declarable_cards, trump_after_declaring
 from thousand.reference.players import View
 from thousand.reference.playthrough import format_notes, outcome
 from thousand.schema import REDEAL_NAMES
@@ -34,7 +34,9 @@ HELP = """At any prompt:
          with the figures behind its card)
   undo   take your last answer back (the game is played again up to the decision before it)
   quit   stop here (with --save the game is kept: thousand play --resume FILE continues it)
-Cards are written rank then suit: AH, 10S (or TS), QD, 9C, K♥.  A bid is a number or "pass"."""
+Cards are written rank then suit: AH, 10S (or TS), QD, 9C, K♥; two cards are separated by a
+space or a comma.  A bid is a number, or pass (also p or 0).  At the contract, Enter keeps
+the bid, a number raises it, and resign (also r) resigns where the rules allow it."""
 
 #: The longest line taken as an answer (a longer one is refused without being echoed).
 MAX_ANSWER = 80
@@ -195,13 +197,14 @@ class TextTable:
             # past the auction the hand changed (the talon, the hand-off, the play): as a live deal says
             self.say(f"your hand{' as dealt' if res.declarer >= 0 else ''}: {format_hand(res.hands[self.seat])}")
         if res.is_redeal:
-            # a redeal after the auction: its end first (the bids since the person's last
-            # answer, who won it), as a played deal shows it
-            self._bids(res.bid_log, res.went_blind)
-            if res.declarer >= 0 and not sh["declarer"]:
-                sh["declarer"] = True
-                self._auction_won(res.declarer, res.obligation, res.blind, res.winning_bid, bool(res.bid_log), res.golden)
-            shown = f" (the talon: {format_hand(res.talon)})" if REDEAL_NAMES[res.redeal] == "talon" else ""
+            talon_redeal = REDEAL_NAMES[res.redeal] == "talon"
+            if talon_redeal:
+                sh["talon"] = True      # said in the redeal's line: demanding it shows the talon to all
+            # a redeal after the auction: the deal up to it first (the bids since the person's
+            # last answer, who won, the talon and the hand-off his seat saw: four nines are
+            # counted after the hand-off), as a played deal shows it
+            self._auction(res)
+            shown = f" (the talon: {format_hand(res.talon)})" if talon_redeal else ""
             self.say(f"REDEAL ({REDEAL_NAMES[res.redeal].replace('_', ' ')}) demanded by {self.who(res.redeal_by)}{shown}: "
                      "the same dealer deals again")
         else:
@@ -286,7 +289,8 @@ class TextTable:
 
     def _auction(self, res: DealResult) -> None:
         """What was public before the play and not shown yet: bids, the declarer, the talon
-        shown, the contract (all of it for a deal the person only watched)."""
+        shown, the hand-off, the contract (all of it for a deal the person only watched; up
+        to the redeal for a deal redealt)."""
         sh = self.shown
         self._bids(res.bid_log, res.went_blind)
         if res.declarer < 0:
@@ -302,7 +306,7 @@ class TextTable:
             got = res.handoff_next if _receivers(res.active, res.declarer)[0] == self.seat else res.handoff_other
             self.say(f"you receive {card_name(got)} from {self.who(res.declarer)}")
         sh["given"] = sh["received"] = True
-        if not res.resigned and not sh["contract"]:
+        if not (res.resigned or res.is_redeal) and not sh["contract"]:
             self.say(f"contract: {res.contract}{' blind' if res.blind else ''} by {self.who(res.declarer)}")
         sh["declarer"] = sh["talon"] = sh["contract"] = True
 
@@ -556,17 +560,23 @@ class TextTable:
             return "demand a redeal? [y/N] ", lambda t: ["redeal", _yes_no(t)]
         if d.kind == "bid":
             step = rules.bid_step
+            # a single bid allowed is said as one value, as the contract prompt says it
+            only = d.lowest == d.highest
+            bids = f"{d.lowest}" if only else f"{d.lowest}-{d.highest}"
 
             def bid(t: str) -> list[Any]:
                 if t.lower() in ("pass", "p", "0"):
                     return ["bid", 0]
                 if not t:
-                    raise ValueError(f"type a bid ({d.lowest}-{d.highest}) or pass")
-                value = _number(t, f"a bid ({d.lowest}-{d.highest}) or pass")
+                    raise ValueError(f"type a bid ({bids}) or pass")
+                value = _number(t, f"a bid ({bids}) or pass")
                 if not d.lowest <= value <= d.highest or (value - d.lowest) % step:
-                    raise ValueError(f"a bid here is {d.lowest} to {d.highest} in steps of {step}, or pass")
+                    raise ValueError(f"the only bid here is {d.lowest}, or pass" if only else
+                                     f"a bid here is {d.lowest} to {d.highest} in steps of {step}, or pass")
                 return ["bid", value]
-            return f"your bid ({d.lowest}-{d.highest}, steps of {step}) or pass: ", bid
+            if only:
+                return f"your bid ({d.lowest}, no higher bid allowed) or pass: ", bid
+            return f"your bid ({bids}, steps of {step}) or pass: ", bid
         if d.kind == "hand_off":
             self.say(f"your hand: {format_hand(view.hand)}")
             if rules.players == 2:
@@ -610,13 +620,9 @@ class TextTable:
         def card(t: str) -> list[Any]:
             if not t:
                 raise ValueError(f"type a card: you may play {format_hand(d.legal)}")
-            words = t.rstrip("!").split()
-            try:   # "10 H" is one card written with a space
-                cards = [parse_card("".join(words))] if len(words) == 2 else parse_cards(words)
-            except CardError:
-                cards = parse_cards(words)
-            if not cards:
-                raise ValueError(f"type a card before the '!': you may play {format_hand(d.legal)}")
+            cards = _typed_cards(t.rstrip("!"))
+            if not cards:   # "!" alone, or a comma
+                raise ValueError(f"type a card: you may play {format_hand(d.legal)}")
             if len(cards) != 1:
                 raise ValueError(f"type one card, not {len(cards)}")
             c = cards[0]
@@ -631,7 +637,7 @@ class TextTable:
                 # a declaration asked for that cannot be made: say why, play nothing (the
                 # card played plainly could break the marriage for good)
                 raise ValueError(f"{card_name(c)} declares nothing here: " + _why_no_declaration(
-                    rules, view.hand, c, view.trick_index, not view.trick) + f"; type {card_name(c)} to play it plainly")
+                    rules, view.hand, c, not view.trick) + f"; type {card_name(c)} to play it plainly")
             return ["play", card_name(c, symbols=False), declare]
         return "your card: ", card
 
@@ -661,14 +667,18 @@ def _suit(suit: int) -> str:
     return SUIT_SYMBOLS[suit] if suit >= 0 else "none"
 
 
-def _why_no_declaration(rules: Any, hand: int, c: int, trick_index: int, leading: bool) -> str:
+def _why_no_declaration(rules: Any, hand: int, c: int, leading: bool) -> str:
+    """Why ``c``, which may not declare here (:func:`can_declare`), declares nothing: the
+    card's own reason first (a nine never declares, wherever it is played), then the
+    trick's (not the leader; else the first trick)."""
+    # trick 1: no rule keeps declarations out of it, so only the card and the hand count
+    if not declarable_cards(rules, hand, 1) >> c & 1:
+        if rank_of(c) == ACE:
+            return "an ace declares only while you hold all four and the ace marriage is played"
+        return "only the queen or king of a marriage in your hand declares"
     if not leading:
         return "only the leader of a trick declares"
-    if trick_index == 0 and not rules.marriage_first_trick:
-        return "nobody declares on the first trick (marriage_first_trick is off)"
-    if rank_of(c) == ACE:
-        return "an ace declares only while you hold all four and the ace marriage is played"
-    return "only the queen or king of a marriage in your hand declares"
+    return "nobody declares on the first trick (marriage_first_trick is off)"
 
 
 def _declaring(suit: int, value: int, lead: int) -> str:
@@ -766,10 +776,23 @@ def _number(text: str, what: str) -> int:
     return int(text)
 
 
+def _typed_cards(text: str) -> list[int]:
+    """The cards of a typed answer, the same at every prompt: separated by spaces or commas
+    as everywhere (:func:`~thousand.cards.parse_cards`), and a rank and suit typed apart
+    ("10 H") read as the one card they make."""
+    try:
+        return parse_cards(text)
+    except CardError as error:
+        try:
+            return [parse_card("".join(text.split()))]
+        except CardError:
+            raise error from None
+
+
 def _two_cards(text: str, hand: int) -> list[Any]:
     if text.strip().lower() in ("pass", "p", "resign", "r"):
         raise ValueError("the declarer gives two cards here (resigning comes after, at the contract): e.g. 9C JD")
-    cards = parse_cards(text)
+    cards = _typed_cards(text)
     if len(cards) != 2:     # (parse_cards refuses a card twice)
         raise ValueError(f"give two cards, not {len(cards)}, e.g. 9C JD")
     for c in cards:
