@@ -341,6 +341,10 @@ _EVENT_COUNTERS: dict[str, tuple[str, Expr]] = {
     "redeal_talon": ("deal", lambda p: (pl.col("redeal") == 2).cast(pl.Float64)),
     "redeal_four_nines": ("deal", lambda p: (pl.col("redeal") == 3).cast(pl.Float64)),
     "barrel_entries": ("game", lambda p: _seats(p, "barrel_entries").cast(pl.Float64)),
+    "barrel_falls": ("game", lambda p: _seats(p, "barrel_falls").cast(pl.Float64)),
+    # a third barrel failure needs three falls of one player in the game (falls count more)
+    "barrel_third_falls": ("game", lambda p: pl.sum_horizontal(
+        [(pl.col(f"barrel_falls{s}") >= 3) for s in range(p)]).cast(pl.Float64)),
     "bolt_penalties": ("game", lambda p: _seats(p, "bolt_penalties").cast(pl.Float64)),
     "resets_555": ("game", lambda p: pl.col("resets_555").cast(pl.Float64)),
     "cut_penalties": ("game", lambda p: pl.col("cut_penalties").cast(pl.Float64)),
@@ -391,6 +395,12 @@ _EXERCISES: tuple[_Exercise, ...] = (
     _Exercise(("golden_kon",), lambda r: r.golden_kon, lambda r, c: c["blind_early"], "golden-kon deals", True),
     _Exercise(_BARREL_OPTIONS, lambda r: r.barrel_at is not None, lambda r, c: c["barrel_entries"],
               "barrel entries", True, "nobody reached barrel_at: play more (or longer) games"),
+    # players did sit on the barrel, but these act only when one falls off it
+    _Exercise(("barrel_penalty",), lambda r: r.barrel_at is not None, lambda r, c: c["barrel_falls"],
+              "barrel falls", True, "nobody fell off the barrel: play more games"),
+    _Exercise(("barrel_third_reset",), lambda r: r.barrel_at is not None and r.barrel_third_reset,
+              lambda r, c: c["barrel_third_falls"], "players falling off the barrel three times in a game",
+              True, "a third barrel failure is rare: play more games"),
     _Exercise(("samozval_555",), lambda r: r.samozval_555, lambda r, c: c["resets_555"], "555 resets", True,
               "a total of exactly +-555 is rare: play more games"),
     _Exercise(("cut_nine_penalty",), lambda r: r.cut_nine_penalty, lambda r, c: c["cut_penalties"],
@@ -426,8 +436,9 @@ def _exercise_notes(labels: Sequence[str], rule_sets: Sequence[Rules], counts: S
     for i, (label, rules) in enumerate(zip(labels, rule_sets)):
         others = rule_sets[1:] if i == 0 else rule_sets[:1]
         differing = {k for other in others for k in rules.diff(other)}
+        noted: set[str] = set()     # an option once: the first event it waits for that never came
         for ex in _EXERCISES:
-            options = [o for o in ex.options if o in differing]
+            options = [o for o in ex.options if o in differing and o not in noted]
             if not options or not ex.enabled(rules):
                 continue
             named = ", ".join(f"{o}={format_value(getattr(rules, o))}" for o in options)
@@ -438,6 +449,9 @@ def _exercise_notes(labels: Sequence[str], rule_sets: Sequence[Rules], counts: S
                 hint = ex.hint(strategies) if callable(ex.hint) else ex.hint
                 notes.append((i, f"{label}: {named} never came into play: no {ex.event} in {n:,} {unit}"
                                  + (f"; {hint}" if hint else "")))
+            else:
+                continue
+            noted.update(options)
     return notes
 
 
@@ -783,8 +797,15 @@ class ComparisonResult:
                             infer_schema_length=None)
 
     def to_json(self) -> list[dict[str, Any]]:
-        """One object per metric and rule set (the ``--json`` output)."""
-        return [r.as_dict() for r in self.rows]
+        """One object per metric and rule set (the ``--json`` output), each with what was
+        run (its rule set's hash, mode, units, seed, strategies) and, with a
+        ``--precision`` target, the target and whether it was met, as ``match`` gives them."""
+        from thousand.simulate import normalize_strategies
+        extra: dict[str, Any] = {"mode": self.mode, "seed": self.seed,   # one canonical spec a seat
+                                 "strategies": list(normalize_strategies(self.strategies or None, self.rules[0].players))}
+        if self.precision is not None:
+            extra.update(precision=self.precision, precision_met=self.precision_met)
+        return [{**r.as_dict(), "rules_hash": self.rules[r.rules_index].hash, **extra} for r in self.rows]
 
     def row(self, metric: str, rules: str | int) -> MetricRow:
         for r in self.rows:
@@ -893,6 +914,7 @@ class _PairedChunk:
     store: str | None = None   # the rule set's unit store: the worker writes the chunk's table there
     token: str | None = None   # the store's writer token (its temporary files' names)
     read: bool = False         # the chunk is in the store already: read it back, do not play
+    stride: int | None = None  # the run's chunk size, numbering the games of a short last chunk
 
 
 def _play_paired_chunk(task: _PairedChunk) -> Any:
@@ -902,7 +924,8 @@ def _play_paired_chunk(task: _PairedChunk) -> Any:
     if task.read:
         table = pl.read_parquet(Path(task.store) / chunk_file(task.chunk))
         return table, _deals_hist(table)
-    games, deals = unit_chunk_columns(task.mode, task.rules, task.strategies, task.seed, task.chunk, task.size)
+    games, deals = unit_chunk_columns(task.mode, task.rules, task.strategies, task.seed, task.chunk, task.size,
+                                      stride=task.stride)
     table, counts = task.reduce(None if games is None else pl.DataFrame(games).lazy(), pl.DataFrame(deals).lazy())
     if task.store is not None:   # here, in the worker: a chunk computed is kept even if the run stops now
         write_frame(table, task.store, task.chunk, task.token)
@@ -929,7 +952,7 @@ def play_paired(rules: Rules, mode: str, first_chunk: int, n_chunks: int, chunk_
                 seed: int, strategies: Sequence[str] | str | None, jobs: int,
                 backend: str = "loky", reduce: Reducer = _collect,
                 on_chunk: Callable[[int], None] | None = None, store: _UnitStore | None = None,
-                scheduler: str | None = None) -> Any:
+                scheduler: str | None = None, stride: int | None = None) -> Any:
     """The default source of a comparison: every game (or block of deals) on its own stream.
 
     The runner's *unit* streams (:mod:`thousand.runner.seeding`): games mode plays each
@@ -941,6 +964,8 @@ def play_paired(rules: Rules, mode: str, first_chunk: int, n_chunks: int, chunk_
     deals-per-game counts)``.  :func:`simulate_chunks` is the same on chunk streams.
     With ``store`` each chunk's unit table is written to the rule set's store by its
     worker, and a chunk the store holds already is read back instead of played.
+    ``stride``: the run's chunk size when ``chunk_size`` is a short last chunk's, so that
+    its games' ids follow the full chunks' instead of repeating theirs.
     """
     from thousand.runner.pool import run_tasks
     from thousand.simulate import normalize_strategies
@@ -948,7 +973,8 @@ def play_paired(rules: Rules, mode: str, first_chunk: int, n_chunks: int, chunk_
     strategies = normalize_strategies(strategies, rules.players)
     rules_array = rules.to_kernel()
     tasks = [_PairedChunk(mode, rules_array, strategies, seed, k, chunk_size, reduce,
-                          *((store.path, store.token, k in store.kept) if store is not None else ()))
+                          *((store.path, store.token, k in store.kept) if store is not None else (None, None, False)),
+                          stride=stride)
              for k in range(first_chunk, first_chunk + n_chunks)]
     tables, hist = [], np.zeros(0, dtype=np.int64)
     # In order, so the tables (and so every statistic) do not depend on the workers.
@@ -1152,8 +1178,10 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
             kw: dict[str, Any] = dict(backend=backend, reduce=reduce)
             if scheduler is not None:
                 kw["scheduler"] = scheduler
-            if simulator is None and bar is not None:
-                kw["on_chunk"] = bar.update
+            if simulator is None:
+                kw["stride"] = chunk_size     # a short last chunk's games numbered after the full ones
+                if bar is not None:
+                    kw["on_chunk"] = bar.update
             if stores:
                 store, kept = stores[i]
                 kw["store"] = _UnitStore(os.fspath(store.path), store.token, kept)
@@ -1166,8 +1194,8 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
                     events[i][name] += float(table[column].sum())
             if simulator is not None and bar is not None:
                 bar.update(count * size)
-        # One call's tables at a time: unit ids are unique within a call (a short
-        # chunk numbers its games by its own size).
+        # One call's tables at a time (aligned by position within it; the ids of a store
+        # written before 2026-12-04 repeat after a short chunk).
         _add_by_chunk(stats, batch)
 
     try:
@@ -1203,9 +1231,11 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
             bar.close()
             bar = None
         if stores:
-            kept = sum(len(st.written()) for st, _ in stores)
+            counts = [len(st.written()) for st, _ in stores]
             where = os.fspath(units) if isinstance(units, (str, os.PathLike)) else os.fspath(Path(folders[0]).parent)
-            print(f"interrupted: {kept:,} chunk tables ({len(stores)} rule sets) are kept in {where}; {resume_hint}",
+            # by rule set: they are played one after another, so the later ones may hold none yet
+            each = ", ".join(f"{label}: {k:,}" for label, k in zip(labels, counts))
+            print(f"interrupted: {sum(counts):,} chunk tables are kept in {where} ({each}); {resume_hint}",
                   file=sys.stderr)
         raise
     else:
@@ -1340,11 +1370,13 @@ def _fmt(v: float | None, unit: str, signed: bool = False, digits: int | None = 
     if not _finite(v):
         return "-"
     if unit == _SHARE:
-        text = f"{100 * v:+.2f}" if signed else f"{100 * v:.2f}"
-        return text + ("pp" if signed else "%")
-    if digits is None:
+        v, digits = 100 * v, 2
+    elif digits is None:
         digits = _digits(v)
-    return f"{v:+.{digits}f}" if signed else f"{v:.{digits}f}"
+    if round(v, digits) == 0:
+        v = 0.0     # a tiny negative rounded to zero: no "-0.000"
+    text = f"{v:+.{digits}f}" if signed else f"{v:.{digits}f}"
+    return text + (("pp" if signed else "%") if unit == _SHARE else "")
 
 
 def _fmt_interval(v: float | None, low: float | None, high: float | None, unit: str, signed: bool = False) -> str:
@@ -1493,10 +1525,10 @@ def summary_lines(result: ComparisonResult) -> list[str]:
         if wins:
             words.append("who wins changes: " + "; ".join(w for w in (difference_in_words(r) for r in wins) if w))
         elif asked_wins:
-            words.append("who wins does not change")
+            words.append("no significant change in who wins")
         if not found:
             text = "no difference is significant after Holm's correction" + (
-                "; who wins does not change" if asked_wins else "")
+                "; no significant change in who wins" if asked_wins else "")
         else:
             text = "; ".join(words)
         out.append(f"{label} against {result.labels[0]}: {text}.")
@@ -1532,10 +1564,14 @@ def _summary_lines(result: ComparisonResult) -> list[str]:
                          f"has a difference interval here (see the notes), so the run stopped after "
                          f"{result.rounds} round(s).")
         else:
+            shares = any(r.unit == _SHARE for r in result.rows
+                         if r.metric in {m.name for m in result.metrics_obj() if m.in_precision})
+            pp = 100 * result.precision
             lines.append(f"Precision target {result.precision:g} {state} after {result.rounds} round(s); "
                          f"widest watched difference interval {result.worst_width():.4g}{where}. "
-                         f"The target is in each metric's own unit; shares as fractions "
-                         f"({result.precision:g} = {100 * result.precision:g} percentage points).")
+                         "The target is in each metric's own unit" + (
+                             f"; shares as fractions ({result.precision:g} = {pp:g} percentage "
+                             f"point{'' if pp == 1 else 's'})." if shares else "."))
     gains = [r.pairing_gain for r in result.rows if r.rules_index > 0 and not r.identical_pairs
              and r.pairing_gain is not None and math.isfinite(r.pairing_gain) and (r.diff_width or 0) > 0]
     exact = sum(1 for r in result.rows if r.rules_index > 0 and r.identical_pairs)

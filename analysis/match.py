@@ -365,7 +365,7 @@ class MatchRow:
     p_value: float | None
     unit: str
     kind: str                   # "difference" or "share" (win_share_alone)
-    even: float | None = None   # win_share_alone: what an even match gives, 1 / players
+    even: float | None = None   # win_share_alone: what an even match gives, 1 / players of the games won
     # ``<metric>_cv`` rows: the share of the plain estimate's variance the control variate removed
     variance_reduction: float | None = None
 
@@ -482,8 +482,10 @@ def _rows_from(mom: stats.Moments, specs: Sequence[str], kind: str, players: int
             ea = stats.ratio_estimate_from(mom, c("a", num), c("a", den), proportion, confidence)
             eb = stats.ratio_estimate_from(mom, c("b", num), c("b", den), proportion, confidence)
             if metric == "win_share_alone":
+                # an even match's share alone: 1/players of the games someone won
+                even = (1 - (_no_winner(mom, len(specs), kind) or 0.0)) / players
                 rows.append(MatchRow(specs[i], specs[j], metric, ea.value, ea.low, ea.high, n, ea.value, eb.value,
-                                     ea.low, ea.high, eb.low, eb.high, None, unit, "share", even=1 / players))
+                                     ea.low, ea.high, eb.low, eb.high, None, unit, "share", even=even))
                 continue
             d = stats.ratio_diff_from(mom, c("b", num), c("b", den), c("a", num), c("a", den),
                                       _identical(mom, c("a", num), c("b", num))
@@ -549,7 +551,8 @@ def _round_sizes(n: int, precision: float | None, cap: int | None, chunk: int) -
 def check_specs(specs: Sequence[str]) -> list[str]:
     """The strategies as the registry spells them (:func:`thousand.strategies.canonical`);
     one line for a bad, missing or repeated one (the same name and parameter values, however
-    written: ``standard`` and ``standard:margin=10`` are one strategy).
+    written: ``standard`` and ``standard:margin=10`` are one strategy, and so are a preset
+    and its branch given the preset's parameters).
 
     >>> check_specs(["greedy", " standard:margin=5 "])
     ['greedy', 'standard:margin=5']
@@ -557,8 +560,11 @@ def check_specs(specs: Sequence[str]) -> list[str]:
     from thousand.strategies import canonical, parse_strategy
     if len(specs) < 2:
         raise ThousandError("a match needs at least two strategies, e.g. --strategy greedy --strategy standard")
+    from thousand._fastdeal import strategy_branch_of
     parsed = [parse_strategy(s) for s in specs]
-    keys = [(p.name, tuple(p.params)) for p in parsed]
+    # what the kernel plays: a preset is its branch with its parameters (aggressive is
+    # standard's branch with other defaults, so 'standard' set to them is aggressive)
+    keys = [(strategy_branch_of(p.code), tuple(p.params)) for p in parsed]
     for k, key in enumerate(keys):
         if key in keys[:k]:
             raise ThousandError(f"strategy {specs[k]!r} is given twice (also as {specs[keys.index(key)]!r}); "

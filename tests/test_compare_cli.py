@@ -85,6 +85,10 @@ def test_list_metrics(capsys):
     assert main(["compare", "--rules", "classic:players=2", "--rules", "classic:players=2,bolts=off", "--deals",
                  "200", "--metric", "score_middle"]) == 2
     assert "metric 'score_middle' does not apply with 2 players" in capsys.readouterr().err
+    # --json lists them as JSON, the same names (it printed the text table: try-out 22)
+    assert main(["compare", "--list-metrics", "--json", "--rules", "classic:players=4"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert {m["name"] for m in listed} == names[4] and {m["level"] for m in listed} == {"game", "deal"}
 
 
 def _can_drop_root_write() -> bool:

@@ -71,6 +71,33 @@ def test_exercise_notes_name_only_what_sets_the_rule_set_apart():
     assert "blind=on" in notes[1][1]
 
 
+def test_barrel_options_that_act_only_on_a_fall_are_noted_when_nobody_fell():
+    # barrel entries happened, but no fall (barrel_penalty) or no third fall (barrel_third_reset):
+    # all rows 'same' and no note read as "the rule changes nothing" (try-out 22)
+    rules = [parse_rules_spec(s) for s in ("classic", "classic:barrel_third_reset=on", "classic:barrel_penalty=200")]
+    zero = {name: 0.0 for name in C._EVENT_COUNTERS}
+    entered = {**zero, "barrel_entries": 5.0}
+    notes = dict(C._exercise_notes(["a", "b", "c"], rules, [entered, entered, entered], "games", 40))
+    assert "barrel_third_reset=on never came into play: no players falling off the barrel three times" in notes[1]
+    assert "barrel_penalty=200 never came into play: no barrel falls in 40 games" in notes[2]
+    fell = {**entered, "barrel_falls": 4.0}
+    notes = dict(C._exercise_notes(["a", "b", "c"], rules, [fell, fell, fell], "games", 40))
+    assert 2 not in notes and "barrel_third_reset" in notes[1]
+    # nobody on the barrel: one note an option, the first event it waits for
+    notes = C._exercise_notes(["a", "b", "c"], rules, [zero, zero, zero], "games", 40)
+    assert [(i, "no barrel entries" in n) for i, n in notes] == [(0, True), (1, True), (2, True)]
+
+
+def test_the_unit_ids_of_a_short_last_chunk_follow_the_full_chunks(tmp_path):
+    # 5 games in chunks of 2: the last chunk's games were numbered 2*1+g, repeating chunk 1's (try-out 22)
+    import polars as pl
+    C.compare_rules(["classic", "classic:bolts=off"], n_games=5, seed=3, jobs=1, chunk_size=2,
+                    metrics=["deals_mean"], overrides=["max_deals=20"], units=tmp_path / "u")
+    for store in ("rules-0", "rules-1"):
+        units = pl.concat([pl.read_parquet(f) for f in sorted((tmp_path / "u" / store).glob("chunk-*.parquet"))])
+        assert sorted(units["unit"].to_list()) == [0, 1, 2, 3, 4]
+
+
 # ----------------------------------------------------------------------------- F11
 def test_an_asked_metric_that_applies_to_no_rule_set_is_noted():
     note = ("metric resets_555 applies to none of these rule sets (it needs samozval_555=on): "
@@ -223,3 +250,17 @@ def test_a_precision_target_no_watched_metric_can_measure_is_not_called_met():
                             metrics=["blind_made"], precision=0.05)
     assert res.precision_met is False and res.rounds == 1 and res.worst_width() is None
     assert "Precision target 0.05 cannot be judged" in cmp.result_table(res)
+
+
+def test_every_json_object_says_what_was_run_and_whether_a_precision_target_was_met():
+    # compare --json could not be told from a plain run when --precision was not met (try-out 22)
+    res = C.compare_rules(["classic", "classic:bolts=off"], n_games=4, seed=5, jobs=1, metrics=["deals_mean"],
+                          overrides=["max_deals=20"])
+    objs = res.to_json()
+    assert [o["rules_hash"] for o in objs] == [parse_rules_spec(s).with_overrides("max_deals=20").hash
+                                                for s in ("classic", "classic:bolts=off")]
+    assert all(o["mode"] == "games" and o["seed"] == 5 and o["strategies"] == ["standard"] * 3
+               and "precision" not in o for o in objs)
+    capped = C.compare_rules(["classic", "classic:bolts=off"], n_games=4, seed=5, jobs=1, metrics=["deals_mean"],
+                             overrides=["max_deals=20"], precision=0.01, max_units=8, chunk_size=4)
+    assert all(o["precision"] == 0.01 and o["precision_met"] is False for o in capped.to_json())

@@ -40,7 +40,8 @@ def test_an_interrupted_comparison_resumes_to_the_same_result(tmp_path, monkeypa
     n_chunks = len(played) - 1
     assert sorted(p.name for p in (units / "rules-1").glob("chunk-*")) == ["chunk-000000.parquet",
                                                                            "chunk-000001.parquet"]
-    assert f"interrupted: {n_chunks} chunk tables (2 rule sets) are kept in {units}; run the same command " \
+    each = f"{RULES[0]}: {n_chunks - 2}, {RULES[1]}: 2"     # counted by rule set: the second stopped at its third
+    assert f"interrupted: {n_chunks} chunk tables are kept in {units} ({each}); run the same command " \
            "with --resume" in capsys.readouterr().err
 
     with pytest.raises(ThousandError, match="already holds a run; use --resume"):

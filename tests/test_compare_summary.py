@@ -53,7 +53,7 @@ def test_summary_names_only_what_is_significant_after_holm():
     ]
     (line,) = C.summary_lines(_result(rows))
     assert line == ("classic:bolts=off against classic: games are 4.10 deals shorter [3.60, 4.60]; "
-                    "6.30 fewer bolt penalties a game [6.10, 6.40]; who wins does not change.")
+                    "6.30 fewer bolt penalties a game [6.10, 6.40]; no significant change in who wins.")
     rows[3] = _row("win_seat0", 1, 0.05, 0.02, 0.08, 0.001)
     (line,) = C.summary_lines(_result(rows))
     assert line.endswith("who wins changes: seat 0 wins 5.00 pp more often [2.00, 8.00].")
@@ -78,7 +78,7 @@ def test_the_command_leads_with_the_summary(capsys, tmp_path):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("Significant after Holm")
     assert lines[1].startswith("  classic:bolts=off against classic: games are ") and "deals shorter" in lines[1]
-    assert "who wins does not change" in lines[1] and lines[3].startswith("metric")
+    assert "no significant change in who wins" in lines[1] and lines[3].startswith("metric")
     md = (tmp_path / "cmp" / "compare.md").read_text(encoding="utf-8")
     assert md.index("- classic:bolts=off against classic: games are") < md.index("| metric |")
     # --json keeps one object per metric and rule set, with two fields added

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import math
 import os
 from pathlib import Path
@@ -18,8 +19,8 @@ Every rule set plays the same seeds (common random numbers: game i starts from t
 shuffle under every rule set), and each variant is compared with the FIRST --rules game
 by game, so the differences come from the rules rather than from luck.  The output
 leads with the differences that are significant after Holm's correction, in words with
-their 95% intervals ("games are 4.05 deals shorter [3.67, 4.43]; who wins does not
-change"); then the full table.  For each metric and rule set: the value with a 95% interval; for each variant: the paired difference
+their 95% intervals ("games are 4.05 deals shorter [3.67, 4.43]; no significant change
+in who wins"); then the full table.  For each metric and rule set: the value with a 95% interval; for each variant: the paired difference
 with its 95% interval, its p-value (column p) and the Holm-corrected p-value (p (Holm)),
 and how much the pairing narrowed the interval against an unpaired comparison.  --set
 applies to every rule set; the labels show the rule sets as finally applied, in the spec
@@ -117,10 +118,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
 
 
-def _list_metrics(players: int) -> None:
+def _list_metrics(players: int, as_json: bool = False) -> None:
     """The metrics of a comparison at ``players`` seats (the first --rules' size, else 3):
-    the seat metrics follow the table size."""
+    the seat metrics follow the table size.  ``as_json``: a list of objects (name, level,
+    kind, description)."""
     from thousand.analysis.compare import METHODS, _build_metrics
+    if as_json:
+        print(json.dumps([{"name": m.name, "level": m.level, "kind": m.kind, "description": m.description,
+                           "players": players} for m in _build_metrics(players)], indent=1))
+        return
     print(f"metrics with {players} players:")
     for m in _build_metrics(players):
         print(f"  {m.name:<22} {m.level:<5} {m.kind:<17} {m.description}")
@@ -129,7 +135,7 @@ def _list_metrics(players: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.list_metrics:
-        _list_metrics(rules_from_args(args, args.rules[0]).players if args.rules else 3)
+        _list_metrics(rules_from_args(args, args.rules[0]).players if args.rules else 3, args.json)
         return 0
     specs = args.rules or []
     if len(specs) < 2:

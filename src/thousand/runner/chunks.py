@@ -139,11 +139,13 @@ def _concat_columns(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]
 
 
 def unit_chunk_columns(kind: str, rules: np.ndarray, strategies: tuple[str, ...], seed: int, chunk: int,
-                       size: int) -> tuple[dict[str, np.ndarray] | None, dict[str, np.ndarray]]:
+                       size: int, stride: int | None = None) -> tuple[dict[str, np.ndarray] | None, dict[str, np.ndarray]]:
     """Chunk ``chunk`` of ``size`` units on unit streams: ``(game columns, deal columns)``.
 
     Games (``kind == "games"``): game ``g`` from :func:`~.seeding.unit_stream` ``(chunk,
-    g)``, ``game_id = chunk * size + g`` and the deal rows of every game.  Deals: blocks
+    g)``, ``game_id = chunk * stride + g`` (``stride``: the run's chunk size, which a short
+    last chunk's ``size`` is not; default ``size``), so ids never repeat across the chunks
+    of a run, and the deal rows of every game.  Deals: blocks
     of :data:`~.seeding.DEAL_BLOCK` deals, block ``b`` from the unit stream ``(chunk, b)``;
     no game columns (``None``).  The columns are the kernel's, with ``chunk`` and a
     ``deal_id`` counting the chunk's deal rows.
@@ -151,7 +153,7 @@ def unit_chunk_columns(kind: str, rules: np.ndarray, strategies: tuple[str, ...]
     play = kernel()
     if kind == "games":
         game_parts, deal_parts = [], []
-        first_id = chunk * size
+        first_id = chunk * (size if stride is None else stride)
         for g in range(size):
             games, deals = play.play_games(unit_stream(seed, chunk, g), rules, list(strategies), n_games=1,
                                            deal_rows=True)
