@@ -435,7 +435,9 @@ def _choice_scores(c: Completions, bids: np.ndarray, rules: Rules, free_resignat
     # of the alternatives every talon offers (e.g. a free resignation, 0), else play (-b).
     worst_play = -bf - cost * max(levels, default=0)
     floor = np.where(np.isfinite(alt).all(axis=0), alt.min(axis=0), worst_play) if len(alt) else worst_play
-    ev = np.clip(ev, floor, bf)
+    # and the talon-informed choice is worth at least always playing (its max per talon is,
+    # on the same deals): the midpoint of the two estimates could fall below it (try-out 21)
+    ev = np.maximum(np.clip(ev, floor, bf), play_sum.sum(axis=0) / n)
     lo = np.clip(np.minimum(lo, ev), floor, None)
     hi = np.clip(np.maximum(hi, ev), None, bf)
     return ev, lo, hi
@@ -602,6 +604,8 @@ class BidEstimate:
     pass_ev_se: float | None = None       # its standard error (always sampled)
     pass_samples: int = 0
     pass_on_obligation: float | None = None   # share of deals he still plays (forehand's 100)
+    pass_ev_outbid: float | None = None       # passing in the deals another seat declares (outbid)
+    pass_ev_outbid_se: float | None = None
     redeal_reasons: tuple[str, ...] = ()      # why the hand may demand a redeal (worth 0); empty: it may not
     pass_bolt_rate: float | None = None       # share of deals in which the passer gets a bolt
     pass_ev_without_bolts: float | None = None
@@ -928,9 +932,15 @@ def pass_summary(res: Any, cost: float = 0.0) -> dict[str, float]:
     k = np.asarray(res.bolt, dtype=float)
     s = raw - cost * k
     n = len(s)
+    # once outbid the forehand has lost his 100: passing then is defending (or a redeal),
+    # the deals in which he is not the declarer (every deal, for the other seats)
+    outbid = s[np.asarray(res.declarer) != np.asarray(res.seat)]
+    m = len(outbid)
     return {"pass_ev": float(s.mean()), "pass_ev_se": float(s.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0,
             "pass_samples": n, "pass_on_obligation": float(np.mean(res.declarer == res.seat)),
-            "pass_bolt_rate": float(np.mean(k > 0)), "pass_ev_without_bolts": float(raw.mean())}
+            "pass_bolt_rate": float(np.mean(k > 0)), "pass_ev_without_bolts": float(raw.mean()),
+            "pass_ev_outbid": float(outbid.mean()) if m else None,
+            "pass_ev_outbid_se": float(outbid.std(ddof=1) / math.sqrt(m)) if m > 1 else 0.0}
 
 
 def _with_seconds(est: BidEstimate, seconds: float) -> BidEstimate:
@@ -991,6 +1001,7 @@ def bid_estimate_json(est: BidEstimate) -> dict[str, Any]:
         "pass_ev_ci_high": num(est.pass_ev_ci[1]) if est.pass_ev_ci else None,
         "pass_samples": est.pass_samples,
         "pass_on_obligation": num(est.pass_on_obligation),
+        "pass_ev_outbid": num(est.pass_ev_outbid),
         "redeal_allowed": bool(est.redeal_reasons),
         "redeal_reasons": list(est.redeal_reasons),
         "redeal_ev": 0.0 if est.redeal_reasons else None,
@@ -1112,26 +1123,36 @@ def recommendation(est: BidEstimate) -> dict[str, Any]:
             noise = _too_close(f"passing and holding {held[1]} ({held[0]:+.1f})")
         return {"action": "pass", "up_to": None,
                 "text": f"pass: {est.pass_ev:+.1f}, more than bidding ({bid_txt}){obligation}{noise}"}
-    # Bid: as high as a won contract is still worth what not winning it is.
-    floor = max([v for v in (est.pass_ev, 0.0 if est.redeal_reasons else None) if v is not None],
-                default=-math.inf)
+    # Bid: as high as a won contract is still worth what letting the others have it is.  In
+    # the auction that is passing once outbid: the hand redeal was a choice before it (above),
+    # and the forehand's 100 on obligation is gone once another seat has bid over it.
+    outbid, outbid_se = est.pass_ev_outbid, est.pass_ev_outbid_se
+    if outbid is None:      # (an estimate made before the outbid deals were kept apart)
+        outbid, outbid_se = est.pass_ev, est.pass_ev_se
+    floor = outbid if outbid is not None else -math.inf
     worth = est.table.filter(pl.col("ev") >= floor)
     up_to = int(worth["bid"].max()) if worth.height else int(choice.split()[1])
     at = est.table.filter(pl.col("bid") == up_to)
-    against = "passing" if est.pass_ev is not None and est.pass_ev >= (0.0 if est.redeal_reasons else -math.inf) \
-        else "a redeal"
+    against = "passing once outbid" if est.role == "forehand" else "passing"
     text = f"bid up to {up_to}"
     if worth.height and math.isfinite(floor):
         ev = float(at["ev"][0])
         than = "more than" if round(ev, 1) > round(floor, 1) else "as much as"
         text += f": winning there is worth {ev:+.1f}, {than} {against} ({floor:+.1f})"
-        floor_se = (est.pass_ev_se or 0.0) if against == "passing" else 0.0
-        text += _noise_note(est, up_to, floor, floor_se, against)
+        text += _noise_note(est, up_to, floor, outbid_se or 0.0, against)
+    elif est.role == "forehand" and up_to == lowest_bid("forehand", est.rules) and math.isfinite(floor):
+        # his opening is forced: what is left to say is not to go above it
+        text = (f"hold the forced {up_to} and pass once outbid ({floor:+.1f}): no higher contract is worth "
+                "that much")
+        if raised is not None and raised[1] == up_to:
+            text += (f"; won at {up_to}, raising or resigning after the talon as the strategy does is worth "
+                     f"{raised[0]:+.1f}")
     elif raised is not None and choice == f"bid {raised[1]}" and math.isfinite(floor):
         # no contract is worth holding more than not winning; raising or resigning after the
         # talon as the strategy does is (passing counts that answer too when it plays the 100)
+        than = "more than" if round(raised[0], 1) > round(floor, 1) else "as much as"
         text += (f": won there, raising or resigning after the talon as the strategy does is worth "
-                 f"{raised[0]:+.1f}, more than {against} ({floor:+.1f}); no contract is worth that much held")
+                 f"{raised[0]:+.1f}, {than} {against} ({floor:+.1f}); no contract is worth that much held")
     if held is not None and held[1] != up_to:
         text += f"; the best contract to hold is {held[1]} ({held[0]:+.1f})"
     return {"action": "bid", "up_to": up_to, "text": text}
@@ -1224,6 +1245,8 @@ def format_bid_table(est: BidEstimate) -> str:
         lo, hi = est.pass_ev_ci
         how = ", sampled even with --exact" if est.exact else ""
         obl = (f"; plays the 100 on obligation in {est.pass_on_obligation:.1%}"
+               + (f", EV {est.pass_ev_outbid:+.1f} in the others, once outbid"
+                  if est.pass_ev_outbid is not None else "")
                if est.pass_on_obligation else "")
         lines.append(f"passing: EV {est.pass_ev:+.1f} [{lo:+.1f}, {hi:+.1f}] "
                      f"({est.pass_samples:,} sampled deals{how}{obl})")

@@ -152,24 +152,29 @@ def test_pass_summary_counts_the_bolt():
 
 
 # ------------------------------------------------------------------ the recommendation
-def _estimate(ev, pass_ev, redeal=(), role="forehand", strategy=None):
+def _estimate(ev, pass_ev, redeal=(), role="forehand", strategy=None, outbid=None):
     bids_ = [100 + 5 * i for i in range(len(ev))]
     table = pl.DataFrame({"bid": bids_, "ev": ev, "ev_strategy": strategy or [None] * len(ev)},
                          schema_overrides={"ev_strategy": pl.Float64})
     return B.BidEstimate(hand=STRONG, role=role, rules=CLASSIC, samples=1000, exact=False, table=table,
                          confidence=0.8, safe_bid=None, best_ev_bid=B.best_ev_bid(table), points_mean=0.0,
-                         points_quantiles={}, pass_ev=pass_ev, pass_ev_se=0.1, redeal_reasons=tuple(redeal))
+                         points_quantiles={}, pass_ev=pass_ev, pass_ev_se=0.1, redeal_reasons=tuple(redeal),
+                         pass_ev_outbid=pass_ev if outbid is None else outbid, pass_ev_outbid_se=0.1)
 
 
 def test_recommendation_bids_as_high_as_winning_beats_passing():
-    r = B.recommendation(_estimate([100.0, 110.0, 95.0, 60.0, 40.0], pass_ev=70.0))
+    r = B.recommendation(_estimate([100.0, 110.0, 95.0, 60.0, 40.0], pass_ev=70.0, role="middle"))
     assert (r["action"], r["up_to"]) == ("bid", 110)
     assert r["text"].startswith("bid up to 110: winning there is worth +95.0, more than passing (+70.0)")
     assert "the best contract to hold is 105 (+110.0)" in r["text"]
-    # a redeal the hand may demand (0) is the floor when passing is worth less
-    r = B.recommendation(_estimate([30.0, 10.0, -5.0], pass_ev=-20.0, redeal=["3 or more nines"]))
-    assert (r["action"], r["up_to"]) == ("bid", 105)
-    assert "more than a redeal (+0.0)" in r["text"]
+    # the forehand weighs passing once outbid: his 100 on obligation is gone then (try-out 21)
+    r = B.recommendation(_estimate([100.0, 110.0, 95.0, 60.0, 40.0], pass_ev=70.0, outbid=50.0))
+    assert (r["action"], r["up_to"]) == ("bid", 115)
+    assert r["text"].startswith("bid up to 115: winning there is worth +60.0, more than passing once outbid (+50.0)")
+    # a hand redeal is demanded before the auction, not after a bid: no floor inside it (try-out 21)
+    r = B.recommendation(_estimate([30.0, 10.0, -5.0], pass_ev=-20.0, redeal=["3 or more nines"], role="rear"))
+    assert (r["action"], r["up_to"]) == ("bid", 110)
+    assert "more than passing (-20.0)" in r["text"] and "redeal" not in r["text"]
 
 
 def test_recommendation_to_pass_or_redeal_names_the_alternatives():
@@ -203,9 +208,9 @@ def test_a_limit_inside_the_sampling_noise_says_so():
     # the recommendation read as certain where the next bid was a toss-up against passing
     def est(ev, lo, hi, pass_ev, pass_se):
         import dataclasses
-        e = _estimate(ev, pass_ev=pass_ev)
+        e = _estimate(ev, pass_ev=pass_ev, role="middle")
         return dataclasses.replace(e, table=e.table.with_columns(pl.Series("ev_ci_low", lo), pl.Series("ev_ci_high", hi)),
-                                   pass_ev_se=pass_se)
+                                   pass_ev_se=pass_se, pass_ev_outbid_se=pass_se)
     # 110 (+72, interval +-2) against passing +70 (se 1): the difference's interval is
     # 2 +- 1.96 * hypot(1.02, 1) = 2 +- 2.80, holding 0; 105 (+95) is clear of it
     r = B.recommendation(est([100.0, 95.0, 72.0, 40.0], [99.0, 94.0, 70.0, 39.0], [101.0, 96.0, 74.0, 41.0], 70.0, 1.0))
@@ -242,6 +247,12 @@ def test_a_bid_worth_only_for_the_raise_after_the_talon_says_so():
     # than every held contract, and no word of why (try-out 8)
     r = B.recommendation(_estimate([150.0, 155.0, 140.0], pass_ev=159.6, strategy=[161.7, None, None]))
     assert r["action"] == "bid" and r["up_to"] == 100
+    # the forehand's 100 is forced: the line says not to go above it (try-out 21)
+    assert r["text"] == ("hold the forced 100 and pass once outbid (+159.6): no higher contract is worth that much; "
+                         "won at 100, raising or resigning after the talon as the strategy does is worth +161.7; "
+                         "the best contract to hold is 105 (+155.0)")
+    r = B.recommendation(_estimate([150.0, 155.0, 140.0], pass_ev=159.6, strategy=[161.7, None, None],
+                                   role="middle"))
     assert r["text"].startswith("bid up to 100: won there, raising or resigning after the talon as the strategy "
                                 "does is worth +161.7, more than passing (+159.6); no contract is worth that "
                                 "much held; the best contract to hold is 105 (+155.0)")
@@ -256,6 +267,8 @@ def test_a_pimc_bid_says_what_it_will_cost_before_the_work(capsys, monkeypatch):
     monkeypatch.setattr(analysis_bids, "estimate_bid", no_work)
     assert cli.main(["bid", "AH TH KH QH AD 9S JC", "--strategy", "pimc"]) == 130
     err = capsys.readouterr().err
-    assert "note: pimc searches at every card" in err and "100,000 deals take about 7.5 h" in err
+    # every bid plays its own run (25 here) and passing one more: counted (try-out 21)
+    assert "note: pimc searches at every card" in err and "in each of 26 runs" in err
+    assert f"100,000 --samples take about {100_000 * 26 * 0.012 / 3600:.1f} h" in err
     assert cli.main(["bid", "AH TH KH QH AD 9S JC", "--strategy", "pimc", "--samples", "100"]) == 130
     assert "note: pimc" not in capsys.readouterr().err          # under a minute: nothing to warn of

@@ -145,3 +145,19 @@ def test_sampled_ev_interval_covers_the_exact_ev(hand_text, rules):
     assert len(x) * binomial_tail(len(SEEDS), 0.05, 9) < 5e-4
     worst = dict(zip(exact["bid"].to_list(), missed.tolist()))
     assert missed.max() <= 8, f"misses of {len(SEEDS)} runs per bid: {worst}"
+
+
+def test_the_sampled_ev_is_never_below_always_playing_out():
+    # the midpoint of the plug-in and leave-one-out estimates printed EV bid +87.2 beside EV
+    # play out +87.9 on 3,000 samples (try-out 21): the choice per talon is worth at least
+    # playing every talon, on the same deals
+    # every talon made with p = 0.85 (play +70, resigning free 0), about 4 deals a talon: plug-in
+    # rarely resigns, leave-one-out resigns where a talon's other deals failed, and their
+    # midpoint fell below playing out in every one of these samples before
+    rng = np.random.default_rng(4)
+    for seed in range(20):
+        k = rng.integers(0, len(TALONS), 3_000)
+        c = _sampled(np.where(rng.random(len(k)) < 0.85, 120, 80), TALONS[k])
+        table = B.bid_table(c, POLISH, bids=[100])
+        ev, play = float(table["ev"][0]), float(table["ev_play"][0])
+        assert ev >= play - 1e-9 and table["ev_ci_low"][0] <= ev <= table["ev_ci_high"][0]

@@ -103,3 +103,18 @@ def test_passing_is_compared_with_bidding_then_raising_like_for_like() -> None:
     assert bids.best_choice(_estimate([100.0, 104.0, 103.0], [None, None, None], 156.7)) == "pass"
     assert bids.best_choice(_estimate([100.0, 104.0, 103.0], [90.0, None, None], 50.0)) == "bid 105"
     assert bids.best_choice(_estimate([-64.0, -70.0, -75.0], [-67.0, None, None], -8.4)) == "pass"
+
+
+def test_passing_once_outbid_counts_only_the_deals_another_seat_declares():
+    # the forehand's passing figure holds his 100 on obligation; once outbid he has lost it (try-out 21)
+    from types import SimpleNamespace
+    res = SimpleNamespace(score=np.array([120, -100, 30, 10]), bolt=np.array([0, 0, 0, 1]),
+                          declarer=np.array([0, 0, 1, 2]), seat=0)
+    s = bids.pass_summary(res, cost=40.0)
+    assert s["pass_ev"] == pytest.approx((120 - 100 + 30 + 10 - 40) / 4)
+    assert s["pass_on_obligation"] == 0.5
+    assert s["pass_ev_outbid"] == pytest.approx((30 - 30) / 2) and s["pass_ev_outbid_se"] == pytest.approx(30.0)
+    est = bids.estimate_bid(parse_hand("AH TH KH QH AD 9S JC"), Rules(), "forehand", samples=3000, seed=2)
+    assert est.pass_ev_outbid < est.pass_ev       # the obligation deals are the rich ones for this hand
+    mid = bids.estimate_bid(parse_hand("AH TH KH QH AD 9S JC"), Rules(), "middle", samples=3000, seed=2)
+    assert mid.pass_ev_outbid == pytest.approx(mid.pass_ev)   # the middle seat never plays an obligation

@@ -12,9 +12,11 @@ from thousand.errors import ThousandError, check_name
 from thousand.files import write_problem
 
 MAX_SAMPLES = 20_000_000
-# pimc's cost a sampled deal (CPU seconds, one core): `bid --strategy pimc --samples 100`
-# took 26.8 s on 2026-12-04; said before such a run, which would otherwise look hung
-PIMC_SECONDS_A_DEAL = 0.27
+# pimc's cost a sampled deal of one run (CPU seconds, one core), every bid and the passing
+# run each playing its own: `bid "AH TH AD TD AC JS 9S" --strategy pimc --samples 100` (5
+# bids) took 5.2 s and the hearts hand's 25 bids at 40 samples 12.3 s on 2026-12-04, about
+# 0.011 s a deal; said before such a run, which would otherwise look hung
+PIMC_SECONDS_A_DEAL = 0.012
 # spelt out here so that building the CLI does not import the analysis stack (a test
 # checks it equals thousand.analysis.bids.DEFAULT_SOLVE_SAMPLES)
 DEFAULT_SOLVE_SAMPLES = 1000
@@ -69,7 +71,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_rules_arguments(p)
     p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
                    help="strategy of all seats, or repeat three times for declarer, next, other (default standard; "
-                        "pimc, the search player, takes about 0.3 s a sampled deal: give --samples in the hundreds)")
+                        "pimc, the search player, takes about 0.012 s a sampled deal in each bid's run: give --samples in "
+                        "the hundreds)")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--samples", type=whole, default=100_000, metavar="N",
                       help="completions to sample (default 100000)")
@@ -133,12 +136,13 @@ def run(args: argparse.Namespace) -> int:
         if any(plays_to_contract(spec) for spec in args.strategy) and not args.exact:   # (--exact refuses it)
             # the search player solves worlds at every card: say what the run will cost first
             n = args.samples
-            seconds = n * PIMC_SECONDS_A_DEAL
+            runs = len(bids.bids_for_hand(hand, rules, args.position)) + 1   # every bid's, and passing
+            seconds = n * runs * PIMC_SECONDS_A_DEAL
             if seconds >= 60:
                 took = f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min"
                 print(f"note: pimc searches at every card (about {PIMC_SECONDS_A_DEAL} s a sampled deal on one "
-                      f"core): {n:,} deals take about {took}; a few hundred --samples take a minute or two",
-                      file=sys.stderr)
+                      f"core, in each of {runs} runs: every bid's and passing): {n:,} --samples take about "
+                      f"{took}; {int(60 / (runs * PIMC_SECONDS_A_DEAL)):,} take about a minute", file=sys.stderr)
     if args.plot is not None:
         _check_plot_path(args.plot)
         if len(bids.bids_for_hand(hand, rules, args.position)) == 0:   # nothing to draw: say so before any work
