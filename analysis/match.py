@@ -814,4 +814,4 @@ def result_table(result: MatchResult) -> str:
         state = "met" if result.precision_met else "NOT met (--cap reached)"
         lines.append(f"{result.rounds} round{'s' if result.rounds > 1 else ''} (--precision {result.precision:g}: "
                      f"{state}; the widest main interval is {result.worst_width():.3g} wide)")
-    return "\n".join(lines)
+    return "\n".join(line.rstrip() for line in lines)   # no padding after the last column

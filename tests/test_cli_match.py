@@ -226,3 +226,11 @@ def test_match_help_names_every_strategy_it_takes(capsys):
         main(["match", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert all(name in text for name in STRATEGIES) and "passive is not one" in text
+
+
+def test_the_text_table_has_no_padding_after_its_last_column(capsys):
+    # every row ended in spaces, unlike the README's quoted output (try-out 23)
+    assert main(["match", "--strategy", "greedy", "--strategy", "standard", "--deals", "300", "--jobs", "1",
+                 "--no-progress"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any("95% interval" in x for x in lines) and all(x == x.rstrip() for x in lines)
