@@ -766,8 +766,8 @@ def _rule_examples(rule: Any, hands: pl.DataFrame, rules: Rules, samples: int) -
         named = ", ".join(_feature_words(name, v) for _, name, v in w["terms"])
         items.append(
             f"`{format_hand(int(row['hand']), symbols=False)}` ({named}): {terms} {sign} {abs(w['intercept']):g} = "
-            f"{w['level']:.1f}, so **{said}**. Its {samples} simulated deals as forehand: made with "
-            f"{level_percent(rule.probability)} up to {row[f'level_{tag}']} points, so "
+            f"{w['level']:.1f}, so **{said}**. Its {samples} simulated deals as forehand: at least "
+            f"{row[f'level_{tag}']} points in {level_percent(rule.probability)} of them, so "
             f"{'pass' if sim is None else f'bid {sim}'}.")
     return [Block("p", "Worked example (the first hand of the run with a marriage that the rule bids, and the "
                        "first without one that it passes):"), Block("list", items=items)]

@@ -272,3 +272,18 @@ def test_the_strategys_plus_minus_is_said_to_be_a_95_percent_half_width(capsys):
     assert main(["bid", "AH TH KH QH AD 9S JC", "--samples", "300"]) == 0
     out = capsys.readouterr().out
     assert "EV +" in out and " ±" in out and "'± x' is its 95% interval's half-width" in out
+
+
+def test_no_progress_is_taken_as_by_the_other_commands(monkeypatch):
+    # bid --solve draws a progress bar on a terminal, and bid alone had no --no-progress (try-out 23)
+    from thousand.analysis import bids as analysis_bids
+    seen = {}
+
+    def record(*a, **k):
+        seen.update(k)
+        raise KeyboardInterrupt
+    monkeypatch.setattr(analysis_bids, "estimate_bid", record)
+    assert cli.main(["bid", "AH TH KH QH AD 9S JC", "--solve", "--no-progress"]) == 130
+    assert seen["progress"] is False
+    assert cli.main(["bid", "AH TH KH QH AD 9S JC", "--solve"]) == 130
+    assert seen["progress"] is None

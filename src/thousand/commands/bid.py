@@ -75,7 +75,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "the hundreds)")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--samples", type=whole, default=100_000, metavar="N",
-                      help="completions to sample (default 100000)")
+                      help="completions to sample (default 100,000)")
     mode.add_argument("--exact", action="store_true", help="enumerate all 2,333,760 completions: exact probabilities")
     p.add_argument("--per-bid", action="store_true",
                    help="replay the same completions once per bid, the declarer holding that contract "
@@ -93,6 +93,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="probability of making it that the safe bid needs (default 0.8)")
     add_seed_argument(p)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal (--solve draws one)")
     p.add_argument("--plot", metavar="FILE",
                    help="write a chart: the points distribution, P(make) with its band and EV by bid, with --solve "
                         "the open-hand reference beside them (PNG, SVG, PDF)")
@@ -152,7 +153,8 @@ def run(args: argparse.Namespace) -> int:
     est = bids.estimate_bid(hand, rules, role=args.position, strategies=args.strategy,
                             samples=args.samples, exact=args.exact, seed=args.seed,
                             confidence=args.confidence, per_bid=args.per_bid,
-                            solve_samples=args.solve_samples if args.solve else 0, jobs=args.jobs)
+                            solve_samples=args.solve_samples if args.solve else 0, jobs=args.jobs,
+                            progress=False if args.no_progress else None)
     # the answer first: a chart that still cannot be written (the disk filled meanwhile)
     # loses nothing of it
     if args.json:

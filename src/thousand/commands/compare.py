@@ -168,7 +168,8 @@ def run(args: argparse.Namespace) -> int:
         raise
     print_result(result, args.json, lambda: result_table(result),
                  args.out and f"wrote {os.path.join(args.out, 'compare.md')}, compare.csv, compare.json, "
-                              "compare_forest.png")
+                              "compare_forest.png, their record compare_files.json, and every chunk's units in "
+                              f"{os.path.join(args.out, 'units')} (--resume reads them back)")
     return 0
 
 

@@ -38,7 +38,7 @@ work, and your own files in DIR/tables and DIR/charts stay.
 
 examples:
   thousand report --out report                         the default: the presets, 1,000,000 deals each
-  thousand report --deals 200000 --hands 300 --out quick
+  thousand report --deals 200000 --hands 300 --play-deals 200 --defence-deals 50 --out quick
   thousand report --rules classic --rules classic:bolts=off --games 20000 --out cmp-report
 """
 
