@@ -135,6 +135,33 @@ def test_a_replayed_deal_written_with_json_keeps_its_rules(capsys, tmp_path, rul
         assert code == 0 and text.splitlines()[0] == f"--- replayed deal {second} (rules {rules})"
 
 
+def test_a_trace_whose_rules_leave_options_out_is_refused_and_empty_rules_name_none(capsys, tmp_path):
+    # a russian trace without round_defenders replayed under classic's value: +35, not +34 (try-out 25)
+    code, out, _ = run_cli(capsys, "explain", "--seed", "2", "--rules", "russian", "--json")
+    trace = json.loads(out)
+    partial = json.loads(out)
+    del partial["rules"]["round_defenders"]
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(partial), encoding="utf-8")
+    for command in (["explain", "--replay"], ["solve", "--trace"]):
+        code, _, err = run_cli(capsys, *command, str(path))
+        assert code == 2 and "field rules lacks round_defenders" in err and "\n" not in err.strip(), err
+    # "rules": {} names no rules, as a trace without the key: --rules gives them
+    trace["rules"] = {}
+    path.write_text(json.dumps(trace), encoding="utf-8")
+    code, _, err = run_cli(capsys, "explain", "--replay", str(path))
+    assert code == 2 and "the trace names no rules" in err
+    assert run_cli(capsys, "explain", "--replay", str(path), "--rules", "russian")[0] == 0
+    # a game trace names its rules and first dealer: a missing key is said as such
+    code, out, _ = run_cli(capsys, "explain", "--seed", "3", "--game", "--json", "--set", "max_deals=3")
+    for key in ("rules", "first_dealer"):
+        game = json.loads(out)
+        del game[key]
+        path.write_text(json.dumps(game), encoding="utf-8")
+        code, _, err = run_cli(capsys, "explain", "--replay", str(path))
+        assert code == 2 and f"game trace lacks the key '{key}'" in err and "names no rules" not in err, err
+
+
 def test_a_deal_trace_without_rules_says_it_is_read_under_classic(capsys, tmp_path):
     code, out, _ = run_cli(capsys, "explain", "--seed", "4", "--rules", "russian:players=4", "--json")
     bare = json.loads(out)
@@ -271,3 +298,15 @@ def test_a_sitter_failed_with_the_contracts_points_is_told_why(capsys):
     failed = [x for x in lines if "-> FAILED (on the barrel: 121 points needed)" in x]
     assert failed and all(int(x.split(": ")[1].split(" for ")[0]) >= 120 for x in failed)
     assert all("points needed" not in x for x in lines if "MADE" in x or x.endswith("FAILED"))
+
+
+def test_a_cut_with_a_negative_count_of_nines_is_said_to_be_one(capsys, tmp_path):
+    # it read "a cut with -1 nine(s) pays 0 fine(s), the trace says 0" (try-out 25)
+    code, out, _ = run_cli(capsys, "explain", "--seed", "1", "--rules", "classic:cut_nine_penalty=on", "--json")
+    trace = json.loads(out)
+    assert trace["events"][0][0] == "CUT"
+    trace["events"][0][2] = -1
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(trace), encoding="utf-8")
+    code, _, err = run_cli(capsys, "explain", "--replay", str(path))
+    assert code == 2 and "event 0: a cut shows a count of nines, not -1" in err

@@ -137,7 +137,7 @@ def _replay(args: argparse.Namespace, rules) -> int:
     data = read_json(args.replay, "trace", MAX_TRACE_BYTES)
     rules_given = args.rules != "classic" or bool(args.overrides)
     try:
-        if isinstance(data, dict) and "first_dealer" in data:
+        if isinstance(data, dict) and ("first_dealer" in data or "deals" in data):   # a game's
             if args.solve:
                 raise ThousandError(f"--solve annotates one deal; {args.replay!r} is a game trace "
                                     "(write one deal's trace with thousand explain --seed S --json)")
@@ -176,16 +176,22 @@ def trace_rules(data: dict, rules, rules_given: bool):
     given; else the given ones (a trace from the Python API, ``DealTrace.to_json``, has
     none: classic unless --rules/--set say otherwise)."""
     from thousand.trace import GameTrace
-    if "rules" not in data:
+    if not _names_rules(data):
         return rules
     traced = GameTrace.from_dict({"rules": data["rules"], "first_dealer": 0, "deals": []}).rules
     _check_trace_rules(rules_given, rules, traced)
     return traced
 
 
+def _names_rules(data: Any) -> bool:
+    """Whether a trace names its rules (``"rules": {}`` or null names none)."""
+    return isinstance(data, dict) and data.get("rules") not in (None, {})
+
+
 def _read_as_classic(data: Any, rules_given: bool) -> bool:
-    """A deal trace without rules, read under classic because none were given."""
-    return isinstance(data, dict) and "rules" not in data and not rules_given
+    """A deal trace without rules, read under classic because none were given (a game
+    trace must name its rules: it is refused instead)."""
+    return isinstance(data, dict) and "deals" not in data and not _names_rules(data) and not rules_given
 
 
 def note_no_rules(data: dict, rules_given: bool) -> None:

@@ -202,8 +202,10 @@ class _TraceChance:
             return 0, 0
         pos = self.cursor.pos
         ev = self.cursor.take(EventKind.CUT, deal.cutter)
-        if ev.a < 0 or ev.b != ev.a // 3:
-            raise IllegalDecision(f"event {pos}: a cut with {ev.a} nine(s) pays {max(ev.a, 0) // 3} fine(s), "
+        if ev.a < 0:
+            raise IllegalDecision(f"event {pos}: a cut shows a count of nines, not {ev.a}")
+        if ev.b != ev.a // 3:
+            raise IllegalDecision(f"event {pos}: a cut with {ev.a} nine(s) pays {ev.a // 3} fine(s), "
                                   f"the trace says {ev.b}")
         return ev.a, ev.b
 
