@@ -126,7 +126,8 @@ def format_deal(res: DealResult, notes: SettleNotes | None = None, title: str | 
             doubled = " x 2" if res.blind and s != d and res.points[s] else ""
             extra = f" + {res.marriages[s]} marriages" if res.marriages[s] else ""
             extra += f" + {res.bonus[s]} last trick" if res.bonus[s] else ""
-            parts.append(f"{_seat(s)} {res.points[s]}{doubled}{extra} in {res.tricks[s]} trick(s)")
+            parts.append(f"{_seat(s)} {res.points[s]}{doubled}{extra} in {res.tricks[s]} trick(s)"
+                         + _two_player_extras(res, s))
         out.append("points: " + "; ".join(parts))
         out.append(f"declarer {_seat(d)}: {res.declarer_points} for {res.contract} -> {outcome(res)}")
     if n == 4 and res.dealer_talon:
@@ -190,6 +191,20 @@ def format_notes(notes: SettleNotes, who: Callable[[int], str] = _seat) -> list[
     if notes.winner >= 0:
         out.append(f"WINNER: {who(notes.winner)}")
     return out
+
+
+def _two_player_extras(res: DealResult, s: int) -> str:
+    """With 2 players a seat's card points hold more than its tricks: the declarer's two
+    laid-away cards, and the talon set aside for the last trick's winner; said, so that
+    the tricks printed above add up."""
+    if res.rules.players != 2 or not res.trick_log:
+        return ""
+    held = []
+    if s == res.declarer and res.handoff_next >= 0:
+        held.append(f"{card_points((1 << res.handoff_next) | (1 << res.handoff_other))} laid away")
+    if s == res.trick_log[-1].winner and res.talon2:
+        held.append(f"{card_points(res.talon2)} of the talon set aside")
+    return f" (with {' and '.join(held)})" if held else ""
 
 
 def format_game(game: GameResult) -> str:
