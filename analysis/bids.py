@@ -1093,10 +1093,12 @@ def _too_close(which: str) -> str:
 def recommendation(est: BidEstimate) -> dict[str, Any]:
     """What to do with the hand, in one line a player can act on.
 
-    ``action`` is :func:`best_choice`'s kind (``"bid"``, ``"pass"`` or ``"redeal"``).  For a
-    bid, ``up_to`` is how high to go in the auction: the highest bid whose expected score
-    (holding it, ``ev``) is still at least what the hand gets without winning the auction
-    (passing, or a redeal where the hand may demand one).  Won lower, the declarer can
+    ``action`` is :func:`best_choice`'s kind (``"bid"``, ``"pass"`` or ``"redeal"``; the
+    forehand, whose 100 is forced, is never told to pass: he holds it).  For a bid,
+    ``up_to`` is how high to go in the auction: the highest bid whose expected score
+    (holding it, ``ev``) is still at least what passing once outbid gets (the deals of the
+    passing run that another seat declares: the forehand's 100 on obligation is gone by
+    then, and a hand redeal was a choice before the auction).  Won lower, the declarer can
     raise after the talon, so every bid up to it is worth at least as much; above it,
     letting the others have the contract is better.  ``text`` says it in words, bolts
     counted as everywhere in the estimate.
@@ -1113,6 +1115,11 @@ def recommendation(est: BidEstimate) -> dict[str, Any]:
         others = ", ".join(t for t in (pass_txt, bid_txt) if t)
         return {"action": "redeal", "up_to": None,
                 "text": f"demand a redeal: worth 0, more than the alternatives ({others})"}
+    forced = lowest_bid("forehand", est.rules)
+    if choice == "pass" and est.role == "forehand" and est.table.height and int(est.table["bid"][0]) == forced:
+        # the forehand's passing is holding his forced opening and passing once outbid: the
+        # bids above it are weighed against that below, as for a bid
+        choice = f"bid {forced}"
     if choice == "pass" or choice is None:
         obligation = (" (as forehand you still play the 100 if both others pass: counted)"
                       if est.role == "forehand" else "")
@@ -1135,18 +1142,20 @@ def recommendation(est: BidEstimate) -> dict[str, Any]:
     at = est.table.filter(pl.col("bid") == up_to)
     against = "passing once outbid" if est.role == "forehand" else "passing"
     text = f"bid up to {up_to}"
-    if worth.height and math.isfinite(floor):
+    if est.role == "forehand" and up_to == forced and math.isfinite(floor):
+        # his opening is forced: what is left to say is not to go above it
+        text = (f"hold the forced {up_to} and pass once outbid ({floor:+.1f}): no higher contract is worth "
+                "that much")
+        if worth.height:
+            text += f"; winning at {up_to} is worth {float(at['ev'][0]):+.1f}"
+        elif raised is not None and raised[1] == up_to:
+            text += (f"; won at {up_to}, raising or resigning after the talon as the strategy does is worth "
+                     f"{raised[0]:+.1f}")
+    elif worth.height and math.isfinite(floor):
         ev = float(at["ev"][0])
         than = "more than" if round(ev, 1) > round(floor, 1) else "as much as"
         text += f": winning there is worth {ev:+.1f}, {than} {against} ({floor:+.1f})"
         text += _noise_note(est, up_to, floor, outbid_se or 0.0, against)
-    elif est.role == "forehand" and up_to == lowest_bid("forehand", est.rules) and math.isfinite(floor):
-        # his opening is forced: what is left to say is not to go above it
-        text = (f"hold the forced {up_to} and pass once outbid ({floor:+.1f}): no higher contract is worth "
-                "that much")
-        if raised is not None and raised[1] == up_to:
-            text += (f"; won at {up_to}, raising or resigning after the talon as the strategy does is worth "
-                     f"{raised[0]:+.1f}")
     elif raised is not None and choice == f"bid {raised[1]}" and math.isfinite(floor):
         # no contract is worth holding more than not winning; raising or resigning after the
         # talon as the strategy does is (passing counts that answer too when it plays the 100)

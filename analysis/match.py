@@ -365,7 +365,7 @@ class MatchRow:
     p_value: float | None
     unit: str
     kind: str                   # "difference" or "share" (win_share_alone)
-    even: float | None = None   # win_share_alone: what an even match gives, 1 / players of the games won
+    even: float | None = None   # win_share_alone: what an even match gives, 1 / players
     # ``<metric>_cv`` rows: the share of the plain estimate's variance the control variate removed
     variance_reduction: float | None = None
 
@@ -482,10 +482,10 @@ def _rows_from(mom: stats.Moments, specs: Sequence[str], kind: str, players: int
             ea = stats.ratio_estimate_from(mom, c("a", num), c("a", den), proportion, confidence)
             eb = stats.ratio_estimate_from(mom, c("b", num), c("b", den), proportion, confidence)
             if metric == "win_share_alone":
-                # an even match's share alone: 1/players of the games someone won
-                even = (1 - (_no_winner(mom, len(specs), kind) or 0.0)) / players
+                # (1/players: the share of the pair's own games that had no winner is not kept
+                # apart from the match's, so the text's no-winner line says the match-wide one)
                 rows.append(MatchRow(specs[i], specs[j], metric, ea.value, ea.low, ea.high, n, ea.value, eb.value,
-                                     ea.low, ea.high, eb.low, eb.high, None, unit, "share", even=even))
+                                     ea.low, ea.high, eb.low, eb.high, None, unit, "share", even=1 / players))
                 continue
             d = stats.ratio_diff_from(mom, c("b", num), c("b", den), c("a", num), c("a", den),
                                       _identical(mom, c("a", num), c("b", num))

@@ -534,8 +534,9 @@ def _unplayed_rule_notes(rule_sets: list[tuple[str, Rules]], frames: dict[str, p
         f"{'; '.join(named)}: no deal of these runs was blind. Outside a game every deal starts at 0, so nobody "
         "trails by a strategy's `blind_gap` and no deal is one of a game's first three (the golden kon): here "
         "and in the redeal and marriage sections these rule sets play as without the rule. "
-        + ("The house-rule comparison below plays whole games, where it comes into play." if compared else
-           "`thousand compare --games` plays whole games, where it comes into play.")))]
+        + ("The house-rule comparison below plays whole games, where it can come into play (its notes say "
+           "whether it did: with the default strategies nobody goes blind)." if compared else
+           "`thousand compare --games` plays whole games, where it can come into play.")))]
 
 
 def _not_uniform(labels: list[str]) -> str:
@@ -1246,7 +1247,7 @@ def _defence_part(cfg: ReportConfig, log: _Log, tables_dir: Path, tables: dict[s
             lambda r: _mean_loss_ci(r, "mean_defence_loss"), return_dtype=pl.String).alias("defence's loss"),
         pl.struct("made_beatable_start_share", "made_beatable_start_ci_low", "made_beatable_start_ci_high", "made").map_elements(
             lambda r: (f"{_pct_ci(r['made_beatable_start_share'], r['made_beatable_start_ci_low'], r['made_beatable_start_ci_high'])}"
-                       f" of {r['made']:,}" if r["made"] else "-"), return_dtype=pl.String)
+                       f" of {r['made']:,}" if r["made"] else "–"), return_dtype=pl.String)
         .alias("made, beatable at the first lead"),
     )
     return [
@@ -1281,7 +1282,7 @@ def _play_quality_blocks(table: pl.DataFrame, per_deal: pl.DataFrame, n: int, ch
     def share(k: str, n_col: str, title: str) -> pl.Expr:
         return pl.struct(f"{k}_share", f"{k}_ci_low", f"{k}_ci_high", k, n_col).map_elements(
             lambda r: (f"{_pct_ci(r[f'{k}_share'], r[f'{k}_ci_low'], r[f'{k}_ci_high'])} of {r[n_col]:,}"
-                       if r[n_col] else "-"), return_dtype=pl.String).alias(title)
+                       if r[n_col] else "–"), return_dtype=pl.String).alias(title)
 
     show = table.select(
         pl.col("band").alias("contract"), _counts("deals"),

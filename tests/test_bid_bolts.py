@@ -272,3 +272,19 @@ def test_a_pimc_bid_says_what_it_will_cost_before_the_work(capsys, monkeypatch):
     assert f"100,000 --samples take about {100_000 * 26 * 0.012 / 3600:.1f} h" in err
     assert cli.main(["bid", "AH TH KH QH AD 9S JC", "--strategy", "pimc", "--samples", "100"]) == 130
     assert "note: pimc" not in capsys.readouterr().err          # under a minute: nothing to warn of
+
+
+def test_the_forehand_is_never_told_to_pass_his_forced_opening():
+    # "pass: +97.0, more than bidding (110, +96.3)" while winning at 110 beat passing once
+    # outbid (+95.1); and one forced-100 limit read two ways (try-out 24)
+    r = B.recommendation(_estimate([90.0, 95.5, 96.3, 80.0], pass_ev=97.0, outbid=95.1))
+    assert (r["action"], r["up_to"]) == ("bid", 110)
+    assert r["text"].startswith("bid up to 110: winning there is worth +96.3, more than passing once outbid (+95.1)")
+    r = B.recommendation(_estimate([28.1, 20.0], pass_ev=60.0, outbid=24.0))
+    assert (r["action"], r["up_to"]) == ("bid", 100)
+    assert r["text"] == ("hold the forced 100 and pass once outbid (+24.0): no higher contract is worth that much; "
+                         "winning at 100 is worth +28.1")
+    r = B.recommendation(_estimate([-10.0, -20.0], pass_ev=10.0, outbid=6.3))
+    assert r["text"].startswith("hold the forced 100 and pass once outbid (+6.3)")
+    # the middle seat may pass
+    assert B.recommendation(_estimate([90.0, 95.5, 96.3, 80.0], pass_ev=97.0, role="middle"))["action"] == "pass"

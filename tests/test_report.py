@@ -407,6 +407,7 @@ def test_blind_and_golden_kon_rule_sets_are_said_to_show_no_blind_deal_outside_g
     note, = _unplayed_rule_notes(sets, frames, compared=True)
     assert note.text.startswith("`b` (blind=on); `g` (golden_kon=on): no deal of these runs was blind")
     assert "`b2`" not in note.text and "`classic`" not in note.text and "comparison below" in note.text
+    assert "its notes say whether it did" in note.text
     assert "compare --games" in _unplayed_rule_notes(sets, frames, compared=False)[0].text
     assert _unplayed_rule_notes(sets[:1], frames, compared=True) == []
 

@@ -1187,3 +1187,25 @@ def test_options_that_change_nothing_are_noted_at_the_start_as_thousand_rules_no
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(["play", "--seed", "3"]) == 0
     assert "note:" not in capsys.readouterr().out
+
+
+def test_a_redeals_cut_fine_shows_what_followed_from_it_and_the_scores():
+    # the fine landed the person on 555: the game reset it, the table said nothing (try-out 24)
+    from thousand.reference.deal import GameState, play_deal
+    from thousand.reference.game import settle_deal
+
+    class Redealer(PassivePlayer):
+        def demand_redeal(self, view, kind):
+            return True
+    rules = parse_rules_spec("classic:cut_nine_penalty=on,samozval_555=on")
+    before = GameState.fresh(3)
+    before.scores = [675, 200, -435]
+    res = next(r for seed in range(3000)   # seat 0 cuts (dealer 1), pays a third nine, the deal is redealt
+               for r in [play_deal(rules, [Redealer()] * 3, Stream(seed), 1, before.copy())]
+               if r.cut_fines[0] and r.is_redeal)
+    _, notes = settle_deal(rules, before, res)
+    out = io.StringIO()
+    TextTable(0, ["you", "standard", "standard"], read=lambda p: None, out=out).deal_over(res, notes)
+    text = out.getvalue()
+    assert "cut fines (nines at the bottom of the cut): you -120" in text
+    assert "you hit 555: back to 0" in text and "scores: you 0, seat 1 200, seat 2 -435" in text

@@ -94,7 +94,7 @@ class Rules:
     barrel_bid_min: int | None = _opt(None, "the sitter may bid only from this value (120), none for no limit", lo=100, hi=1000)
     barrel_takes_talon: bool = _opt(False, "the sitter takes the talon without an auction")
     barrel_third_reset: bool = _opt(False, "failing a third barrel resets the score to 0 instead of the penalty")
-    samozval_555: bool = _opt(False, "a total of exactly +555 or -555 after a deal becomes 0")
+    samozval_555: bool = _opt(False, "a total of exactly +555 or -555 after a deal (or a redeal's cut-nine fine) becomes 0")
     blind: bool = _opt(False, "the forehand may play blind: contract 120 scored +-240, others' card points doubled")
     golden_kon: bool = _opt(False, "the first three deals are forced blind 120s, one per player in turn")
     cut_nine_penalty: bool = _opt(False, "a nine at the bottom forces a re-cut; the third in a row costs the cutter 120")

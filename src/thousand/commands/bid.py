@@ -39,8 +39,9 @@ passes at its first chance and the strategies bid and play the rest; always samp
 --samples deals).
 
 The first line is the recommendation: bid up to N (the highest bid still worth more
-than passing or a redeal), pass, or demand a redeal (worth 0); where the sample cannot
-tell the limit from passing at 95% it says so.  Below the table: the
+than passing once outbid; the forehand, whose 100 is forced, may be told to hold it and
+pass once outbid), pass, or demand a redeal (worth 0, before the auction); where the
+sample cannot tell the limit from passing at 95% it says so.  Below the table: the
 safe bid (the highest made with at least --confidence), the bid with the best expected
 score, passing, and the strategy's own raise after the talon.  Bolts are counted: a deal
 with no trick (or no points, as bolt_when says) is a bolt, and every third costs

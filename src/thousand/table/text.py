@@ -239,6 +239,13 @@ class TextTable:
                     self.say(line)
             self.say(f"scores: {self._scores(notes.scores)}")
             self.deals += 1
+        elif any(res.cut_fines):
+            # a redeal changes no score, but its cut fine did: what followed from it (a fall
+            # off the barrel, a 555 reset) and the scores now, as explain shows them
+            for line in format_notes(notes, self.who):
+                if not line.startswith("game scores"):
+                    self.say(line)
+            self.say(f"scores: {self._scores(notes.scores)}")
         self._new_deal()
 
     def _resign_cost(self, res: DealResult) -> str:
