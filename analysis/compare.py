@@ -389,7 +389,7 @@ def _blind_hint(strategies: Any) -> str:
 _BARREL_OPTIONS = ("barrel_at", "barrel_deals", "barrel_target", "barrel_penalty", "barrel_bid_min",
                    "barrel_takes_talon", "barrel_third_reset")
 _EXERCISES: tuple[_Exercise, ...] = (
-    _Exercise(("blind",), lambda r: r.blind,
+    _Exercise(("blind",), lambda r: r.blind and r.players != 2,     # (at 2 players a rule note says why)
               lambda r, c: c["blind_late"] + (0 if r.golden_kon else c["blind_early"]), "blind deals", True,
               _blind_hint),
     _Exercise(("golden_kon",), lambda r: r.golden_kon, lambda r, c: c["blind_early"], "golden-kon deals", True),

@@ -264,3 +264,14 @@ def test_every_json_object_says_what_was_run_and_whether_a_precision_target_was_
     capped = C.compare_rules(["classic", "classic:bolts=off"], n_games=4, seed=5, jobs=1, metrics=["deals_mean"],
                              overrides=["max_deals=20"], precision=0.01, max_units=8, chunk_size=4)
     assert all(o["precision"] == 0.01 and o["precision_met"] is False for o in capped.to_json())
+
+
+def test_two_player_rules_that_can_never_be_met_are_noted_and_not_blamed_on_the_strategy():
+    # redeal_hand_points_max <= 13 at 2 players: the poorest 10 cards hold 14 points;
+    # blind at 2 players drew "never came into play ... try --strategy aggressive" (try-out 26)
+    notes = rule_notes(parse_rules_spec("classic:players=2,redeal_hand_points_max=10"))
+    assert "redeal_hand_points_max=10 can never be met at 2 players (10 cards hold at least 14 points)" in notes
+    assert not any("redeal_hand_points_max" in n for n in rule_notes(parse_rules_spec("classic:players=2")))
+    rules = [parse_rules_spec("classic:players=2"), parse_rules_spec("classic:players=2,blind=on")]
+    zero = {name: 0.0 for name in C._EVENT_COUNTERS}
+    assert not [n for _, n in C._exercise_notes(["a", "b"], rules, [zero, zero], "games", 50) if "blind" in n]

@@ -493,6 +493,11 @@ def rule_notes(rules: Rules) -> list[str]:
             value = getattr(rules, option)
             if value is not None and value >= 3 and value != _DEFAULTS[option]:
                 notes.append(f"{option}={value} can never be met at 2 players (a talon holds 2 cards)")
+        points = rules.redeal_hand_points_max
+        if points is not None and points < 14 and points != _DEFAULTS["redeal_hand_points_max"]:
+            # the poorest 10 cards: four nines, four jacks and two queens, 14 points
+            notes.append(f"redeal_hand_points_max={points} can never be met at 2 players (10 cards hold at least "
+                         "14 points)")
     if rules.golden_kon and rules.players == 2:
         notes.append("golden_kon at 2 players: the three golden deals go to the forehand in turn, so one "
                      "player plays two of them (docs/rules.md, golden kon)")
