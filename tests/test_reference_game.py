@@ -310,3 +310,11 @@ def test_a_cut_with_a_negative_count_of_nines_is_said_to_be_one(capsys, tmp_path
     path.write_text(json.dumps(trace), encoding="utf-8")
     code, _, err = run_cli(capsys, "explain", "--replay", str(path))
     assert code == 2 and "event 0: a cut shows a count of nines, not -1" in err
+
+
+def test_dealer_given_as_the_seeds_own_deals_the_same_deal(capsys):
+    # --dealer skipped the seed's draw of the dealer, so every card moved (try-out 26)
+    for players in (2, 3, 4):
+        plain = run_cli(capsys, "explain", "--seed", "7", "--set", f"players={players}")[1]
+        seat = int(plain.splitlines()[1].split()[2].rstrip(","))
+        assert run_cli(capsys, "explain", "--seed", "7", "--set", f"players={players}", "--dealer", str(seat))[1] == plain

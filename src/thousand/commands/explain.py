@@ -64,7 +64,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="player for every seat (once) or each seat (once per seat): random, passive, ...")
     p.add_argument("--dealer", type=whole, default=None, metavar="SEAT",
                    help="dealer seat of the one deal (default: drawn from the seed, as a game's first "
-                        "dealer; not with --game)")
+                        "dealer; given, the seed's cards are dealt by this dealer instead; not with --game)")
     p.add_argument("--game", action="store_true", help="play a whole game (to target or max_deals)")
     p.add_argument("--replay", default=None, metavar="FILE.json", help="replay a recorded deal or game trace")
     p.add_argument("--json", action="store_true", help="print the trace as JSON instead of the playthrough")
@@ -101,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
         game = play_game(rules, players, stream)
         print(game.trace.to_json(indent=1) if args.json else format_game(game))
         return 0
-    dealer = stream.draw_bounded(n) if args.dealer is None else args.dealer
+    drawn = stream.draw_bounded(n)    # drawn even with --dealer: the same cards, another dealer
+    dealer = drawn if args.dealer is None else args.dealer
     blocks = []
     for attempt in range(1000):
         res = play_deal(rules, players, stream, dealer)
