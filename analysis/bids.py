@@ -1116,20 +1116,18 @@ def recommendation(est: BidEstimate) -> dict[str, Any]:
         return {"action": "redeal", "up_to": None,
                 "text": f"demand a redeal: worth 0, more than the alternatives ({others})"}
     forced = lowest_bid("forehand", est.rules)
-    if choice == "pass" and est.role == "forehand" and est.table.height and int(est.table["bid"][0]) == forced:
+    if choice == "pass" and est.role == "forehand":
         # the forehand's passing is holding his forced opening and passing once outbid: the
         # bids above it are weighed against that below, as for a bid
         choice = f"bid {forced}"
     if choice == "pass" or choice is None:
-        obligation = (" (as forehand you still play the 100 if both others pass: counted)"
-                      if est.role == "forehand" else "")
         noise = ""
         if held is not None and est.pass_ev is not None and held[1] in _within_noise(est, est.pass_ev,
                                                                                      est.pass_ev_se or 0.0):
             # named with its own figure: the sentence's best bid may be another one (the raise)
             noise = _too_close(f"passing and holding {held[1]} ({held[0]:+.1f})")
         return {"action": "pass", "up_to": None,
-                "text": f"pass: {est.pass_ev:+.1f}, more than bidding ({bid_txt}){obligation}{noise}"}
+                "text": f"pass: {est.pass_ev:+.1f}, more than bidding ({bid_txt}){noise}"}
     # Bid: as high as a won contract is still worth what letting the others have it is.  In
     # the auction that is passing once outbid: the hand redeal was a choice before it (above),
     # and the forehand's 100 on obligation is gone once another seat has bid over it.

@@ -169,15 +169,14 @@ class RunResult:
     def summary(self) -> str:
         """The final line: items, seconds, items per second."""
         unit = self.kind
+        deals = f" (their deals -> {self.deals_path})" if self.deals_path is not None else ""
         if self.computed == 0:
-            return (f"nothing to compute: all {self.n:,} {unit} were already written -> {self.path}"
-                    + (f" (their deals -> {self.deals_path})" if self.deals_path is not None else ""))
+            return f"nothing to compute: all {self.n:,} {unit} were already written -> {self.path}{deals}"
         done = f"{self.computed:,} {unit if self.computed != 1 else unit[:-1]}"
         if self.computed != self.n:
             done += f" (of {self.n:,}; the rest were already written)"
         if unit == "deals" and self.rows != self.computed:
             done += f", {self.rows:,} rows with the redealt deals,"
-        deals = f" (their deals -> {self.deals_path})" if self.deals_path is not None else ""
         return f"{done} in {self.seconds:.2f} s: {self.rate:,.0f} {unit}/s -> {self.path}{deals}"
 
     def frame(self) -> pl.LazyFrame:

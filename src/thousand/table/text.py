@@ -233,19 +233,15 @@ class TextTable:
         if any(res.cut_fines):
             self.say("cut fines (nines at the bottom of the cut): "
                      + ", ".join(f"{self.who(s)} -{f}" for s, f in enumerate(res.cut_fines) if f))
+        # a redeal changes no score, but its cut fine does: what followed from it (a fall off
+        # the barrel, a 555 reset) and the scores now, as explain shows them
+        if not res.is_redeal or any(res.cut_fines):
+            for line in format_notes(notes, self.who):
+                if not line.startswith("game scores"):
+                    self.say(line)
+            self.say(f"scores: {self._scores(notes.scores)}")
         if not res.is_redeal:
-            for line in format_notes(notes, self.who):
-                if not line.startswith("game scores"):
-                    self.say(line)
-            self.say(f"scores: {self._scores(notes.scores)}")
             self.deals += 1
-        elif any(res.cut_fines):
-            # a redeal changes no score, but its cut fine did: what followed from it (a fall
-            # off the barrel, a 555 reset) and the scores now, as explain shows them
-            for line in format_notes(notes, self.who):
-                if not line.startswith("game scores"):
-                    self.say(line)
-            self.say(f"scores: {self._scores(notes.scores)}")
         self._new_deal()
 
     def _resign_cost(self, res: DealResult) -> str:
