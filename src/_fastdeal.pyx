@@ -18,6 +18,7 @@ Pieces (textually included):
 """
 import contextlib
 
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.string cimport memset, memcpy, memcmp
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t, uintptr_t
@@ -213,6 +214,13 @@ cdef bitgen_t* get_bitgen(object bitgen) except NULL:
     cdef bitgen_t* rng = <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
     check_pcg64(bitgen, rng)
     return rng
+
+
+cdef enum:
+    # The forced runs (thousand bid) look for Ctrl-C every 64 completions: about 50 µs of
+    # `standard` play, under a second of pimc's searching; the GIL round trip costs well
+    # under 1% at that rate.
+    SIGNAL_MASK = 63
 
 
 cdef class Engine:
@@ -486,43 +494,51 @@ cdef class Engine:
         self.c.g.dealer = dealer
         place_known_hand(&self.c, hand, declarer, unseen, &pos1, &pos2)
         lock_chance, lock_decisions = self._locks()
-        with lock_chance, lock_decisions, nogil:
-            if not exact:
-                for idx in range(n_samples):
-                    deal_unseen(&self.c, unseen, pos1, pos2)
-                    _forced_one(&self.c, row, idx, tp, rp, pp, mp, dp, bp)
-            else:
-                idx = 0
-                for a in range(17):
-                    for b in range(a + 1, 17):
-                        for cc in range(b + 1, 17):
-                            self.c.forced_deck[21] = unseen[a]
-                            self.c.forced_deck[22] = unseen[b]
-                            self.c.forced_deck[23] = unseen[cc]
-                            k = 0
-                            for i in range(17):
-                                if i != a and i != b and i != cc:
-                                    rest_cards[k] = unseen[i]
-                                    k += 1
-                            # all 7-subsets of 14 via Gosper's hack
-                            split = (1 << 7) - 1
-                            while split < (1 << 14):
-                                j = 0
-                                t = 0
-                                for i in range(14):
-                                    if (split >> i) & 1:
-                                        self.c.forced_deck[pos1 + j] = rest_cards[i]
-                                        j += 1
-                                    else:
-                                        self.c.forced_deck[pos2 + t] = rest_cards[i]
-                                        t += 1
-                                _forced_one(&self.c, row, idx, tp, rp, pp, mp, dp, bp)
-                                idx += 1
-                                m = split & (~split + 1)
-                                rest = split + m
-                                split = (((rest ^ split) >> 2) // m) | rest
-        self.c.forced = 0
-        self.c.play_out_resigned = 0
+        try:
+            with lock_chance, lock_decisions, nogil:
+                if not exact:
+                    for idx in range(n_samples):
+                        if (idx & SIGNAL_MASK) == SIGNAL_MASK:
+                            with gil:
+                                PyErr_CheckSignals()
+                        deal_unseen(&self.c, unseen, pos1, pos2)
+                        _forced_one(&self.c, row, idx, tp, rp, pp, mp, dp, bp)
+                else:
+                    idx = 0
+                    for a in range(17):
+                        for b in range(a + 1, 17):
+                            for cc in range(b + 1, 17):
+                                self.c.forced_deck[21] = unseen[a]
+                                self.c.forced_deck[22] = unseen[b]
+                                self.c.forced_deck[23] = unseen[cc]
+                                k = 0
+                                for i in range(17):
+                                    if i != a and i != b and i != cc:
+                                        rest_cards[k] = unseen[i]
+                                        k += 1
+                                # all 7-subsets of 14 via Gosper's hack
+                                split = (1 << 7) - 1
+                                while split < (1 << 14):
+                                    j = 0
+                                    t = 0
+                                    for i in range(14):
+                                        if (split >> i) & 1:
+                                            self.c.forced_deck[pos1 + j] = rest_cards[i]
+                                            j += 1
+                                        else:
+                                            self.c.forced_deck[pos2 + t] = rest_cards[i]
+                                            t += 1
+                                    if (idx & SIGNAL_MASK) == SIGNAL_MASK:
+                                        with gil:
+                                            PyErr_CheckSignals()
+                                    _forced_one(&self.c, row, idx, tp, rp, pp, mp, dp, bp)
+                                    idx += 1
+                                    m = split & (~split + 1)
+                                    rest = split + m
+                                    split = (((rest ^ split) >> 2) // m) | rest
+        finally:
+            self.c.forced = 0
+            self.c.play_out_resigned = 0
         return idx if exact else n_samples
 
 
@@ -534,6 +550,7 @@ cdef class Engine:
         cdef int32_t s, pos1, pos2
         cdef int64_t idx = 0
         cdef int32_t redeals = 0
+        cdef int64_t tick = 0
         cdef DealRow* row = <DealRow*>&rows[0]
         self.c.pass_mode = 1
         self.c.pass_seat = seat
@@ -543,23 +560,29 @@ cdef class Engine:
         self.c.g.dealer = 0
         place_known_hand(&self.c, hand, seat, unseen, &pos1, &pos2)
         lock_chance, lock_decisions = self._locks()
-        with lock_chance, lock_decisions, nogil:
-            idx = 0
-            while idx < n_samples:
-                deal_unseen(&self.c, unseen, pos1, pos2)
-                for s in range(4):
-                    self.c.g.score[s] = 0
-                    self.c.g.resigns[s] = 0
-                if not run_deal(&self.c, row, 0):
-                    redeals += 1    # another seat asked for a redeal: a new completion
-                    continue
-                score_out[idx] = <int16_t>row.score[seat]
-                declarer_out[idx] = <int8_t>row.declarer
-                bid_out[idx] = <int16_t>row.winning_bid
-                bolt_out[idx] = <int8_t>row.bolt[seat]
-                idx += 1
-        self.c.pass_mode = 0
-        self.c.pass_seat = 0
+        try:
+            with lock_chance, lock_decisions, nogil:
+                idx = 0
+                while idx < n_samples:
+                    tick += 1
+                    if (tick & SIGNAL_MASK) == 0:
+                        with gil:
+                            PyErr_CheckSignals()
+                    deal_unseen(&self.c, unseen, pos1, pos2)
+                    for s in range(4):
+                        self.c.g.score[s] = 0
+                        self.c.g.resigns[s] = 0
+                    if not run_deal(&self.c, row, 0):
+                        redeals += 1    # another seat asked for a redeal: a new completion
+                        continue
+                    score_out[idx] = <int16_t>row.score[seat]
+                    declarer_out[idx] = <int8_t>row.declarer
+                    bid_out[idx] = <int16_t>row.winning_bid
+                    bolt_out[idx] = <int8_t>row.bolt[seat]
+                    idx += 1
+        finally:
+            self.c.pass_mode = 0
+            self.c.pass_seat = 0
         redeals_out[0] = redeals
         return n_samples
 
