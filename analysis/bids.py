@@ -1086,6 +1086,11 @@ def _noise_note(est: BidEstimate, up_to: int, floor: float, floor_se: float, aga
     return _too_close(f"winning at {span} and {against}")
 
 
+def _tenth(v: float) -> float:
+    """``v`` rounded to the tenth it is printed at, a tiny negative as 0.0: never "-0.0"."""
+    return round(float(v), 1) + 0.0
+
+
 def _too_close(which: str) -> str:
     return f" (within the sampling noise: {which} cannot be told apart at 95%; more --samples narrows it)"
 
@@ -1106,11 +1111,11 @@ def recommendation(est: BidEstimate) -> dict[str, Any]:
     choice = best_choice(est)
     held, raised = _bid_options(est)
     best_bid = max((o for o in (held, raised) if o is not None), default=None)
-    bid_txt = f"the best bid, {best_bid[1]}, {best_bid[0]:+.1f}" if best_bid else "no bid this seat can win"
+    bid_txt = f"the best bid, {best_bid[1]}, {_tenth(best_bid[0]):+.1f}" if best_bid else "no bid this seat can win"
     if best_bid is not None and best_bid != held:
         # the figure is the EV strategy (the strategy's own raise or resign), not the table's EV bid
         bid_txt += " with the strategy's own raise or resign"
-    pass_txt = f"passing {est.pass_ev:+.1f}" if est.pass_ev is not None else None
+    pass_txt = f"passing {_tenth(est.pass_ev):+.1f}" if est.pass_ev is not None else None
     if choice == "redeal":
         others = ", ".join(t for t in (pass_txt, bid_txt) if t)
         return {"action": "redeal", "up_to": None,
@@ -1125,9 +1130,9 @@ def recommendation(est: BidEstimate) -> dict[str, Any]:
         if held is not None and est.pass_ev is not None and held[1] in _within_noise(est, est.pass_ev,
                                                                                      est.pass_ev_se or 0.0):
             # named with its own figure: the sentence's best bid may be another one (the raise)
-            noise = _too_close(f"passing and holding {held[1]} ({held[0]:+.1f})")
+            noise = _too_close(f"passing and holding {held[1]} ({_tenth(held[0]):+.1f})")
         return {"action": "pass", "up_to": None,
-                "text": f"pass: {est.pass_ev:+.1f}, more than bidding ({bid_txt}){noise}"}
+                "text": f"pass: {_tenth(est.pass_ev):+.1f}, more than bidding ({bid_txt}){noise}"}
     # Bid: as high as a won contract is still worth what letting the others have it is.  In
     # the auction that is passing once outbid: the hand redeal was a choice before it (above),
     # and the forehand's 100 on obligation is gone once another seat has bid over it.
@@ -1142,26 +1147,26 @@ def recommendation(est: BidEstimate) -> dict[str, Any]:
     text = f"bid up to {up_to}"
     if est.role == "forehand" and up_to == forced and math.isfinite(floor):
         # his opening is forced: what is left to say is not to go above it
-        text = (f"hold the forced {up_to} and pass once outbid ({floor:+.1f}): no higher contract is worth "
+        text = (f"hold the forced {up_to} and pass once outbid ({_tenth(floor):+.1f}): no higher contract is worth "
                 "that much")
         if worth.height:
-            text += f"; winning at {up_to} is worth {float(at['ev'][0]):+.1f}"
+            text += f"; winning at {up_to} is worth {_tenth(float(at['ev'][0])):+.1f}"
         elif raised is not None and raised[1] == up_to:
             text += (f"; won at {up_to}, raising or resigning after the talon as the strategy does is worth "
-                     f"{raised[0]:+.1f}")
+                     f"{_tenth(raised[0]):+.1f}")
     elif worth.height and math.isfinite(floor):
         ev = float(at["ev"][0])
         than = "more than" if round(ev, 1) > round(floor, 1) else "as much as"
-        text += f": winning there is worth {ev:+.1f}, {than} {against} ({floor:+.1f})"
+        text += f": winning there is worth {_tenth(ev):+.1f}, {than} {against} ({_tenth(floor):+.1f})"
         text += _noise_note(est, up_to, floor, outbid_se or 0.0, against)
     elif raised is not None and choice == f"bid {raised[1]}" and math.isfinite(floor):
         # no contract is worth holding more than not winning; raising or resigning after the
         # talon as the strategy does is (passing counts that answer too when it plays the 100)
         than = "more than" if round(raised[0], 1) > round(floor, 1) else "as much as"
         text += (f": won there, raising or resigning after the talon as the strategy does is worth "
-                 f"{raised[0]:+.1f}, {than} {against} ({floor:+.1f}); no contract is worth that much held")
+                 f"{_tenth(raised[0]):+.1f}, {than} {against} ({_tenth(floor):+.1f}); no contract is worth that much held")
     if held is not None and held[1] != up_to:
-        text += f"; the best contract to hold is {held[1]} ({held[0]:+.1f})"
+        text += f"; the best contract to hold is {held[1]} ({_tenth(held[0]):+.1f})"
     return {"action": "bid", "up_to": up_to, "text": text}
 
 
@@ -1206,11 +1211,11 @@ def format_bid_table(est: BidEstimate) -> str:
             continue
         if est.exact:
             p_txt = f"{row['p_make']:.4f} ({row['made']}/{row['n']})"
-            ev_txt = f"{row['ev']:+.1f}"
+            ev_txt = f"{_tenth(row['ev']):+.1f}"
         else:
             p_txt = f"{row['p_make']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
             # not symmetric: see _choice_scores
-            ev_txt = f"{row['ev']:+.1f} [{row['ev_ci_low']:+.1f}, {row['ev_ci_high']:+.1f}]"
+            ev_txt = f"{_tenth(row['ev']):+.1f} [{_tenth(row['ev_ci_low']):+.1f}, {_tenth(row['ev_ci_high']):+.1f}]"
         res = "-" if row["ev_resign"] is None else f"{row['ev_resign']:+.0f}"
         flags = []
         if row["bid"] == est.safe_bid:
@@ -1224,8 +1229,8 @@ def format_bid_table(est: BidEstimate) -> str:
         if solved:
             r = solved[row["bid"]]
             solve_txt = (f"  {r['p_make']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
-                         f" {r['ev']:>+10.1f} [{r['ev_ci_low']:+.1f}, {r['ev_ci_high']:+.1f}]")
-        lines.append(f"{row['bid']:>5}  {p_txt:<22} {ev_txt:>24}  {row['ev_play']:>+11.1f}  {res:>9}{strat_txt}"
+                         f" {_tenth(r['ev']):>+10.1f} [{_tenth(r['ev_ci_low']):+.1f}, {_tenth(r['ev_ci_high']):+.1f}]")
+        lines.append(f"{row['bid']:>5}  {p_txt:<22} {ev_txt:>24}  {_tenth(row['ev_play']):>+11.1f}  {res:>9}{strat_txt}"
                      + solve_txt + (f"  <- {', '.join(flags)}" if flags else ""))
     if tail:
         what = "completion" if est.exact else "sampled completion"
@@ -1252,14 +1257,14 @@ def format_bid_table(est: BidEstimate) -> str:
         lo, hi = est.pass_ev_ci
         how = ", sampled even with --exact" if est.exact else ""
         obl = (f"; plays the 100 on obligation in {est.pass_on_obligation:.1%}"
-               + (f", EV {est.pass_ev_outbid:+.1f} in the others, once outbid"
+               + (f", EV {_tenth(est.pass_ev_outbid):+.1f} in the others, once outbid"
                   if est.pass_ev_outbid is not None else "")
                if est.pass_on_obligation else "")
-        lines.append(f"passing: EV {est.pass_ev:+.1f} [{lo:+.1f}, {hi:+.1f}] "
+        lines.append(f"passing: EV {_tenth(est.pass_ev):+.1f} [{_tenth(lo):+.1f}, {_tenth(hi):+.1f}] "
                      f"({est.pass_samples:,} sampled deals{how}{obl})")
     held, raised = _bid_options(est)
     if held is not None:
-        lines.append(f"best expected score holding the contract: bid {held[1]}, EV {held[0]:+.1f}")
+        lines.append(f"best expected score holding the contract: bid {held[1]}, EV {_tenth(held[0]):+.1f}")
     if strat_rows.height == 1:
         r = strat_rows.row(0, named=True)
         lines.append(f"the strategy's own raise/resign answers at {r['bid']}: EV {_ev_text(r, 'ev_strategy', est.exact)}"
@@ -1271,7 +1276,7 @@ def format_bid_table(est: BidEstimate) -> str:
     if choice is not None and choice.startswith("bid") and raised is not None \
             and (held is None or raised[0] > held[0]):
         lines.append(f"best of all, if the auction is won at {raised[1]}: raise or resign after the talon "
-                     f"as the strategy does ({raised[0]:+.1f})")
+                     f"as the strategy does ({_tenth(raised[0]):+.1f})")
     lines.append(_bolt_line(est))
     if solved:
         took = f", {est.solve_seconds:.1f} s" if est.solve_seconds is not None else ""
@@ -1321,8 +1326,8 @@ def _ev_text(row: dict[str, Any], col: str, exact: bool) -> str:
     if row[col] is None:
         return "-"
     if exact:
-        return f"{row[col]:+.1f}"
-    return f"{row[col]:+.1f} ±{(row[col + '_ci_high'] - row[col]):.1f}"
+        return f"{_tenth(row[col]):+.1f}"
+    return f"{_tenth(row[col]):+.1f} ±{(row[col + '_ci_high'] - row[col]):.1f}"
 
 
 def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
@@ -1394,7 +1399,7 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
     elif np.isfinite(strat).any():   # known at the one contract the kernel was asked at
         j = int(np.flatnonzero(np.isfinite(strat))[0])
         ax2.plot([b[j]], [strat[j]], color="C4", marker="x", ms=7, ls="none",
-                 label=f"bid {b[j]}, then the strategy's raise/resign ({strat[j]:+.1f})")
+                 label=f"bid {b[j]}, then the strategy's raise/resign ({_tenth(strat[j]):+.1f})")
     ref_ev = np.array([], dtype=float)
     if ref is not None:
         ref_ev = ref["ev"].to_numpy().astype(float)
@@ -1405,7 +1410,7 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
     if not np.all(np.isnan(res.astype(float))):
         ax2.plot(b, res, color="grey", lw=1, ls=":", label="resign")
     pv = est.pass_ev if est.pass_ev is not None else 0.0
-    ax2.axhline(pv, color="black", lw=0.8, label=f"pass ({pv:+.1f})")
+    ax2.axhline(pv, color="black", lw=0.8, label=f"pass ({_tenth(pv):+.1f})")
     if est.redeal_reasons:   # the hand may demand a redeal: worth 0, the deal is replayed
         ax2.axhline(0.0, color="C2", lw=1.2, ls="-.", label="demand a redeal (0)")
     if est.best_ev_bid is not None:

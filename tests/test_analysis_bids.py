@@ -384,3 +384,21 @@ def test_a_bad_position_or_hand_size_is_refused_by_the_bid_helpers():
     with pytest.raises(ThousandError, match="jobs must be a positive number"):
         B.estimate_bid(parse_hand("AH TH KH QH AD 9S JC"), "classic", samples=50, solve_samples=5, jobs=0)
     assert [B.lowest_bid(r, CLASSIC) for r in B.ROLES] == [100, 105, 105]
+
+
+def test_a_tiny_negative_ev_is_printed_as_zero_not_minus_zero():
+    import dataclasses
+    import re
+
+    import polars as pl
+
+    rng = np.random.default_rng(3)
+    talons = rng.choice([TALON_RICH, TALON_POOR], size=500)
+    est = B.estimate_from_completions(_completions(rng.normal(120, 20, 500).astype(int), talons, exact=False),
+                                      CLASSIC, seed=3)
+    tiny = {c: pl.lit(-0.04) for c in ("ev", "ev_play", "ev_ci_low", "ev_ci_high") if c in est.table.columns}
+    est = dataclasses.replace(est, table=est.table.with_columns(**tiny), pass_ev=-0.04, pass_ev_outbid=-0.04,
+                              pass_ev_se=0.001, pass_samples=500, pass_on_obligation=0.5)
+    text = B.format_bid_table(est)
+    assert "+0.0" in text
+    assert not re.search(r"-0\.0(?!\d)", text), text
