@@ -318,3 +318,69 @@ def test_dealer_given_as_the_seeds_own_deals_the_same_deal(capsys):
         plain = run_cli(capsys, "explain", "--seed", "7", "--set", f"players={players}")[1]
         seat = int(plain.splitlines()[1].split()[2].rstrip(","))
         assert run_cli(capsys, "explain", "--seed", "7", "--set", f"players={players}", "--dealer", str(seat))[1] == plain
+
+
+def _explained_deals(capsys, *args):
+    assert cli.main(["explain", "--game", *args]) == 0
+    return capsys.readouterr().out.split("\n--- deal")[1:]
+
+
+def test_a_sitter_who_takes_the_talon_without_an_auction_is_told_why(capsys):
+    # barrel_takes_talon: the declarer line said "declarer seat 2 for 120" with no auction
+    # before it and nothing about why
+    for target in (120, 121):
+        told = 0
+        for seed in (5, 6):
+            for block in _explained_deals(capsys, "--seed", str(seed), "--set", "barrel_takes_talon=on",
+                                          "--set", f"barrel_target={target}"):
+                lines = block.splitlines()
+                decl = [x for x in lines if x.startswith("declarer seat") and " for " in x and "->" not in x]
+                if not decl or any(x.startswith("auction:") for x in lines):
+                    continue
+                sitter = lines[1].split("; ")[-1].split(" on the barrel")[0]   # "seat N"
+                assert decl[0].startswith(f"declarer {sitter} for 120 without an auction: the barrel sitter takes "
+                                          f"the talon (barrel_takes_talon; he needs {target} to come off)"), block
+                told += 1
+        assert told >= 2
+
+
+def test_a_four_player_dealer_on_the_barrel_is_told_his_talon_does_not_score(capsys):
+    from thousand.cards import parse_hand
+    from thousand.reference.legal import dealer_talon_score
+    from thousand.rules import parse_rules_spec
+
+    told = 0
+    for spec in ("classic:players=4", "classic:players=4,dealer_scores=aces_40"):
+        rules = parse_rules_spec(spec)
+        for block in _explained_deals(capsys, "--seed", "1", "--rules", spec):
+            lines = block.splitlines()
+            dealer = lines[1].split(",")[0].removeprefix("dealer ")
+            if f"; {dealer} on the barrel" not in lines[1] or any(x.startswith("REDEAL") for x in lines):
+                continue
+            talon = parse_hand(next(x for x in lines if x.startswith("talon: ")).removeprefix("talon: "))
+            assert (f"dealer {dealer} sits on the barrel: the talon's {dealer_talon_score(rules, talon)} "
+                    "does not score") in lines, block
+            assert f"{dealer} +0" in next(x for x in lines if x.startswith("score changes"))
+            told += 1
+    assert told >= 2
+
+
+def test_docs_traces_md_is_the_format_written(capsys):
+    """docs/traces.md: its example is `explain --seed 7 --json`'s output, and its event
+    table names every kind in code order."""
+    import re
+    from pathlib import Path
+
+    from thousand.cards import parse_card
+    from thousand.trace import EventKind
+
+    doc = (Path(__file__).parents[1] / "docs" / "traces.md").read_text(encoding="utf-8")
+    assert cli.main(["explain", "--seed", "7", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    example = doc.split("```json\n")[1].split("```")[0]
+    assert f'"dealer": {got["dealer"]}' in example
+    assert json.dumps(got["hands"]) in example and json.dumps(got["talons"]) in example
+    shown = re.findall(r'\["[A-Z_]+", \d+, \d+, \d+\]', example)
+    assert shown and shown == [json.dumps(e) for e in got["events"][:len(shown)]]
+    assert re.findall(r"^\| `([A-Z_]+)` \|", doc, re.M) == [k.name for k in EventKind]
+    assert parse_card("9S") == 0 and parse_card("AH") == 23 and "`9♠` is 0, `A♥` 23" in doc

@@ -12,7 +12,7 @@ from thousand.cli import main
 from thousand.errors import ThousandError
 from thousand.players import make_player
 from thousand.reference.game import play_game
-from thousand.reference.legal import can_declare
+from thousand.reference.legal import can_declare, dealer_talon_score
 from thousand.reference.players import PassivePlayer, RandomPlayer
 from thousand.reference.rng import Stream
 from thousand.rules import parse_rules_spec
@@ -1209,3 +1209,22 @@ def test_a_redeals_cut_fine_shows_what_followed_from_it_and_the_scores():
     text = out.getvalue()
     assert "cut fines (nines at the bottom of the cut): you -120" in text
     assert "you hit 555: back to 0" in text and "scores: you 0, seat 1 200, seat 2 -435" in text
+
+
+def test_a_dealer_on_the_barrel_is_told_his_talon_does_not_score():
+    # 4 players: the sitting-out dealer scored +0 without a word when he sat on the barrel
+    spec, game_seed = "classic:players=4", 1
+    rules = parse_rules_spec(spec)
+    opponents = ("random",) * 3
+    want = _reference_game(spec, game_seed, RandomPlayer(Stream(5)), opponents)
+    out = io.StringIO()
+    typist = Typist(RandomPlayer(Stream(5)), [], seat=0, players=["person", *opponents], out=out)
+    play(_table_game(spec, game_seed, opponents), typist)
+    text = out.getvalue()
+    sat = [r for r in want.deals if not r.is_redeal and r.state.barrel_sitter == r.dealer]
+    assert sat and text.count("dealt and sat out on the barrel: the talon ") == len(sat)
+    for r in sat:
+        talon = r.trace.talons[0]
+        assert r.scores[r.dealer] == 0
+        assert (f"dealt and sat out on the barrel: the talon {format_hand(talon)} does not score "
+                f"({dealer_talon_score(rules, talon)} off the barrel)") in text

@@ -1,6 +1,7 @@
 """Traces: every decision of a deal in order, the common language of both engines.
 
-A trace is what the kernel's trace mode returns and what the reference engine replays.
+A trace is what the kernel's trace mode returns and what the reference engine replays
+(the file format, for a person: docs/traces.md).
 The integer codes of :class:`EventKind` equal the kernel's constants (a test checks).
 Each event is ``(kind, seat, a, b)``:
 

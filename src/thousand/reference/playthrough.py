@@ -12,6 +12,7 @@ from thousand.trace import RESIGN, EventKind
 
 from .deal import DealResult
 from .game import GameResult, SettleNotes
+from .legal import dealer_talon_score
 
 __all__ = ["format_deal", "format_game", "format_notes"]
 
@@ -65,6 +66,10 @@ def format_deal(res: DealResult, notes: SettleNotes | None = None, title: str | 
             out.append("auction: " + ", ".join(auction))
         how = ("golden kon: blind 120" if res.golden else "blind 120" if res.blind
                else "on obligation" if res.obligation else f"for {res.winning_bid}")
+        if not res.bid_log and not res.golden and state is not None and state.barrel_sitter == d:
+            # barrel_takes_talon: the only other way to a declarer without an auction
+            how += (f" without an auction: the barrel sitter takes the talon (barrel_takes_talon; he needs "
+                    f"{r.barrel_target} to come off)")
         out.append(f"declarer {_seat(d)} {how}")
         if res.talon_taken >= 0:
             out.append(f"{_seat(d)} takes talon {res.talon_taken}: {format_hand(res.talon)}; "
@@ -132,6 +137,9 @@ def format_deal(res: DealResult, notes: SettleNotes | None = None, title: str | 
         out.append(f"declarer {_seat(d)}: {res.declarer_points} for {res.contract} -> {outcome(res)}")
     if n == 4 and res.dealer_talon:
         out.append(f"dealer {_seat(res.dealer)} scores the talon: {res.dealer_talon}")
+    elif n == 4 and state is not None and state.barrel_sitter == res.dealer:
+        out.append(f"dealer {_seat(res.dealer)} sits on the barrel: the talon's "
+                   f"{dealer_talon_score(r, res.talon)} does not score")
     out.append("score changes: " + ", ".join(f"{_seat(s)} {_signed(v)}" for s, v in enumerate(res.scores)))
     bolted = [s for s in range(n) if res.bolts[s]]
     if bolted:

@@ -17,7 +17,7 @@ from thousand.cards import (ACE, JACK, KING, MARRIAGE_VALUES, NINE, QUEEN, SUIT_
                             card_points, count_rank, format_hand, parse_card, parse_cards, rank_of, suit_of)
 from thousand.reference.deal import BLIND_SCORE, FREE_RESIGNATIONS, LATE_RESIGNATION_COST, DealResult
 from thousand.reference.game import GameResult, SettleNotes
-from thousand.reference.legal import can_declare, points_to_make
+from thousand.reference.legal import can_declare, dealer_talon_score, points_to_make
 from thousand.reference.play import declarable_cards, trump_after_declaring
 from thousand.reference.players import View
 from thousand.reference.playthrough import format_notes, outcome
@@ -223,6 +223,10 @@ class TextTable:
                 # turned up to be counted, face down or not
                 self.say(f"{self.who(res.dealer)} dealt and sat out: the talon {format_hand(res.trace.talons[0])} "
                          f"scores {res.dealer_talon}")
+            elif len(res.scores) == 4 and res.state is not None and res.state.barrel_sitter == res.dealer:
+                self.say(f"{self.who(res.dealer)} dealt and sat out on the barrel: the talon "
+                         f"{format_hand(res.trace.talons[0])} does not score "
+                         f"({dealer_talon_score(res.rules, res.trace.talons[0])} off the barrel)")
             self.say("score changes: " + ", ".join(f"{self.who(s)} {v:+d}" for s, v in enumerate(res.scores)))
             # as explain shows them: a bolt costs nothing until the third, so say each one
             bolted = [s for s in range(len(res.scores)) if res.bolts[s]]
