@@ -348,6 +348,7 @@ _EVENT_COUNTERS: dict[str, tuple[str, Expr]] = {
     "bolt_penalties": ("game", lambda p: _seats(p, "bolt_penalties").cast(pl.Float64)),
     "resets_555": ("game", lambda p: pl.col("resets_555").cast(pl.Float64)),
     "cut_penalties": ("game", lambda p: pl.col("cut_penalties").cast(pl.Float64)),
+    "barrel_clashes": ("game", lambda p: pl.col("barrel_clashes").cast(pl.Float64)),
 }
 
 
@@ -363,14 +364,18 @@ class _Exercise:
 
     options: tuple[str, ...]
     enabled: Callable[[Rules], bool]
-    count: Callable[[Rules, dict[str, float]], float]
+    count: Callable[[Rules, dict[str, float], str], float]   # (rules, counts, mode)
     event: str                      # plural, as in "no blind deals"
     games_only: bool                # deal-only runs cannot have it
-    hint: str | Callable[[Any], str] = ""   # or a function of the strategies
+    hint: str | Callable[[Any, str], str] = ""   # or a function of the strategies and the mode
 
 
-def _blind_hint(strategies: Any) -> str:
+def _blind_hint(strategies: Any, mode: str) -> str:
     """Why nobody went blind: the seats' ``blind_gap`` (docs/strategies.md), if they have one."""
+    if mode != "games":
+        # every deal of a --deals run starts at 0-0: nobody trails, so no blind_gap is met
+        return ("a --deals run plays every deal from 0-0, where nobody trails the leader by a strategy's "
+                "blind_gap (only a strategy that decides at random goes blind there): use --games")
     from thousand.strategies import DEFAULT_STRATEGY, STRATEGIES, parse_strategy
     specs = [strategies] if isinstance(strategies, str) else list(strategies or [DEFAULT_STRATEGY])
     try:
@@ -389,39 +394,45 @@ def _blind_hint(strategies: Any) -> str:
 _BARREL_OPTIONS = ("barrel_at", "barrel_deals", "barrel_target", "barrel_penalty", "barrel_bid_min",
                    "barrel_takes_talon", "barrel_third_reset")
 _EXERCISES: tuple[_Exercise, ...] = (
+    # a --deals run has blind deals too (every deal from 0-0: a strategy that decides at
+    # random goes blind there), but no golden kon: its deals at deal_no < 3 are voluntary
     _Exercise(("blind",), lambda r: r.blind and r.players != 2,     # (at 2 players a rule note says why)
-              lambda r, c: c["blind_late"] + (0 if r.golden_kon else c["blind_early"]), "blind deals", True,
-              _blind_hint),
-    _Exercise(("golden_kon",), lambda r: r.golden_kon, lambda r, c: c["blind_early"], "golden-kon deals", True),
-    _Exercise(_BARREL_OPTIONS, lambda r: r.barrel_at is not None, lambda r, c: c["barrel_entries"],
+              lambda r, c, mode: c["blind_late"] + (0 if r.golden_kon and mode == "games" else c["blind_early"]),
+              "blind deals", False, _blind_hint),
+    _Exercise(("golden_kon",), lambda r: r.golden_kon, lambda r, c, mode: c["blind_early"], "golden-kon deals", True),
+    # (several reaching it in one deal is a clash: nobody sits, so no entry is counted)
+    _Exercise(_BARREL_OPTIONS, lambda r: r.barrel_at is not None,
+              lambda r, c, mode: c["barrel_entries"] + c["barrel_clashes"],
               "barrel entries", True, "nobody reached barrel_at: play more (or longer) games"),
-    # players did sit on the barrel, but these act only when one falls off it
-    _Exercise(("barrel_penalty",), lambda r: r.barrel_at is not None, lambda r, c: c["barrel_falls"],
-              "barrel falls", True, "nobody fell off the barrel: play more games"),
+    # players did sit on the barrel, but the penalty is paid only by one who falls off it
+    # or is knocked off, or by those who reach it together (a fall counts going under too)
+    _Exercise(("barrel_penalty",), lambda r: r.barrel_at is not None,
+              lambda r, c, mode: c["barrel_falls"] + c["barrel_clashes"], "barrel falls or clashes", True,
+              "nobody fell off the barrel and no two reached it together: play more games"),
     _Exercise(("barrel_third_reset",), lambda r: r.barrel_at is not None and r.barrel_third_reset,
-              lambda r, c: c["barrel_third_falls"], "players falling off the barrel three times in a game",
+              lambda r, c, mode: c["barrel_third_falls"], "players falling off the barrel three times in a game",
               True, "a third barrel failure is rare: play more games"),
-    _Exercise(("samozval_555",), lambda r: r.samozval_555, lambda r, c: c["resets_555"], "555 resets", True,
+    _Exercise(("samozval_555",), lambda r: r.samozval_555, lambda r, c, mode: c["resets_555"], "555 resets", True,
               "a total of exactly +-555 is rare: play more games"),
-    _Exercise(("cut_nine_penalty",), lambda r: r.cut_nine_penalty, lambda r, c: c["cut_penalties"],
+    _Exercise(("cut_nine_penalty",), lambda r: r.cut_nine_penalty, lambda r, c, mode: c["cut_penalties"],
               "cut-nine penalties", True, "three nines cut in a row are rare: play more games"),
-    _Exercise(("bolt_penalty",), lambda r: r.bolts != "off", lambda r, c: c["bolt_penalties"],
+    _Exercise(("bolt_penalty",), lambda r: r.bolts != "off", lambda r, c, mode: c["bolt_penalties"],
               "bolt penalties", True),
-    _Exercise(("bolts", "bolt_when"), lambda r: r.bolts != "off", lambda r, c: c["bolts"], "bolts", False),
-    _Exercise(("resign",), lambda r: r.resign != "none", lambda r, c: c["resigned"], "resignations", False,
+    _Exercise(("bolts", "bolt_when"), lambda r: r.bolts != "off", lambda r, c, mode: c["bolts"], "bolts", False),
+    _Exercise(("resign",), lambda r: r.resign != "none", lambda r, c, mode: c["resigned"], "resignations", False,
               "whether to resign is the strategy's decision"),
     _Exercise(("redeal_hand_points_max", "redeal_hand_nines", "redeal_hand_jacks"),
               lambda r: any(v is not None for v in (r.redeal_hand_points_max, r.redeal_hand_nines,
                                                     r.redeal_hand_jacks)),
-              lambda r, c: c["redeal_hand"], "hand redeals", False,
+              lambda r, c, mode: c["redeal_hand"], "hand redeals", False,
               "whether to demand a redeal is the strategy's decision (standard: redeal_below)"),
     _Exercise(("redeal_talon_points_max", "redeal_talon_nines", "redeal_talon_jacks", "redeal_talon_by"),
               lambda r: any(v is not None for v in (r.redeal_talon_points_max, r.redeal_talon_nines,
                                                     r.redeal_talon_jacks)),
-              lambda r, c: c["redeal_talon"], "talon redeals", False,
+              lambda r, c, mode: c["redeal_talon"], "talon redeals", False,
               "whether to demand a redeal is the strategy's decision"),
     _Exercise(("redeal_four_nines_after_exchange",), lambda r: r.redeal_four_nines_after_exchange,
-              lambda r, c: c["redeal_four_nines"], "four-nines redeals", False),
+              lambda r, c, mode: c["redeal_four_nines"], "four-nines redeals", False),
 )
 
 
@@ -445,8 +456,8 @@ def _exercise_notes(labels: Sequence[str], rule_sets: Sequence[Rules], counts: S
             if ex.games_only and mode != "games":
                 notes.append((i, f"{label}: {named} cannot come into play in a --deals run (there are no "
                                  f"{ex.event} outside whole games): use --games"))
-            elif ex.count(rules, counts[i]) == 0:
-                hint = ex.hint(strategies) if callable(ex.hint) else ex.hint
+            elif ex.count(rules, counts[i], mode) == 0:
+                hint = ex.hint(strategies, mode) if callable(ex.hint) else ex.hint
                 notes.append((i, f"{label}: {named} never came into play: no {ex.event} in {n:,} {unit}"
                                  + (f"; {hint}" if hint else "")))
             else:

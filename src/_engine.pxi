@@ -742,6 +742,7 @@ cdef void start_game(Ctx* c, int64_t game_id) noexcept nogil:
     g.blind_made = 0
     g.golden_reset = 0
     g.cut_penalties = 0
+    g.barrel_clashes = 0
     if c.keyed:
         keyed_game(&c.key)      # the game's own place of the chance stream
     c.g.dealer = draw_bounded(c.rng, n)
@@ -827,6 +828,7 @@ cdef void apply_deal(Ctx* c, DealRow* row) noexcept nogil:
             c.g.sitter = newcomer
             c.g.sitter_deals = 0
         elif newcomers > 1:
+            g.barrel_clashes += 1
             for s in range(n):
                 if s != sitter and r[R_BARREL_AT] <= score[s] < r[R_TARGET]:
                     score[s] = r[R_BARREL_AT] - r[R_BARREL_PENALTY]

@@ -169,6 +169,7 @@ cdef struct GameRow:
     int32_t blind_made
     int32_t golden_reset
     int32_t cut_penalties
+    int32_t barrel_clashes
 
 # ---------------------------------------------------------------- strategy view
 cdef struct View:

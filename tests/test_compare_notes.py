@@ -44,10 +44,31 @@ def test_blind_never_played_is_said_and_a_blind_strategy_clears_it():
 
 
 def test_a_deals_run_cannot_show_game_rules():
-    res = C.compare_rules(["classic", "classic:blind=on"], n_deals=200, seed=2, jobs=1,
+    res = C.compare_rules(["classic", "classic:golden_kon=on,blind=on"], n_deals=200, seed=2, jobs=1,
                           metrics=["declarer_success"])
-    assert any("blind=on cannot come into play in a --deals run" in n and "use --games" in n
+    assert any("golden_kon=on cannot come into play in a --deals run" in n and "use --games" in n
                for n in res.notes)
+
+
+def test_blind_in_a_deals_run_is_counted_not_ruled_out():
+    # every deal of a --deals run starts at 0-0: a player who decides at random goes blind
+    # there, so blind came into play; the note said it could not (try-out 27)
+    res = C.compare_rules(["classic", "classic:blind=on"], n_deals=300, seed=2, jobs=1, strategies="random",
+                          metrics=["declarer_success"])
+    assert not [n for n in res.notes if "blind" in n]
+    # standard never goes blind at 0-0: said so, with what to do
+    res = C.compare_rules(["classic", "classic:blind=on"], n_deals=300, seed=2, jobs=1,
+                          metrics=["declarer_success"])
+    assert [n for n in res.notes if "blind" in n] == [
+        "classic:blind=on: blind=on never came into play: no blind deals in 300 deal slots; a --deals run plays "
+        "every deal from 0-0, where nobody trails the leader by a strategy's blind_gap (only a strategy that "
+        "decides at random goes blind there): use --games"]
+    # with golden kon too, a --deals run's blind deals (all at deal_no 0) are voluntary ones
+    rules = [parse_rules_spec(s) for s in ("classic", "classic:blind=on,golden_kon=on")]
+    zero = {name: 0.0 for name in C._EVENT_COUNTERS}
+    early = {**zero, "blind_early": 2.0}
+    assert not [n for _, n in C._exercise_notes(["a", "b"], rules, [zero, early], "deals", 10) if "blind=on" in n]
+    assert [n for _, n in C._exercise_notes(["a", "b"], rules, [zero, early], "games", 10) if "blind=on" in n]
 
 
 def test_a_barrel_nobody_reaches_is_said_for_the_rule_set_that_has_it():
@@ -79,10 +100,14 @@ def test_barrel_options_that_act_only_on_a_fall_are_noted_when_nobody_fell():
     entered = {**zero, "barrel_entries": 5.0}
     notes = dict(C._exercise_notes(["a", "b", "c"], rules, [entered, entered, entered], "games", 40))
     assert "barrel_third_reset=on never came into play: no players falling off the barrel three times" in notes[1]
-    assert "barrel_penalty=200 never came into play: no barrel falls in 40 games" in notes[2]
+    assert "barrel_penalty=200 never came into play: no barrel falls or clashes in 40 games" in notes[2]
     fell = {**entered, "barrel_falls": 4.0}
     notes = dict(C._exercise_notes(["a", "b", "c"], rules, [fell, fell, fell], "games", 40))
     assert 2 not in notes and "barrel_third_reset" in notes[1]
+    # two reaching the barrel together both pay barrel_penalty, and nobody sits (nor falls)
+    clash = {**zero, "barrel_clashes": 1.0}
+    notes = dict(C._exercise_notes(["a", "b", "c"], rules, [clash, clash, clash], "games", 40))
+    assert 2 not in notes and "no barrel entries" not in notes.get(1, "")
     # nobody on the barrel: one note an option, the first event it waits for
     notes = C._exercise_notes(["a", "b", "c"], rules, [zero, zero, zero], "games", 40)
     assert [(i, "no barrel entries" in n) for i, n in notes] == [(0, True), (1, True), (2, True)]

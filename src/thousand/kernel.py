@@ -54,6 +54,7 @@ GAME_ROW_DTYPE = _row_dtype([
     ("barrel_entries", "i4", 4), ("barrel_falls", "i4", 4), ("bolt_penalties", "i4", 4),
     ("resignations", "i4", 4), ("resets_555", "i4", 1), ("blind_deals", "i4", 1),
     ("blind_made", "i4", 1), ("golden_reset", "i4", 1), ("cut_penalties", "i4", 1),
+    ("barrel_clashes", "i4", 1),
 ])
 # The strategies' View struct (src/_fastdeal.pxd), for the view log of the tests.
 VIEW_DTYPE = _row_dtype([(name, "u4" if name in _fastdeal.VIEW_UNSIGNED else "i4", k)

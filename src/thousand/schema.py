@@ -70,6 +70,8 @@ GAME_COLUMNS: dict[str, tuple[type, str]] = {
     "blind_made": (np.int16, "blind deals whose declarer made 120"),
     "golden_reset": (np.bool_, "golden kon failed and scores returned to 0"),
     "cut_penalties": (np.int16, "cut-nine penalties paid"),
+    "barrel_clashes": (np.int16, "deals in which several players reached the barrel together (each paid "
+                                 "barrel_penalty, nobody sat)"),
 }
 
 

@@ -195,7 +195,8 @@ class _Counters:
         for name in ("declarer_deals", "made", "barrel_entries", "barrel_falls", "bolt_penalties", "resignations"):
             for s in range(n):
                 self.c[f"{name}{s}"] = 0
-        self.c.update(resets_555=0, blind_deals=0, blind_made=0, golden_reset=False, cut_penalties=0)
+        self.c.update(resets_555=0, blind_deals=0, blind_made=0, golden_reset=False, cut_penalties=0,
+                      barrel_clashes=0)
 
     def add(self, res: DealResult, notes: SettleNotes) -> None:
         c = self.c
@@ -218,6 +219,7 @@ class _Counters:
             c[f"bolt_penalties{s}"] += notes.bolt_penalties[s]
         if notes.barrel_entered >= 0:
             c[f"barrel_entries{notes.barrel_entered}"] += 1
+        c["barrel_clashes"] += int(bool(notes.barrel_clash))
         c["golden_reset"] = c["golden_reset"] or notes.golden_reset
 
 
