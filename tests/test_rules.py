@@ -203,3 +203,29 @@ def test_a_barrel_option_without_a_barrel_is_only_noted():
     from thousand.rules import rule_notes
     rules = parse_rules_spec("classic:barrel_at=none,barrel_bid_min=150")
     assert "barrel_bid_min has no effect with barrel_at=none" in " ".join(rule_notes(rules))
+
+
+def test_an_empty_rules_file_is_refused_and_a_short_one_says_where_the_rest_come_from(tmp_path, capsys):
+    # an empty file (what a failed `thousand rules ... --toml > FILE` leaves) was read as
+    # classic without a word, and a cut-short copy of russian as classic plus its first lines
+    for i, text in enumerate(("", "# a comment only\n", "[rules]\n")):
+        (tmp_path / f"e{i}.toml").write_text(text)
+        with pytest.raises(RulesError, match="sets no option"):
+            load_rules_toml(tmp_path / f"e{i}.toml")
+    full = RUSSIAN.to_toml()
+    (tmp_path / "cut.toml").write_text("\n".join(full.splitlines()[:40]) + "\n")
+    cut = load_rules_toml(tmp_path / "cut.toml")
+    n_fields = len(dataclasses.fields(RUSSIAN))
+    given = sum(1 for ln in full.splitlines()[:40] if ln and not ln.startswith("#"))
+    err = capsys.readouterr().err
+    assert err == (f"note: rules file {str(tmp_path / 'cut.toml')!r} sets {given} of {n_fields} options; the other "
+                   f'{n_fields - given} are classic\'s (a preset = "russian" key starts from another preset)\n')
+    assert cut != RUSSIAN
+    load_rules_toml(tmp_path / "cut.toml")
+    assert capsys.readouterr().err == ""          # once a file
+    # a whole file, or a short one that names its preset: nothing to say
+    (tmp_path / "full.toml").write_text(full)
+    (tmp_path / "house.toml").write_text('preset = "russian"\nblind = true\n')
+    assert load_rules_toml(tmp_path / "full.toml") == RUSSIAN
+    assert load_rules_toml(tmp_path / "house.toml") == RUSSIAN.with_overrides("blind=on")
+    assert capsys.readouterr().err == ""

@@ -19,6 +19,7 @@ import json
 import numbers
 import os
 import re
+import sys
 import tomllib
 from dataclasses import dataclass, field, fields
 from enum import IntEnum
@@ -361,13 +362,30 @@ def load_rules_toml(path: str | os.PathLike) -> Rules:
             raise RulesError(f"rules file {name!r}: {stray[0]!r} is outside its [rules] table: "
                              f"put every option inside it")
         data = data["rules"]
+    if not data:
+        # an empty file (a failed `thousand rules ... --toml > FILE` leaves one) would be
+        # classic without a word
+        raise RulesError(f"rules file {name!r} sets no option: write `name = value` lines or a preset = "
+                         f'"russian" key (`thousand rules classic --toml` writes every option)')
+    named_preset = "preset" in data
     base_name = data.pop("preset", "classic")
     if not isinstance(base_name, str) or base_name not in PRESETS:
         raise RulesError(f"preset: must be one of {', '.join(PRESETS)}; got {base_name!r}")
     values = {}
     for k, v in data.items():
         values[k] = coerce_option(k, _toml_option(k, v))
-    return dataclasses.replace(PRESETS[base_name], **values)
+    rules = dataclasses.replace(PRESETS[base_name], **values)
+    if not named_preset and len(values) < len(_FIELDS) and name not in _NOTED_FILES:
+        # a short file of house rules is fine, but a cut-short copy of another preset is
+        # not: say where the options it leaves out come from (once a file, on stderr)
+        _NOTED_FILES.add(name)
+        left = len(_FIELDS) - len(values)
+        print(f"note: rules file {name!r} sets {len(values)} of {len(_FIELDS)} options; the other {left} are "
+              f'classic\'s (a preset = "russian" key starts from another preset)', file=sys.stderr)
+    return rules
+
+
+_NOTED_FILES: set[str] = set()   # the rules files a note was printed for (once each)
 
 
 def _toml_option(name: str, v: Any) -> Any:
