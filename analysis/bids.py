@@ -59,7 +59,7 @@ import polars as pl
 
 from thousand.cards import RANK_PLANE, RANK_POINTS, card_points, format_hand, marriage_points, popcount
 from thousand.analysis.stats import wilson_interval as _stats_wilson
-from thousand.analysis.stats import level_percent, pseudo_count_bound, z_for
+from thousand.analysis.stats import level_percent, pseudo_count_bound, t_for, z_for
 from thousand.errors import ThousandError, check_jobs, check_seed
 from thousand.rules import CLASSIC as CLASSIC_RULES
 from thousand.rules import Rules, parse_rules_spec
@@ -519,6 +519,7 @@ def bid_table(c: Completions, rules: Rules, bids: Sequence[int] | None = None,
     # The strategy's own raise/resign answer is known for the contract it was asked at.
     ev_strat = np.full(len(b), np.nan)
     ev_strat_se = np.full(len(b), np.nan)
+    t_strat = z
     scores = strategy_scores(c, rules, free_resignation)
     if scores is not None and c.contract in b:
         w = c.weights.astype(float)
@@ -526,6 +527,10 @@ def bid_table(c: Completions, rules: Rules, bids: Sequence[int] | None = None,
         ev_strat[j] = float((scores * w).sum() / w.sum())
         var = float(((scores - ev_strat[j]) ** 2 * w).sum() / max(w.sum() - 1, 1))
         ev_strat_se[j] = 0.0 if c.exact else math.sqrt(var / w.sum())
+        if not c.exact:
+            # a mean of n scores with their own variance: Student t (n - 1 degrees of freedom);
+            # the normal quantile made 2 samples' interval +-9.8, Student's t +-63.5 (try-out 28)
+            t_strat = t_for(confidence_level, int(w.sum()))
     return pl.DataFrame({
         "bid": b,
         "made": made.astype(np.int64),
@@ -541,8 +546,8 @@ def bid_table(c: Completions, rules: Rules, bids: Sequence[int] | None = None,
         "ev_ci_low": ev_lo,
         "ev_ci_high": ev_hi,
         "ev_strategy": ev_strat,
-        "ev_strategy_ci_low": ev_strat - z * ev_strat_se,
-        "ev_strategy_ci_high": ev_strat + z * ev_strat_se,
+        "ev_strategy_ci_low": ev_strat - t_strat * ev_strat_se,
+        "ev_strategy_ci_high": ev_strat + t_strat * ev_strat_se,
     }).with_columns(pl.col("ev_resign", "ev_strategy", "ev_strategy_ci_low", "ev_strategy_ci_high").fill_nan(None))
 
 
@@ -1005,7 +1010,7 @@ def bid_estimate_json(est: BidEstimate) -> dict[str, Any]:
         "redeal_allowed": bool(est.redeal_reasons),
         "redeal_reasons": list(est.redeal_reasons),
         "redeal_ev": 0.0 if est.redeal_reasons else None,
-        "best_choice": best_choice(est),
+        "best_choice": _choice_named(est),
         "recommendation": recommendation(est),
         "bolt_cost": bolt_cost(est.rules),
         "declarer_bolt_rate": num(est.declarer_bolt_rate),
@@ -1055,6 +1060,16 @@ def best_choice(est: BidEstimate) -> str | None:
     return max(options, key=lambda o: o[:2])[2] if options else None
 
 
+def _choice_named(est: BidEstimate) -> str | None:
+    """:func:`best_choice` as the JSON names it: the forehand cannot pass his forced
+    opening, so his "pass" (hold it, pass once outbid) is named as that bid, as the
+    recommendation says it."""
+    choice = best_choice(est)
+    if choice == "pass" and est.role == "forehand":
+        return f"bid {lowest_bid('forehand', est.rules)}"
+    return choice
+
+
 def _within_noise(est: BidEstimate, floor: float, floor_se: float) -> list[int]:
     """The bids whose expected score (holding them) cannot be told from ``floor`` (standard
     error ``floor_se``) at 95%: the interval of their difference holds 0.  The two come
@@ -1084,6 +1099,17 @@ def _noise_note(est: BidEstimate, up_to: int, floor: float, floor_se: float, aga
         hi += step
     span = f"{lo}" if lo == hi else f"{lo}-{hi}"
     return _too_close(f"winning at {span} and {against}")
+
+
+def _share(p: float, digits: int) -> str:
+    """A probability to ``digits`` decimals that never rounds to a certainty it is not: a
+    bid failed in 5 of 20,000 samples reads ">0.999", not "1.000"."""
+    text = f"{p:.{digits}f}"
+    if p < 1 and text == f"{1:.{digits}f}":
+        return ">" + f"{1 - 10 ** -digits:.{digits}f}"
+    if p > 0 and text == f"{0:.{digits}f}":
+        return "<" + f"{10 ** -digits:.{digits}f}"
+    return text
 
 
 def _tenth(v: float) -> float:
@@ -1149,11 +1175,13 @@ def recommendation(est: BidEstimate) -> dict[str, Any]:
         # his opening is forced: what is left to say is not to go above it
         text = (f"hold the forced {up_to} and pass once outbid ({_tenth(floor):+.1f}): no higher contract is worth "
                 "that much")
-        if worth.height:
-            text += f"; winning at {up_to} is worth {_tenth(float(at['ev'][0])):+.1f}"
-        elif raised is not None and raised[1] == up_to:
+        held_at = float(at["ev"][0]) if at.height else None
+        if raised is not None and raised[1] == up_to and (held_at is None or raised[0] > held_at):
             text += (f"; won at {up_to}, raising or resigning after the talon as the strategy does is worth "
                      f"{_tenth(raised[0]):+.1f}")
+        elif held_at is not None:
+            # (the better of the two: the table's EV bid, not the strategy's own answer below it)
+            text += f"; winning at {up_to} is worth {_tenth(held_at):+.1f}"
     elif worth.height and math.isfinite(floor):
         ev = float(at["ev"][0])
         than = "more than" if round(ev, 1) > round(floor, 1) else "as much as"
@@ -1210,10 +1238,10 @@ def format_bid_table(est: BidEstimate) -> str:
         if row["bid"] in tail:
             continue
         if est.exact:
-            p_txt = f"{row['p_make']:.4f} ({row['made']}/{row['n']})"
+            p_txt = f"{_share(row['p_make'], 4)} ({row['made']}/{row['n']})"
             ev_txt = f"{_tenth(row['ev']):+.1f}"
         else:
-            p_txt = f"{row['p_make']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
+            p_txt = f"{_share(row['p_make'], 3)} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
             # not symmetric: see _choice_scores
             ev_txt = f"{_tenth(row['ev']):+.1f} [{_tenth(row['ev_ci_low']):+.1f}, {_tenth(row['ev_ci_high']):+.1f}]"
         res = "-" if row["ev_resign"] is None else f"{row['ev_resign']:+.0f}"
@@ -1228,7 +1256,7 @@ def format_bid_table(est: BidEstimate) -> str:
         solve_txt = ""
         if solved:
             r = solved[row["bid"]]
-            solve_txt = (f"  {r['p_make']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+            solve_txt = (f"  {_share(r['p_make'], 3)} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
                          f" {_tenth(r['ev']):>+10.1f} [{_tenth(r['ev_ci_low']):+.1f}, {_tenth(r['ev_ci_high']):+.1f}]")
         lines.append(f"{row['bid']:>5}  {p_txt:<22} {ev_txt:>24}  {_tenth(row['ev_play']):>+11.1f}  {res:>9}{strat_txt}"
                      + solve_txt + (f"  <- {', '.join(flags)}" if flags else ""))
@@ -1410,7 +1438,15 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
     if not np.all(np.isnan(res.astype(float))):
         ax2.plot(b, res, color="grey", lw=1, ls=":", label="resign")
     pv = est.pass_ev if est.pass_ev is not None else 0.0
-    ax2.axhline(pv, color="black", lw=0.8, label=f"pass ({_tenth(pv):+.1f})")
+    outbid = [] if not est.pass_on_obligation or est.pass_ev_outbid is None else [est.pass_ev_outbid]
+    if outbid:
+        # the forehand: passing holds the forced 100 played when both others pass; once
+        # outbid that is gone, and a higher bid is weighed against passing then (the advice)
+        ax2.axhline(pv, color="black", lw=0.8, label=f"pass, the forced 100 played if nobody bids ({_tenth(pv):+.1f})")
+        ax2.axhline(outbid[0], color="black", lw=1.2, ls="--",
+                    label=f"pass once outbid: what a higher bid is weighed against ({_tenth(outbid[0]):+.1f})")
+    else:
+        ax2.axhline(pv, color="black", lw=0.8, label=f"pass ({_tenth(pv):+.1f})")
     if est.redeal_reasons:   # the hand may demand a redeal: worth 0, the deal is replayed
         ax2.axhline(0.0, color="C2", lw=1.2, ls="-.", label="demand a redeal (0)")
     if est.best_ev_bid is not None:
@@ -1423,7 +1459,7 @@ def plot_bid_chart(est: BidEstimate, path: Any) -> Any:
     ax1.xaxis.set_major_locator(MultipleLocator(step))
     # room above and below every curve and the pass line, so none hugs the frame
     values = np.concatenate([np.asarray(v, dtype=float).ravel()
-                             for v in (ev, t["ev_play"].to_numpy(), strat, res, ref_ev, [pv],
+                             for v in (ev, t["ev_play"].to_numpy(), strat, res, ref_ev, [pv], outbid,
                                        [0.0] if est.redeal_reasons else [])])
     values = values[np.isfinite(values)]
     lo, hi = float(values.min()), float(values.max())

@@ -118,3 +118,28 @@ def test_passing_once_outbid_counts_only_the_deals_another_seat_declares():
     assert est.pass_ev_outbid < est.pass_ev       # the obligation deals are the rich ones for this hand
     mid = bids.estimate_bid(parse_hand("AH TH KH QH AD 9S JC"), Rules(), "middle", samples=3000, seed=2)
     assert mid.pass_ev_outbid == pytest.approx(mid.pass_ev)   # the middle seat never plays an obligation
+
+
+def test_the_json_never_tells_the_forehand_to_pass() -> None:
+    # "best_choice": "pass" stood next to a recommendation to hold the forced 100 (try-out 28)
+    import dataclasses
+    est = _estimate([-64.0, -70.0, -75.0], [-67.0, None, None], -8.4)
+    assert bids.best_choice(est) == "pass"
+    assert bids._choice_named(est) == "bid 100"
+    rec = bids.recommendation(est)
+    assert (rec["action"], rec["up_to"]) == ("bid", 100)
+    middle = dataclasses.replace(est, role="middle")
+    assert bids._choice_named(middle) == "pass" == bids.recommendation(middle)["action"]
+    # and the JSON writes that name (a real estimate: the README's weak forehand)
+    obj = bids.bid_estimate_json(bids.estimate_bid(parse_hand("AH TH AD TD AC JS 9S"), "classic", samples=3000,
+                                                   seed=1))
+    assert obj["best_choice"] == f"bid {obj['recommendation']['up_to']}"
+
+
+def test_the_forehands_forced_100_is_quoted_at_its_better_figure() -> None:
+    # "won at 100, raising or resigning as the strategy does is worth -26.2" while the
+    # table's EV bid at 100 (play or resign, whichever is better for the talon) was -19.6
+    text = bids.recommendation(_estimate([-19.6, -30.0, -40.0], [-26.2, None, None], 46.4))["text"]
+    assert text.endswith("winning at 100 is worth -19.6") and "-26.2" not in text
+    text = bids.recommendation(_estimate([-19.6, -30.0, -40.0], [-10.0, None, None], 46.4))["text"]
+    assert text.endswith("won at 100, raising or resigning after the talon as the strategy does is worth -10.0")
