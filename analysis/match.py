@@ -775,9 +775,14 @@ def result_table(result: MatchResult) -> str:
                 continue
             if r.kind == "share":
                 # A's and B's shares alone are of other games: no difference, A's interval
+                even = f"even {_fmt_value(r.even, r.unit)}"
+                if result.no_winner and len(result.strategies) == 2:
+                    # one pair: the match's games with no winner are this pair's
+                    even = f"even {_fmt_value(r.even * (1 - result.no_winner), r.unit)}, the no-winner games counted"
+                elif result.no_winner:
+                    even = f"even {_fmt_value(r.even, r.unit)} if every game had a winner"
                 table.append([r.metric, _fmt_value(r.a_value, r.unit), _fmt_value(r.b_value, r.unit), "-",
-                              f"A: [{_fmt_value(r.ci_low, r.unit)}, {_fmt_value(r.ci_high, r.unit)}] "
-                              f"(even {_fmt_value(r.even, r.unit)})"])
+                              f"A: [{_fmt_value(r.ci_low, r.unit)}, {_fmt_value(r.ci_high, r.unit)}] ({even})"])
                 continue
             interval = f"[{_fmt(r.ci_low, r.unit)}, {_fmt(r.ci_high, r.unit)}]"
             if r.variance_reduction is not None and math.isfinite(r.variance_reduction):

@@ -102,9 +102,13 @@ def test_games_that_end_without_a_winner_are_counted_and_said(capsys, tmp_path):
     share = (games["winner"] < 0).mean()
     assert 0 < share < 1 and all(o["no_winner"] == pytest.approx(share) for o in data)
     assert main([*argv, "--resume"]) == 0
-    said = next(x for x in capsys.readouterr().out.splitlines() if "with no winner" in x)
+    out = capsys.readouterr().out.splitlines()
+    said = next(x for x in out if "with no winner" in x)
     assert said == (f"{100 * share:.1f}% of the games stopped at max_deals=25 with no winner: no share counts them "
                     f"as won, so an even match wins {100 * (1 - share) / 3:.1f}% of the games alone, not 33.3%")
+    # the row says the same even share (it said 33.3% beside that line: try-out 28)
+    row = next(x for x in out if x.strip().startswith("win_share_alone"))
+    assert row.endswith(f"(even {100 * (1 - share) / 3:.1f}%, the no-winner games counted)")
     assert main(["match", "--strategy", "greedy", "--strategy", "standard", "--games", "12", "--jobs", "1",
                  "--no-progress", "--json"]) == 0
     assert {o["no_winner"] for o in json.loads(capsys.readouterr().out)} == {0}
@@ -232,3 +236,12 @@ def test_the_text_table_has_no_padding_after_its_last_column(capsys):
                  "--no-progress"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert any("95% interval" in x for x in lines) and all(x == x.rstrip() for x in lines)
+
+
+def test_with_three_strategies_the_rows_even_share_says_it_assumes_a_winner(capsys):
+    # a pair's own no-winner share is not kept apart from the match's: the row says what its
+    # 33.3% assumes instead of contradicting the footnote's match-wide figure
+    assert main(["match", "--strategy", "random", "--strategy", "greedy", "--strategy", "standard", "--games", "3",
+                 "--jobs", "1", "--no-progress", "--set", "max_deals=5"]) == 0
+    rows = [x for x in capsys.readouterr().out.splitlines() if x.startswith("  win_share_alone ")]
+    assert len(rows) == 3 and all(x.endswith("(even 33.3% if every game had a winner)") for x in rows)
