@@ -449,7 +449,7 @@ def _simulate_deals(rules: Rules, label: str, folder: str, cfg: ReportConfig,
             if written == old["n_chunks"]:
                 log(f"reusing {path} ({cfg.deals:,} deals)")
             else:
-                log(f"continuing {path}: {written} of {old['n_chunks']} chunks written, "
+                log(f"continuing {path}: {written:,} of {old['n_chunks']:,} chunks written, "
                     f"simulating the rest of {cfg.deals:,} deals under {label} ...")
         lf = run("deals", cfg.deals, rules, strategies=cfg.strategies, seed=cfg.seed, jobs=cfg.jobs, out=path,
                  resume=old is not None, progress=cfg.progress, resume_hint=RESUME_HINT).frame()

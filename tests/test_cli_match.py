@@ -22,6 +22,9 @@ def one_line_error(capsys, argv, needle):
     (["match"], "at least two strategies"),
     (["match", "--strategy", "standard"], "at least two strategies"),
     (["match", "--strategy", "standard", "--strategy", "nobody"], "unknown strategy 'nobody'"),
+    # explain, solve and play take the reference's test player; the kernel's commands say why not (try-out 28)
+    (["match", "--strategy", "standard", "--strategy", "passive"],
+     "strategy 'passive' is a test player of the reference engine (thousand explain, solve and play take it)"),
     (["match", "--strategy", "standard", "--strategy", "standard"], "given twice"),
     (["match", "--strategy", "standard", "--strategy", "standard:margin=10"], "given twice"),
     # a preset against its branch given the preset's parameters: one strategy (try-out 22)

@@ -580,3 +580,17 @@ def test_the_dask_backend_without_dask_is_one_line_before_any_work(tmp_path, cap
     assert capsys.readouterr().err.strip().endswith(
         "error: the dask backend needs dask[distributed]: pip install 'thousand[dask]'")
     assert not out.exists()
+
+
+def test_the_disk_room_warning_reads_right(tmp_path, monkeypatch, capsys):
+    # "a run of 200,000 deals take about ..." (try-out 27)
+    from collections import namedtuple
+
+    import thousand.simulate as simulate_module
+
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(simulate_module.shutil, "disk_usage", lambda path: usage(10**6, 0, 10**5))
+    assert simulate_module._check_room("deals", 200_000, 3, str(tmp_path), temporary=False)
+    assert capsys.readouterr().err.startswith("warning: a run of 200,000 deals takes about ")
+    assert simulate_module._check_room("deals", 5_000, 3, str(tmp_path), temporary=False, left=True)
+    assert capsys.readouterr().err.startswith("warning: the 5,000 deals left take about ")

@@ -131,7 +131,7 @@ def _grow(buf: np.ndarray, used: int, extra: int) -> np.ndarray:
 
 def _check_redeals(eng: Any) -> None:
     if eng.redeals_in_a_row >= eng.max_redeals:
-        raise ThousandError(f"{eng.max_redeals} redeals in a row: the players never play "
+        raise ThousandError(f"{eng.max_redeals:,} redeals in a row: the players never play "
                             "(a redeal condition every hand meets, and strategies that always demand it)")
 
 

@@ -235,7 +235,7 @@ def _check_room(kind: str, n: int, players: int, folder: str, temporary: bool, p
         raise ThousandError(f"{what} without --out would write about {_size(need)}{measured} to the "
                             f"temporary folder {folder}, which has {_size(free)} free; give --out DIR on a disk with "
                             "room")
-    print(f"warning: {what} take about {_size(need)}{measured} and {folder} has {_size(free)} free: the run "
+    print(f"warning: {what} {'take' if left else 'takes'} about {_size(need)}{measured} and {folder} has {_size(free)} free: the run "
           "stops when the disk is full (--resume continues it once there is room)", file=sys.stderr)
     return True
 
@@ -423,7 +423,7 @@ def _run_chunks(kind: str, n: int, chunk_size: int, seed: int, rules: Rules, str
         if temporary:  # the temporary directory goes at exit: nothing to resume from
             kept = "nothing is kept (no --out was given; with --out DIR an interrupted run can be resumed)"
         else:
-            kept = f"{len(store.written())} of {len(wanted)} chunks are written in {out_path}; {resume_hint}"
+            kept = f"{len(store.written()):,} of {len(wanted):,} chunks are written in {out_path}; {resume_hint}"
         if pool.killed_by_interrupt(e):
             # A worker that got Ctrl-C itself (its workers start deaf to the terminal's,
             # but a signal can be sent to one alone) dies of it: that is the interrupt too.
@@ -439,7 +439,7 @@ def _run_chunks(kind: str, n: int, chunk_size: int, seed: int, rules: Rules, str
             bar.close()
             bar = None
         kept = ("nothing is kept (no --out was given)" if temporary else
-                f"{len(store.written())} of {len(wanted)} chunks are written in {out_path}; {resume_hint}")
+                f"{len(store.written()):,} of {len(wanted):,} chunks are written in {out_path}; {resume_hint}")
         raise ThousandError(f"out of memory in a chunk of {chunk_size:,} {kind} ({pool.memory_refused(e)}): "
                             f"lower --chunk-size or --jobs; {kept}") from None
     except ThousandError:

@@ -170,6 +170,12 @@ def _strategy(name: str) -> Strategy:
     try:
         return STRATEGIES[name]
     except KeyError:
+        from thousand.players import names
+        if name.lower() in names(in_kernel=False):
+            # explain, solve and play take it: say why this command does not
+            raise ThousandError(f"strategy {name!r} is a test player of the reference engine (thousand explain, solve "
+                                f"and play take it), not in the kernel this command runs: use "
+                                f"{', '.join(STRATEGIES)}") from None
         raise ThousandError(f"unknown strategy {name!r}: use {', '.join(STRATEGIES)}") from None
 
 

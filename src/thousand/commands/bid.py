@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     if args.solve_samples is None:
         args.solve_samples = DEFAULT_SOLVE_SAMPLES
     if args.solve and not 2 <= args.solve_samples <= MAX_SOLVE_SAMPLES:
-        raise ThousandError(f"--solve-samples must be 2..{MAX_SOLVE_SAMPLES:,}, got {args.solve_samples}")
+        raise ThousandError(f"--solve-samples must be 2..{MAX_SOLVE_SAMPLES:,}, got {args.solve_samples:,}")
     if args.jobs is not None and not args.solve:   # the strategies' estimate is one process's work
         raise ThousandError("--jobs sets the worker processes of --solve's open-hand reference; add --solve "
                             "(or drop --jobs)")

@@ -276,7 +276,7 @@ def play_game(rules: Rules, players: Sequence[Player], stream: Stream, max_redea
         res = play_deal(rules, players, stream, dealer, state)
         in_a_row[0] = in_a_row[0] + 1 if res.is_redeal else 0
         if in_a_row[0] > max_redeals:
-            raise IllegalDecision(f"{max_redeals} redeals in a row: the players never play")
+            raise IllegalDecision(f"{max_redeals:,} redeals in a row: the players never play")
         return res
 
     return _run_game(rules, first_dealer, next_deal, on_deal)

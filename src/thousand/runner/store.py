@@ -656,7 +656,7 @@ def load(path: str | os.PathLike, allow_partial: bool = False) -> pl.LazyFrame:
     wanted = len(chunk_range(meta))
     if len(present) < wanted and not allow_partial:
         raise ThousandError(
-            f"the run in {os.fspath(path)!r} is unfinished ({len(present)} of {wanted} chunks); "
+            f"the run in {os.fspath(path)!r} is unfinished ({len(present):,} of {wanted:,} chunks); "
             "finish it with --resume")
     if not present:
         raise ThousandError(f"the run in {os.fspath(path)!r} has no chunk written yet")
