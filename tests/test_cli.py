@@ -185,3 +185,21 @@ def test_a_value_starting_like_a_negative_number_reaches_its_own_check(capsys, c
 def test_an_option_after_an_option_that_wants_a_value_is_still_an_option(capsys):
     assert exit_code(["solve", "--hands", "AH TH | KH 9S | QH JS", "--taken", "--json"]) == 2
     assert "argument --taken: expected one argument" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args, line", [
+    # argparse checks the required options first: a misspelt one read "--deals is required"
+    # without naming what was typed (try-out 27)
+    (("simulate", "--deal", "5"), "thousand simulate: error: unrecognized arguments: --deal (did you mean --deals?); "
+                                  "the following arguments are required: --deals/-n (see thousand simulate --help)"),
+    (("games", "--game=5"), "thousand games: error: unrecognized arguments: --game (did you mean --games?); the "
+                            "following arguments are required: --games/-g/-n (see thousand games --help)"),
+    (("solve", "--sed", "3"), "thousand solve: error: unrecognized arguments: --sed (did you mean --seed?); one of "
+                              "the arguments --hands --seed --trace is required (see thousand solve --help)"),
+    # nothing misspelt: as before
+    (("simulate", "--chunk-size", "-3"), "thousand simulate: error: the following arguments are required: --deals/-n "
+                                   "(see thousand simulate --help)"),
+])
+def test_a_misspelt_required_option_is_named(args, line):
+    out = run_cli(*args)
+    assert out.returncode == 2 and out.stderr.strip() == line

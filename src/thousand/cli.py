@@ -8,6 +8,7 @@ SIGTERM (143) and SIGHUP (129) stop a command the same way.
 from __future__ import annotations
 
 import argparse
+import difflib
 import errno
 import importlib
 import os
@@ -66,8 +67,33 @@ class OneLineErrorParser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = re.compile(r"^-\.?\d")
 
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        self._argv = list(sys.argv[1:] if args is None else args)   # for error(): what was typed
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str) -> "NoReturn":  # type: ignore[override]
+        if message.startswith(("the following arguments are required", "one of the arguments")):
+            # argparse checks the required options before it reports unknown ones: a
+            # misspelt `--deal 5` read "--deals is required" without naming --deal
+            unknown = self._unknown_options()
+            if unknown:
+                message = "unrecognized arguments: " + ", ".join(unknown) + "; " + message
         self.exit(2, f"{self.prog}: error: {clipped(message)} (see {self.prog} --help)\n")
+
+    def _unknown_options(self) -> list[str]:
+        """The words typed as options (``--x`` or ``--x=1``) that this parser does not have,
+        each with the nearest option it has."""
+        known = list(self._option_string_actions)
+        out = []
+        for word in getattr(self, "_argv", []):
+            if not word.startswith("-") or word == "--" or self._negative_number_matcher.match(word):
+                continue
+            name = word.split("=", 1)[0]
+            if name in known:
+                continue
+            near = difflib.get_close_matches(name, [k for k in known if k.startswith("--")], n=1)
+            out.append(f"{name} (did you mean {near[0]}?)" if near else name)
+        return out
 
 
 def clipped(message: object) -> str:
