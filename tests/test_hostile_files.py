@@ -195,3 +195,14 @@ def test_an_out_folder_that_is_a_dangling_link_is_named(tmp_path, capsys):
     assert capsys.readouterr().err.strip() == (
         f"thousand simulate: error: --out {str(link)!r} is a symbolic link to {str(tmp_path / 'nowhere')!r}, "
         "which does not exist: create that folder or give another path")
+
+
+def test_an_out_folder_that_is_a_link_loop_is_named(tmp_path, capsys):
+    # it said "a symbolic link to 'b', which does not exist" while b existed (try-out 27)
+    from thousand.cli import main
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    assert main(["simulate", "--deals", "100", "--out", str(tmp_path / "a")]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"thousand simulate: error: --out {str(tmp_path / 'a')!r} is a symbolic link in a loop (it leads back to "
+        "itself): give a real folder")

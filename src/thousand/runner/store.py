@@ -26,6 +26,7 @@ are all stores.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import math
@@ -291,6 +292,12 @@ def check_writable(path: Path, option: str = "--out") -> None:
         raise ThousandError(f"{option} {os.fspath(path)!r} is {'a file' if path.is_file() else 'a device'}, "
                             "not a directory")
     if path.is_symlink() and not path.exists():
+        try:
+            os.stat(path)
+        except OSError as e:
+            if e.errno == errno.ELOOP:   # a chain of links that comes back to itself
+                raise ThousandError(f"{option} {os.fspath(path)!r} is a symbolic link in a loop (it leads back to "
+                                    "itself): give a real folder") from None
         raise ThousandError(f"{option} {os.fspath(path)!r} is a symbolic link to {os.readlink(path)!r}, which does "
                             "not exist: create that folder or give another path")
     try:
