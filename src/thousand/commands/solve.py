@@ -490,7 +490,9 @@ def _result(rules, pos, declarer: int, value: int, moves: dict, laid: int | None
         "trick": [card_name(c, symbols=False) for _, c in pos.trick],
         "tricks_left": _tricks_left(pos),
         "taken": {str(seat[s]): pos.deal_points(s) for s in pos.active},
-        **({"laid_away_points": laid, "set_aside_points": pos.set_aside_points} if rules.players == 2 else {}),
+        # (typed hands: neither is known, both null, as the text says they count 0)
+        **({"laid_away_points": laid, "set_aside_points": None if laid is None else pos.set_aside_points}
+           if rules.players == 2 else {}),
         "value": value,
         "reachable": {str(t): value >= t for t in levels},
         "cards": cards,
