@@ -229,3 +229,47 @@ def test_an_empty_rules_file_is_refused_and_a_short_one_says_where_the_rest_come
     assert load_rules_toml(tmp_path / "full.toml") == RUSSIAN
     assert load_rules_toml(tmp_path / "house.toml") == RUSSIAN.with_overrides("blind=on")
     assert capsys.readouterr().err == ""
+
+
+# a value away from classic's for each option a run of single deals never uses
+_GAME_ONLY_VALUES = {"target": "1500", "max_deals": "20", "barrel_at": "none", "barrel_deals": "5",
+                     "barrel_target": "121", "barrel_penalty": "200", "barrel_bid_min": "120",
+                     "barrel_takes_talon": "on", "barrel_third_reset": "on", "bolt_penalty": "200",
+                     "samozval_555": "on", "golden_kon": "on"}
+
+
+@pytest.mark.parametrize("strategy", ["random", "standard"])
+def test_the_game_only_options_change_no_deal_of_a_deal_run(strategy):
+    import numpy as np
+
+    from thousand import kernel
+    from thousand.rules import GAME_ONLY_OPTIONS
+
+    assert set(_GAME_ONLY_VALUES) == set(GAME_ONLY_OPTIONS)
+    base_rules = CLASSIC.with_overrides("barrel_at=none")      # (target=1500 needs it)
+    for rules in (CLASSIC, base_rules):
+        base = kernel.play_deals(np.random.PCG64(3), rules, strategy, n_deals=1500)
+        for option, value in _GAME_ONLY_VALUES.items():
+            if option == "target" and rules is CLASSIC or option.startswith("barrel_") and rules is base_rules:
+                continue
+            other = kernel.play_deals(np.random.PCG64(3), rules.with_overrides(f"{option}={value}"), strategy,
+                                      n_deals=1500)
+            assert all(np.array_equal(base[k], other[k]) for k in base), option
+    # and one that does change the deals is not in the list
+    other = kernel.play_deals(np.random.PCG64(3), CLASSIC.with_overrides("cut_nine_penalty=on"), "random",
+                              n_deals=1500)
+    assert "cut_nine_penalty" not in GAME_ONLY_OPTIONS and not all(
+        np.array_equal(v, other[k]) for k, v in kernel.play_deals(np.random.PCG64(3), CLASSIC, "random",
+                                                                   n_deals=1500).items())
+
+
+def test_simulate_says_which_options_a_deal_run_never_uses(capsys):
+    # golden_kon=on was recorded in the metadata of deals it could not change (try-out 27)
+    from thousand.cli import main
+    from thousand.rules import deal_run_notes
+    assert main(["simulate", "--deals", "200", "--set", "golden_kon=on", "--rules", "russian:bolt_penalty=200",
+                 "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert err == ("note: bolt_penalty=200, golden_kon=on have no effect in a run of single deals (each starts "
+                   "from 0-0, outside a game): use thousand games\n")
+    assert deal_run_notes(RUSSIAN) == [] and deal_run_notes(CLASSIC.with_overrides("bolts=off")) == []

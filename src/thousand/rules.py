@@ -31,7 +31,8 @@ from thousand.files import parse_problem, read_text
 
 __all__ = [
     "Rules", "RulesError", "CLASSIC", "RUSSIAN", "POLISH", "PRESETS", "parse_rules_spec",
-    "parse_overrides", "load_rules_toml", "RuleField", "CHOICES", "rules_hash", "rule_notes",
+    "parse_overrides", "load_rules_toml", "RuleField", "CHOICES", "rules_hash", "rule_notes", "deal_run_notes",
+    "GAME_ONLY_OPTIONS",
 ]
 
 
@@ -486,6 +487,31 @@ def highest_contract(rules: Rules) -> int:
     if rules.bid_cap == "none":
         cap += (rules.ace_marriage or 0) + rules.last_trick_bonus
     return 100 + (cap - 100) // rules.bid_step * rules.bid_step
+
+
+#: Options that act only between the deals of a game (its scores, the barrel, penalties,
+#: its first deals, its end): a run of single deals, each from 0-0 outside a game, plays
+#: the same deals whatever they say (tests/test_rules.py plays each both ways).
+GAME_ONLY_OPTIONS = ("target", "max_deals", "barrel_at", "barrel_deals", "barrel_target", "barrel_penalty",
+                     "barrel_bid_min", "barrel_takes_talon", "barrel_third_reset", "bolt_penalty", "samozval_555",
+                     "golden_kon")
+
+
+def deal_run_notes(rules: Rules) -> list[str]:
+    """The options set apart from ``rules``' preset that a run of single deals never uses
+    (``thousand simulate``; ``thousand games`` plays them), as one line.
+
+    >>> deal_run_notes(CLASSIC.with_overrides("golden_kon=on,bolts=off"))
+    ['golden_kon=on has no effect in a run of single deals (each starts from 0-0, outside a game): use thousand games']
+    """
+    base = rules.describe().partition(":")[0]
+    changed = [o for o in GAME_ONLY_OPTIONS if o in rules.diff(PRESETS[base])]
+    if not changed:
+        return []
+    named = ", ".join(f"{o}={format_value(getattr(rules, o))}" for o in changed)
+    verb = "has" if len(changed) == 1 else "have"
+    return [f"{named} {verb} no effect in a run of single deals (each starts from 0-0, outside a game): use "
+            "thousand games"]
 
 
 def rule_notes(rules: Rules) -> list[str]:

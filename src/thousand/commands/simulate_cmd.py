@@ -88,7 +88,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from thousand.rules import deal_run_notes
     from thousand.simulate import run as run_simulation
-    result = run_simulation("deals", args.deals, **runner_kwargs(args))
+    kwargs = runner_kwargs(args)
+    for note in deal_run_notes(kwargs["rules"]):   # recorded in the metadata, changing no deal
+        print(f"note: {note}", file=sys.stderr)
+    result = run_simulation("deals", args.deals, **kwargs)
     print_summary(result)
     return 0
