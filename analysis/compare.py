@@ -342,9 +342,10 @@ _EVENT_COUNTERS: dict[str, tuple[str, Expr]] = {
     "redeal_four_nines": ("deal", lambda p: (pl.col("redeal") == 3).cast(pl.Float64)),
     "barrel_entries": ("game", lambda p: _seats(p, "barrel_entries").cast(pl.Float64)),
     "barrel_falls": ("game", lambda p: _seats(p, "barrel_falls").cast(pl.Float64)),
-    # a third barrel failure needs three falls of one player in the game (falls count more)
-    "barrel_third_falls": ("game", lambda p: pl.sum_horizontal(
-        [(pl.col(f"barrel_falls{s}") >= 3) for s in range(p)]).cast(pl.Float64)),
+    # the reset needs a player on the barrel a third time in the game (and running out of
+    # deals there, which no column counts apart: a game with a third sit may not reset)
+    "barrel_third_sits": ("game", lambda p: pl.sum_horizontal(
+        [(pl.col(f"barrel_entries{s}") >= 3) for s in range(p)]).cast(pl.Float64)),
     "bolt_penalties": ("game", lambda p: _seats(p, "bolt_penalties").cast(pl.Float64)),
     "resets_555": ("game", lambda p: pl.col("resets_555").cast(pl.Float64)),
     "cut_penalties": ("game", lambda p: pl.col("cut_penalties").cast(pl.Float64)),
@@ -410,8 +411,8 @@ _EXERCISES: tuple[_Exercise, ...] = (
               lambda r, c, mode: c["barrel_falls"] + c["barrel_clashes"], "barrel falls or clashes", True,
               "nobody fell off the barrel and no two reached it together: play more games"),
     _Exercise(("barrel_third_reset",), lambda r: r.barrel_at is not None and r.barrel_third_reset,
-              lambda r, c, mode: c["barrel_third_falls"], "players falling off the barrel three times in a game",
-              True, "a third barrel failure is rare: play more games"),
+              lambda r, c, mode: c["barrel_third_sits"], "players on the barrel a third time in a game",
+              True, "a third time on the barrel is rare: play more games"),
     _Exercise(("samozval_555",), lambda r: r.samozval_555, lambda r, c, mode: c["resets_555"], "555 resets", True,
               "a total of exactly +-555 is rare: play more games"),
     _Exercise(("cut_nine_penalty",), lambda r: r.cut_nine_penalty, lambda r, c, mode: c["cut_penalties"],

@@ -5,7 +5,6 @@ cdef struct GameState:
     int32_t score[4]
     int32_t bolts[4]          # bolt counts towards the next penalty
     int32_t resigns[4]        # resignations so far (sixty_two_free)
-    int32_t fails[4]          # barrel failures so far (barrel_third_reset)
     int32_t sitter            # barrel sitter, -1 none
     int32_t sitter_deals      # deals he has sat
     int32_t dealer
@@ -719,7 +718,6 @@ cdef void start_game(Ctx* c, int64_t game_id) noexcept nogil:
         c.g.score[s] = 0
         c.g.bolts[s] = 0
         c.g.resigns[s] = 0
-        c.g.fails[s] = 0
         g.final[s] = 0
         g.declarer_deals[s] = 0
         g.made[s] = 0
@@ -780,13 +778,16 @@ cdef void apply_deal(Ctx* c, DealRow* row) noexcept nogil:
             g.blind_made += 1
             if r[R_GOLDEN_KON] > 0 and c.g.deal_no < 3:
                 c.g.golden_made = 1
-    # 1. score changes (a sitter's gains count only when he comes off)
+    # 1. score changes (a sitter's gains count only when he comes off; with
+    # barrel_takes_talon his failed attempts cost nothing: the last one falls off, step 3)
     if sitter >= 0 and sitter == decl and row.made and not row.resigned:
         if row.contract >= barrel_contract_of(r) and row.declarer_points >= r[R_BARREL_TARGET]:
             came_off = 1
     for s in range(n):
         ch = row.score[s]
         if s == sitter and ch > 0 and not came_off:
+            continue
+        if s == sitter and ch < 0 and s == decl and r[R_BARREL_TAKES_TALON] > 0:
             continue
         score[s] += ch
     # 2. bolts
@@ -808,9 +809,10 @@ cdef void apply_deal(Ctx* c, DealRow* row) noexcept nogil:
                     c.g.sitter = -1
                     g.barrel_falls[sitter] += 1
                 elif c.g.sitter_deals >= r[R_BARREL_DEALS]:
-                    c.g.fails[sitter] += 1
                     g.barrel_falls[sitter] += 1
-                    if r[R_BARREL_THIRD_RESET] > 0 and c.g.fails[sitter] == 3:
+                    # his third time on the barrel (000: "sits on the Barrel for the third
+                    # time and still fails"): the game row counts the times he got on it
+                    if r[R_BARREL_THIRD_RESET] > 0 and g.barrel_entries[sitter] == 3:
                         score[sitter] = 0
                     else:
                         score[sitter] -= r[R_BARREL_PENALTY]

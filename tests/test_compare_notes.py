@@ -99,11 +99,13 @@ def test_barrel_options_that_act_only_on_a_fall_are_noted_when_nobody_fell():
     zero = {name: 0.0 for name in C._EVENT_COUNTERS}
     entered = {**zero, "barrel_entries": 5.0}
     notes = dict(C._exercise_notes(["a", "b", "c"], rules, [entered, entered, entered], "games", 40))
-    assert "barrel_third_reset=on never came into play: no players falling off the barrel three times" in notes[1]
+    assert "barrel_third_reset=on never came into play: no players on the barrel a third time" in notes[1]
     assert "barrel_penalty=200 never came into play: no barrel falls or clashes in 40 games" in notes[2]
     fell = {**entered, "barrel_falls": 4.0}
     notes = dict(C._exercise_notes(["a", "b", "c"], rules, [fell, fell, fell], "games", 40))
     assert 2 not in notes and "barrel_third_reset" in notes[1]
+    third = {**fell, "barrel_third_sits": 1.0}
+    assert 1 not in dict(C._exercise_notes(["a", "b", "c"], rules, [third, third, third], "games", 40))
     # two reaching the barrel together both pay barrel_penalty, and nobody sits (nor falls)
     clash = {**zero, "barrel_clashes": 1.0}
     notes = dict(C._exercise_notes(["a", "b", "c"], rules, [clash, clash, clash], "games", 40))

@@ -24,6 +24,8 @@ RUNS = [
     ("classic:target=300,barrel_at=200,barrel_third_reset=on,golden_kon=on,cut_nine_penalty=on,max_deals=60",
      "standard", 60),
     ("classic:target=250,barrel_at=none,blind=on,max_deals=60", "aggressive", 100),
+    ("classic:target=300,barrel_at=200,barrel_takes_talon=on,barrel_target=121,barrel_third_reset=on,max_deals=80",
+     "standard", 30),
 ]
 
 SITUATIONS = {
@@ -31,6 +33,7 @@ SITUATIONS = {
     "third barrel failure resets", "goes under the barrel", "knocked off the barrel", "two reach the barrel at once",
     "bolt penalty", "555 reset", "golden kon reset", "cut-nine fine", "free resignation", "paid resignation",
     "max_deals stops the game", "won exactly at the target", "several over the target",
+    "a sitter's failed attempt costs nothing",
 }
 
 
@@ -52,10 +55,13 @@ def situations(rules: Rules, games: list[GameResult]) -> Counter:
             sitter = before.barrel_sitter
             seen["a sitter's gain does not count"] += (sitter >= 0 and res.scores[sitter] > 0
                                                        and notes.barrel_off != sitter)
-            for s in notes.barrel_falls:
-                if st.barrel_fails[s] > before.barrel_fails[s]:
+            seen["a sitter's failed attempt costs nothing"] += (sitter >= 0 and res.declarer == sitter
+                                                                and res.scores[sitter] < 0
+                                                                and rules.barrel_takes_talon)
+            for s, why in zip(notes.barrel_falls, notes.barrel_fall_why):
+                if "without coming off" in why:
                     seen["runs out of barrel deals"] += 1
-                    seen["third barrel failure resets"] += rules.barrel_third_reset and st.barrel_fails[s] == 3
+                    seen["third barrel failure resets"] += rules.barrel_third_reset and st.barrel_sits[s] == 3
                 elif notes.barrel_entered >= 0 and notes.barrel_entered != s:
                     seen["knocked off the barrel"] += 1
                 else:

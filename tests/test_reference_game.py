@@ -384,3 +384,29 @@ def test_docs_traces_md_is_the_format_written(capsys):
     assert shown and shown == [json.dumps(e) for e in got["events"][:len(shown)]]
     assert re.findall(r"^\| `([A-Z_]+)` \|", doc, re.M) == [k.name for k in EventKind]
     assert parse_card("9S") == 0 and parse_card("AH") == 23 and "`9♠` is 0, `A♥` 23" in doc
+
+
+def test_with_barrel_takes_talon_a_sitters_failed_attempts_cost_nothing_until_the_last():
+    # 003: "three attempts at 121 ... two failed attempts are charged no penalty; if the
+    # third fails too he falls off with 120 to pay: 880 - 120 = 760". Each failed attempt
+    # was scored -120, so the sitter fell under the barrel after his first (try-out 29).
+    from thousand.rules import parse_rules_spec
+    rules = parse_rules_spec("russian:target=300,barrel_at=200,max_deals=150")
+    kept = last = 0
+    for seed in range(1, 9):
+        stream = Stream(seed)
+        game = play_game(rules, [RandomPlayer(stream)] * 3, stream)
+        for r, notes in zip(game.deals, game.notes):
+            st, d = r.state, r.declarer
+            if (r.is_redeal or st.barrel_sitter != d or r.scores[d] >= 0 or notes.barrel_entered >= 0
+                    or any(r.cut_fines) or any(notes.bolt_penalties)):
+                continue
+            assert not r.bid_log                           # he took the talon without an auction
+            assert notes.barrel_void == r.scores[d] and notes.barrel_void_seat == d
+            if st.barrel_count + 1 < rules.barrel_deals:
+                assert notes.scores[d] == rules.barrel_at and not notes.barrel_falls, (seed, r.scores)
+                kept += 1
+            else:
+                assert notes.scores[d] == rules.barrel_at - rules.barrel_penalty and notes.barrel_falls == [d]
+                last += 1
+    assert kept >= 2 and last >= 1, (kept, last)

@@ -412,11 +412,22 @@ def test_barrel_deals_and_penalty_and_gains_ignored():
 
 
 def test_barrel_third_reset():
-    third = state([880, 0, 0], barrel_sitter=0, barrel_count=2, barrel_fails=[2, 0, 0])
-    st, _ = settle_deal(C("barrel_third_reset=on"), third, d2(state=third))
-    assert st.scores[0] == 0 and st.barrel_fails[0] == 3
+    # his third time on the barrel (000: "sits on the Barrel for the third time and still
+    # fails"), however the first two ended: the times he got on it are counted, not the
+    # barrels he ran out of deals on (a try-out found a player reset only on his third such)
+    third = state([880, 0, 0], barrel_sitter=0, barrel_count=2, barrel_sits=[3, 0, 0])
+    st, notes = settle_deal(C("barrel_third_reset=on"), third, d2(state=third))
+    assert st.scores[0] == 0 and notes.barrel_falls == [0]
     st, _ = settle_deal(CLASSIC, third, d2(state=third))
     assert st.scores[0] == 760
+    second = state([880, 0, 0], barrel_sitter=0, barrel_count=2, barrel_sits=[2, 0, 0])
+    st, _ = settle_deal(C("barrel_third_reset=on"), second, d2(state=second))
+    assert st.scores[0] == 760
+
+
+def test_getting_onto_the_barrel_counts_a_sit():
+    st, notes = settle_deal(CLASSIC, state([820, 0, 0], barrel_sits=[2, 0, 0]), d2(state=state([820, 0, 0])))
+    assert notes.barrel_entered == 0 and st.barrel_sits == [3, 0, 0]
 
 
 def test_barrel_lost_contract_knock_off_and_clash():

@@ -43,14 +43,14 @@ LATE_RESIGNATION_COST = 120
 class GameState:
     """The game context a deal is played in (what the game engine carries between deals).
 
-    ``barrel_count`` is the number of barrel deals the sitter has used; ``barrel_fails``
-    counts, per seat, barrels failed by running out of deals (for ``barrel_third_reset``).
+    ``barrel_count`` is the number of barrel deals the sitter has used; ``barrel_sits``
+    counts, per seat, the times he got onto the barrel (for ``barrel_third_reset``).
     """
 
     scores: list[int]
     barrel_sitter: int = -1
     barrel_count: int = 0
-    barrel_fails: list[int] = field(default_factory=list)
+    barrel_sits: list[int] = field(default_factory=list)
     bolts: list[int] = field(default_factory=list)
     resignations: list[int] = field(default_factory=list)
     golden: bool = False         # the next deal is a golden-kon deal
@@ -59,11 +59,11 @@ class GameState:
 
     @classmethod
     def fresh(cls, players: int) -> "GameState":
-        return cls(scores=[0] * players, barrel_fails=[0] * players, bolts=[0] * players,
+        return cls(scores=[0] * players, barrel_sits=[0] * players, bolts=[0] * players,
                    resignations=[0] * players)
 
     def copy(self) -> "GameState":
-        return replace(self, scores=list(self.scores), barrel_fails=list(self.barrel_fails),
+        return replace(self, scores=list(self.scores), barrel_sits=list(self.barrel_sits),
                        bolts=list(self.bolts), resignations=list(self.resignations))
 
 

@@ -79,13 +79,19 @@ def settle_deal(rules: Rules, state: GameState, res: DealResult) -> tuple[GameSt
     d = res.declarer
     comes_off = (sitter >= 0 and d == sitter and res.made and not res.resigned
                  and res.contract >= rules.barrel_contract and res.declarer_points >= rules.barrel_target)
-    # 1. score changes; a sitter's gains count only when he comes off
+    # 1. score changes; a sitter's gains count only when he comes off, and with
+    # barrel_takes_talon (003) his failed attempts cost nothing: the last one falls off (3.)
     for s in range(n):
         change = res.scores[s]
         if s == sitter and change > 0 and not comes_off:
             notes.barrel_void, notes.barrel_void_seat = change, s
             notes.barrel_void_why = (f"a made contract of {rules.barrel_contract} or more with "
                                      f"{rules.barrel_target} points takes the sitter off")
+            change = 0
+        elif s == sitter and change < 0 and s == d and rules.barrel_takes_talon:
+            notes.barrel_void, notes.barrel_void_seat = change, s
+            notes.barrel_void_why = (f"with barrel_takes_talon a failed attempt costs nothing; failing all "
+                                     f"{rules.barrel_deals} costs {rules.barrel_penalty}")
             change = 0
         st.scores[s] += change
     if res.resigned:
@@ -139,8 +145,8 @@ def _settle_barrel(rules: Rules, st: GameState, sitter: int, comes_off: bool, no
                 notes.barrel_falls.append(sitter)
                 notes.barrel_fall_why.append(f"the score went under {at}")
             elif st.barrel_count >= rules.barrel_deals:
-                st.barrel_fails[sitter] += 1
-                if rules.barrel_third_reset and st.barrel_fails[sitter] == 3:
+                # (000: "sits on the Barrel for the third time and still fails")
+                if rules.barrel_third_reset and st.barrel_sits[sitter] == 3:
                     st.scores[sitter] = 0
                     cost = "the third time: back to 0"
                 else:
@@ -158,6 +164,7 @@ def _settle_barrel(rules: Rules, st: GameState, sitter: int, comes_off: bool, no
             notes.barrel_falls.append(st.barrel_sitter)
             notes.barrel_fall_why.append(f"knocked off by seat {new}: -{rules.barrel_penalty}")
         st.barrel_sitter, st.barrel_count = new, 0
+        st.barrel_sits[new] += 1
         notes.barrel_entered = new
     elif len(reached) > 1:                    # several at once: all pay, nobody sits
         for s in reached:
