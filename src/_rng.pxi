@@ -77,22 +77,27 @@ cdef extern from *:
         r->state = now;
         return 1;
     }
-    /* A jump: the PCG64 state advanced by 2**k words in one multiply-add,
-       s -> s*mult + plus (O'Neill's advance for a power of two, made once). */
-    typedef struct { __uint128_t mult; __uint128_t plus; } td_jump;
-    static inline void td_jump_make(td_jump *j, const td_pcg128 *r, int k) {
-        __uint128_t m = TD_PCG_MULT, p = r->inc;
-        int i;
-        for (i = 0; i < k; i++) {
-            p = (m + 1) * p;
-            m = m * m;
-        }
-        j->mult = m;
-        j->plus = p;
+    /* A key's place in the chance stream: the state hashed with the key (SplitMix64's
+       finaliser, a bijection of 64-bit words, chained over the base state's two halves
+       and the three key words), a pseudo-random place of the same PCG64 stream.  Places
+       a power of two apart (the first design) share their low state bits, and PCG64's
+       output of such streams is correlated (numpy issue 16313): deals of one match
+       then moved together.  thousand.reference.rng.keyed_state is the Python twin. */
+    static inline uint64_t td_mix64(uint64_t z) {
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
     }
-    static inline void td_jump_to(const td_jump *j, const td_pcg128 *from, td_pcg128 *to) {
-        to->state = from->state * j->mult + j->plus;
-        to->inc = from->inc;
+    static inline void td_key_state(const td_pcg128 *base, uint64_t g, uint64_t d, uint64_t a,
+                                    td_pcg128 *to) {
+        const uint64_t gamma = 0x9E3779B97F4A7C15ULL;
+        uint64_t h = td_mix64((uint64_t)(base->state >> 64) + gamma);
+        h = td_mix64((h ^ (uint64_t)base->state) + gamma);
+        h = td_mix64((h ^ g) + gamma);
+        h = td_mix64((h ^ d) + gamma);
+        h = td_mix64((h ^ a) + gamma);
+        to->state = ((__uint128_t)h << 64) | (__uint128_t)td_mix64(h + gamma);
+        to->inc = base->inc;
     }
     """
     ctypedef struct td_pcg128:
@@ -101,10 +106,7 @@ cdef extern from *:
         td_pcg128* pcg
         int has_uint32
         uint32_t uinteger
-    ctypedef struct td_jump:
-        pass
-    void td_jump_make(td_jump* j, const td_pcg128* r, int k) noexcept nogil
-    void td_jump_to(const td_jump* j, const td_pcg128* frm, td_pcg128* to) noexcept nogil
+    void td_key_state(const td_pcg128* base, uint64_t g, uint64_t d, uint64_t a, td_pcg128* to) noexcept nogil
     uint64_t td_pcg_step(td_pcg128* r) noexcept nogil
     uint64_t td_pcg64_next(void* st) noexcept nogil
     int td_pcg_deal(td_pcg128* r, int b1, int b2, int b3, int32_t* deck, uint32_t* block) noexcept nogil
@@ -194,25 +196,18 @@ cdef inline int32_t shuffle_blocks(bitgen_t* rng, int32_t b1, int32_t b2, int32_
 # ------------------------------------------------------------------ keyed chance
 # With separate streams (Engine(decisions=...)) the strategies draw from their own
 # stream and the chance of each deal comes from a place of the chance stream fixed by
-# (game, deal number, attempt): game g starts 2**100 * g words after the chance stream's
-# state when the engine was made (its first dealer is drawn there), its deal k (k-th
-# played deal, from 0) 2**84 * (k + 1) words after that, and the a-th redeal of that deal
-# 2**64 * a words further.  A deal-only run is game 0.  So the cards of every deal depend
-# on the chance seed and on that key alone: never on how many numbers the strategies drew,
-# nor on how long earlier games ran (docs/kernel.md, "Chance and decisions").
-cdef enum:
-    KEY_GAME_LOG2 = 100
-    KEY_DEAL_LOG2 = 84
-    KEY_ATTEMPT_LOG2 = 64
-
+# the key (game g, d, attempt a): d = 0 is the game's start (its first dealer is drawn
+# there), d = k + 1 its k-th played deal (from 0), a its a-th redeal.  A deal-only run is
+# game 0.  The place is the chance stream's state when the engine was made, hashed with
+# the key (td_key_state): so the cards of every deal depend on the chance seed and on
+# that key alone, never on how many numbers the strategies drew, nor on how long earlier
+# games ran (docs/kernel.md, "Chance and decisions").
 cdef struct KeyedChance:
-    td_jump game                # jumps of 2**100, 2**84 and 2**64 words
-    td_jump deal
-    td_jump attempt
-    td_pcg128 next_game         # where the next game starts
-    td_pcg128 game_at           # the current game's start
-    td_pcg128 deal_at           # the current deal's start (its attempt 0)
-    td_pcg128 attempt_at        # the current attempt's start
+    td_pcg128 base              # the chance stream's state when the engine was made
+    uint64_t game               # the key of the place ``now`` was set to
+    uint64_t deal
+    uint64_t attempt
+    bint started                # a game was started (keyed_game), or a deal dealt
     td_pcg128 now               # the live state the deal draws from
     td_pcg64_state wrap         # numpy's PCG64 state layout around ``now``
     bitgen_t bitgen             # a bit generator drawing from ``now`` (the engine's chance)
@@ -220,14 +215,12 @@ cdef struct KeyedChance:
 
 cdef void keyed_start(KeyedChance* k, const td_pcg128* base) noexcept nogil:
     """Keyed chance from the state ``base`` (copied): game 0 and its first deal next."""
-    td_jump_make(&k.game, base, KEY_GAME_LOG2)
-    td_jump_make(&k.deal, base, KEY_DEAL_LOG2)
-    td_jump_make(&k.attempt, base, KEY_ATTEMPT_LOG2)
-    memcpy(&k.next_game, base, sizeof(td_pcg128))
-    memcpy(&k.game_at, base, sizeof(td_pcg128))
-    memcpy(&k.deal_at, base, sizeof(td_pcg128))
-    memcpy(&k.attempt_at, base, sizeof(td_pcg128))
-    memcpy(&k.now, base, sizeof(td_pcg128))
+    memcpy(&k.base, base, sizeof(td_pcg128))
+    k.game = 0
+    k.deal = 0
+    k.attempt = 0
+    k.started = False
+    td_key_state(&k.base, 0, 0, 0, &k.now)
     k.wrap.pcg = &k.now
     k.wrap.has_uint32 = 0
     k.wrap.uinteger = 0
@@ -238,18 +231,21 @@ cdef void keyed_start(KeyedChance* k, const td_pcg128* base) noexcept nogil:
 
 cdef inline void keyed_game(KeyedChance* k) noexcept nogil:
     """A new game: its start, where its first dealer is drawn."""
-    memcpy(&k.game_at, &k.next_game, sizeof(td_pcg128))
-    td_jump_to(&k.game, &k.game_at, &k.next_game)
-    memcpy(&k.deal_at, &k.game_at, sizeof(td_pcg128))
-    memcpy(&k.now, &k.game_at, sizeof(td_pcg128))
+    if k.started:
+        k.game += 1
+    k.started = True
+    k.deal = 0
+    k.attempt = 0
+    td_key_state(&k.base, k.game, 0, 0, &k.now)
 
 
 cdef inline void keyed_deal(KeyedChance* k, bint redeal) noexcept nogil:
     """The chance of the next dealt deal: the next played deal's, or (``redeal``, the
     last one was a redeal) the same deal's next attempt."""
+    k.started = True
     if redeal:
-        td_jump_to(&k.attempt, &k.attempt_at, &k.attempt_at)
+        k.attempt += 1
     else:
-        td_jump_to(&k.deal, &k.deal_at, &k.deal_at)
-        memcpy(&k.attempt_at, &k.deal_at, sizeof(td_pcg128))
-    memcpy(&k.now, &k.attempt_at, sizeof(td_pcg128))
+        k.deal += 1
+        k.attempt = 0
+    td_key_state(&k.base, k.game, k.deal, k.attempt, &k.now)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Stream", "draw_bounded", "shuffle", "as_stream"]
+__all__ = ["Stream", "draw_bounded", "shuffle", "as_stream", "keyed_state", "keyed_bitgen"]
 
 _MASK32 = 0xFFFFFFFF
 
@@ -97,3 +97,43 @@ def shuffle(stream: Stream) -> list[int]:
 def as_stream(seed_or_stream: "int | Stream | np.random.BitGenerator | np.random.SeedSequence | None") -> Stream:
     """``seed_or_stream`` itself if it is a :class:`Stream`, else a new one built from it."""
     return seed_or_stream if isinstance(seed_or_stream, Stream) else Stream(seed_or_stream)
+
+
+# ----------------------------------------------------------------------- keyed chance
+_M64 = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+
+
+def _mix64(z: int) -> int:
+    """SplitMix64's finaliser: a bijection of 64-bit words that spreads every bit."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return z ^ (z >> 31)
+
+
+def keyed_state(state: int, game: int, deal: int, attempt: int) -> int:
+    """The 128-bit PCG64 state of a key's place in a chance stream whose state is
+    ``state``: ``deal`` 0 is game ``game``'s start (its first dealer), ``deal = k + 1``
+    its k-th played deal, ``attempt`` its redeals (docs/kernel.md, "Chance and
+    decisions"; the kernel's ``td_key_state``).  The state hashed with the key: a
+    pseudo-random place of the same stream (same increment), so that no two keys' places
+    share their low state bits, whose PCG64 outputs would be correlated.
+
+    >>> keyed_state(1, 0, 1, 0) != keyed_state(1, 0, 2, 0) != keyed_state(1, 1, 1, 0)
+    True
+    """
+    h = _mix64(((state >> 64) + _GAMMA) & _M64)
+    for word in (state & _M64, game, deal, attempt):
+        h = _mix64(((h ^ word) + _GAMMA) & _M64)
+    return (h << 64) | _mix64((h + _GAMMA) & _M64)
+
+
+def keyed_bitgen(bitgen: np.random.PCG64, game: int, deal: int, attempt: int = 0) -> np.random.PCG64:
+    """A new ``PCG64`` at the key's place of ``bitgen``'s stream (``bitgen`` is only read)."""
+    st = bitgen.state
+    out = np.random.PCG64()
+    out.state = {"bit_generator": "PCG64", "has_uint32": 0, "uinteger": 0,
+                 "state": {"state": keyed_state(st["state"]["state"], game, deal, attempt),
+                           "inc": st["state"]["inc"]}}
+    return out
+
