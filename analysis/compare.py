@@ -612,11 +612,23 @@ class MetricRow:
             return None
         return self.p_holm < SIGNIFICANCE
 
+    @property
+    def interval_test_split(self) -> bool | None:
+        """The difference interval excludes 0 while its own p-value is 0.05 or more, or the
+        reverse (different methods, each valid: a borderline difference); ``None`` where
+        there is no test."""
+        if self.rules_index == 0 or self.p_value is None or self.diff_ci_low is None or self.diff_ci_high is None:
+            return None
+        if not all(math.isfinite(v) for v in (self.p_value, self.diff_ci_low, self.diff_ci_high)):
+            return None
+        return (self.diff_ci_low > 0 or self.diff_ci_high < 0) != (self.p_value < SIGNIFICANCE)
+
     def as_dict(self) -> dict[str, Any]:
         out = {k: list(v) if k == "notes" else json_number(v) for k, v in dataclasses.asdict(self).items()}
         # added for the summary: whether the difference counts, and what it says in words
         out["significant"] = self.significant
         out["in_words"] = difference_in_words(self) if self.rules_index else None
+        out["interval_test_split"] = self.interval_test_split   # (the text's "disagree at the 5% edge")
         return out
 
 
@@ -1606,16 +1618,7 @@ def _summary_lines(result: ComparisonResult) -> list[str]:
 def _interval_test_disagreements(rows: Sequence[MetricRow]) -> list[str]:
     """The rows whose difference interval excludes 0 while its own p-value is 0.05 or more,
     or the reverse: ``metric (label)`` each."""
-    out = []
-    for r in rows:
-        if r.rules_index == 0 or r.p_value is None or r.diff_ci_low is None or r.diff_ci_high is None:
-            continue
-        if not all(math.isfinite(v) for v in (r.p_value, r.diff_ci_low, r.diff_ci_high)):
-            continue
-        excludes = r.diff_ci_low > 0 or r.diff_ci_high < 0
-        if excludes != (r.p_value < SIGNIFICANCE):
-            out.append(f"{r.metric} ({r.rules})")
-    return out
+    return [f"{r.metric} ({r.rules})" for r in rows if r.interval_test_split]
 
 
 def result_table(result: ComparisonResult) -> str:

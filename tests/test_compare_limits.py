@@ -206,3 +206,5 @@ def test_an_interval_and_a_test_that_disagree_at_the_edge_are_named():
             row(-0.1, -0.01, 0.9, index=0)]
     assert _interval_test_disagreements(rows) == ["win_seat1 (russian)", "win_seat1 (russian)"]
     assert _interval_test_disagreements(rows[1:3]) == []
+    # --json and the CSV say it too: it was in the text only (try-out 30)
+    assert [r.as_dict()["interval_test_split"] for r in rows] == [True, False, False, True, None]
