@@ -223,6 +223,6 @@ def test_a_count_seen_only_a_few_times_gets_a_note_on_its_interval():
     notes = _rare_count_notes(rows, chosen)
     assert [(i, m) for i, m, _ in notes] == [(1, "resets_555"), (1, "redeals"), (0, "resets_555")]
     assert notes[0][2] == ("russian: resets_555 happened only 7 times in 100 games: the intervals of so rare a "
-                           "count cover less than 95% (about 90% at 7 events); play more games")
+                           "count cover less than 95% (measured: about 91% at 7 events, 94% at 21); play more games")
     assert "only 1 time in 100 games" in notes[2][2]
     assert not _rare_count_notes([row("resets_555", FEW_EVENTS / 1000, 1000)], chosen)   # 20 events: enough

@@ -302,3 +302,35 @@ def test_two_player_rules_that_can_never_be_met_are_noted_and_not_blamed_on_the_
     rules = [parse_rules_spec("classic:players=2"), parse_rules_spec("classic:players=2,blind=on")]
     zero = {name: 0.0 for name in C._EVENT_COUNTERS}
     assert not [n for _, n in C._exercise_notes(["a", "b"], rules, [zero, zero], "games", 50) if "blind" in n]
+
+
+def test_try_out_31_notes():
+    # barrel_takes_talon: the score metrics are the deals' own (a sitter's free failed
+    # attempts are in them at -120), said once, on declarer_score's row
+    res = C.compare_rules(["russian", "russian:barrel_takes_talon=off"], n_games=20, seed=1, jobs=1,
+                          metrics=["declarer_score", "score_dealer", "win_seat0"])
+    said = [n for n in res.notes if "deals' own scores" in n]
+    assert said == ["russian: declarer_score, score_dealer are the deals' own scores: a barrel sitter's failed "
+                    "attempts are in them at -contract, which barrel_takes_talon does not charge him in the game; "
+                    "the win shares and the games' final scores show its effect"]
+    assert said[0] in res.row("declarer_score", "russian").notes
+    # an option set to none or off is no rule: not "barrel_bid_min=none never came into play"
+    rules = [parse_rules_spec(s) for s in ("classic:barrel_at=995", "classic:barrel_at=995,barrel_bid_min=120")]
+    zero = {name: 0.0 for name in C._EVENT_COUNTERS}
+    notes = C._exercise_notes(["a", "b"], rules, [zero, zero], "games", 3)
+    assert [i for i, n in notes if "barrel_bid_min" in n] == [1]
+    # bolts=not_on_barrel acts only while someone sits: not in a --deals run
+    rules = [parse_rules_spec(s) for s in ("classic", "classic:bolts=not_on_barrel")]
+    bolts = {**zero, "bolts": 500.0}
+    notes = dict(C._exercise_notes(["a", "b"], rules, [bolts, bolts], "deals", 2000))
+    assert notes[1] == ("b: bolts=not_on_barrel cannot come into play in a --deals run (there are no barrel "
+                        "entries outside whole games): use --games")
+
+
+def test_the_csv_has_every_json_field():
+    # compare.csv lacked rules_hash, mode, seed and strategies (try-out 31)
+    res = C.compare_rules(["classic", "classic:bolts=off"], n_deals=400, seed=2, jobs=1, metrics=["declarer_success"])
+    frame, objects = res.frame(), res.to_json()
+    assert set(frame.columns) == set(objects[0])
+    assert frame["strategies"][0] == " ".join(objects[0]["strategies"]) and frame["seed"][0] == 2
+    assert frame["rules_hash"].to_list() == [o["rules_hash"] for o in objects]

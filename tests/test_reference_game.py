@@ -410,3 +410,15 @@ def test_with_barrel_takes_talon_a_sitters_failed_attempts_cost_nothing_until_th
                 assert notes.scores[d] == rules.barrel_at - rules.barrel_penalty and notes.barrel_falls == [d]
                 last += 1
     assert kept >= 2 and last >= 1, (kept, last)
+
+
+def test_an_explicit_rules_classic_against_a_russian_trace_is_refused(capsys, tmp_path):
+    # --rules classic, the default written out, was taken for "not given" (try-out 31)
+    assert cli.main(["explain", "--game", "--seed", "3", "--rules", "russian", "--set", "max_deals=3", "--json"]) == 0
+    path = tmp_path / "g.json"
+    path.write_text(capsys.readouterr().out)
+    assert cli.main(["explain", "--replay", str(path), "--rules", "classic"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "thousand explain: error: the trace was played under russian:max_deals=3, not classic; drop --rules/--set "
+        "(a trace carries its rules)")
+    assert cli.main(["explain", "--replay", str(path)]) == 0

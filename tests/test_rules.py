@@ -273,3 +273,17 @@ def test_simulate_says_which_options_a_deal_run_never_uses(capsys):
     assert err == ("note: bolt_penalty=200, golden_kon=on have no effect in a run of single deals (each starts "
                    "from 0-0, outside a game): use thousand games\n")
     assert deal_run_notes(RUSSIAN) == [] and deal_run_notes(CLASSIC.with_overrides("bolts=off")) == []
+
+
+def test_barrel_bid_min_that_can_never_act_is_noted():
+    from thousand.rules import rule_notes
+    # under barrel_takes_talon the sitter never bids; at 100 it is every bid's floor (try-out 31)
+    from thousand.rules import deal_run_notes
+    assert rule_notes(RUSSIAN.with_overrides("barrel_bid_min=120")) == [
+        "barrel_bid_min has no effect with barrel_takes_talon (the sitter takes the talon without an auction: "
+        "he never bids)"]
+    assert rule_notes(CLASSIC.with_overrides("barrel_bid_min=100")) == [
+        "barrel_bid_min=100 is no limit: every bid is 100 or more"]
+    assert rule_notes(CLASSIC.with_overrides("barrel_bid_min=120")) == []
+    assert deal_run_notes(CLASSIC.with_overrides("bolts=not_on_barrel")) == [
+        "bolts=not_on_barrel is bolts=always in a run of single deals (nobody sits on the barrel)"]

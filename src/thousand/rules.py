@@ -466,6 +466,8 @@ _MOOT: tuple[tuple[Any, tuple[str, ...], str], ...] = (
     (lambda r: r.players != 4, ("dealer_scores",),
      "at {players} players (only the sitting-out dealer of a 4-player table scores the talon)"),
     (lambda r: r.players == 2, ("blind",), "at 2 players (blind play is for 3 and 4 players)"),
+    (lambda r: r.barrel_at is not None and r.barrel_takes_talon, ("barrel_bid_min",),
+     "with barrel_takes_talon (the sitter takes the talon without an auction: he never bids)"),
     (lambda r: r.bolts == "off", ("bolt_when", "bolt_penalty"), "with bolts=off"),
     (lambda r: r.ace_marriage is None, ("ace_marriage_sets_trump",), "with ace_marriage=none"),
     (lambda r: r.redeal_talon_points_max is None and r.redeal_talon_nines is None
@@ -506,12 +508,15 @@ def deal_run_notes(rules: Rules) -> list[str]:
     """
     base = rules.describe().partition(":")[0]
     changed = [o for o in GAME_ONLY_OPTIONS if o in rules.diff(PRESETS[base])]
-    if not changed:
-        return []
-    named = ", ".join(f"{o}={format_value(getattr(rules, o))}" for o in changed)
-    verb = "has" if len(changed) == 1 else "have"
-    return [f"{named} {verb} no effect in a run of single deals (each starts from 0-0, outside a game): use "
-            "thousand games"]
+    notes = []
+    if changed:
+        named = ", ".join(f"{o}={format_value(getattr(rules, o))}" for o in changed)
+        verb = "has" if len(changed) == 1 else "have"
+        notes.append(f"{named} {verb} no effect in a run of single deals (each starts from 0-0, outside a "
+                     "game): use thousand games")
+    if rules.bolts == "not_on_barrel" and "bolts" in rules.diff(PRESETS[base]):
+        notes.append("bolts=not_on_barrel is bolts=always in a run of single deals (nobody sits on the barrel)")
+    return notes
 
 
 def rule_notes(rules: Rules) -> list[str]:
@@ -532,6 +537,9 @@ def rule_notes(rules: Rules) -> list[str]:
                 notes.append(f"{', '.join(changed)} {verb} no effect {where.format(players=rules.players)}")
     if rules.barrel_at is None and rules.bolts == "not_on_barrel":
         notes.append("bolts=not_on_barrel is bolts=always with barrel_at=none")
+    if (rules.barrel_at is not None and not rules.barrel_takes_talon and rules.barrel_bid_min is not None
+            and rules.barrel_bid_min <= 100):
+        notes.append(f"barrel_bid_min={rules.barrel_bid_min} is no limit: every bid is 100 or more")
     if rules.players == 2:
         for option in ("redeal_talon_nines", "redeal_talon_jacks"):
             value = getattr(rules, option)

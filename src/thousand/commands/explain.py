@@ -136,7 +136,8 @@ def _replay(args: argparse.Namespace, rules) -> int:
                             f"drop {', '.join(chosen)}")
     check_name(args.replay, "--replay", "the trace file written by --json")
     data = read_json(args.replay, "trace", MAX_TRACE_BYTES)
-    rules_given = args.rules != "classic" or bool(args.overrides)
+    # (given on the command line, classic too: _GivenOnce records it)
+    rules_given = getattr(args, "_rules_given", None) is not None or bool(args.overrides)
     try:
         if isinstance(data, dict) and ("first_dealer" in data or "deals" in data):   # a game's
             if args.solve:

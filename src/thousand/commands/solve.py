@@ -411,7 +411,8 @@ def _trace_position(args: argparse.Namespace, rules, hand_off: bool = False):
     if not isinstance(data, dict) or "events" not in data:
         raise ThousandError(f"{args.trace!r} is not a deal trace (write one with thousand explain --seed S --json; "
                             "a --game trace holds many deals)")
-    rules_given = args.rules != "classic" or bool(args.overrides)
+    # (given on the command line, classic too: _GivenOnce records it)
+    rules_given = getattr(args, "_rules_given", None) is not None or bool(args.overrides)
     try:
         rules = trace_rules(data, rules, rules_given)
         deal = replay_deal(rules, DealTrace.from_dict(data))
