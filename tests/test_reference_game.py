@@ -422,3 +422,13 @@ def test_an_explicit_rules_classic_against_a_russian_trace_is_refused(capsys, tm
         "thousand explain: error: the trace was played under russian:max_deals=3, not classic; drop --rules/--set "
         "(a trace carries its rules)")
     assert cli.main(["explain", "--replay", str(path)]) == 0
+
+
+def test_one_explained_deal_says_which_options_need_a_game(capsys):
+    # golden_kon=on was in the header of an ordinary deal without a word (try-out 32)
+    assert cli.main(["explain", "--seed", "1", "--set", "golden_kon=on"]) == 0
+    assert capsys.readouterr().err == ("note: golden_kon=on has no effect in a run of single deals (each starts "
+                                       "from 0-0, outside a game): use --game\n")
+    assert cli.main(["explain", "--seed", "1", "--set", "golden_kon=on", "--game", "--set", "max_deals=1"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "golden kon: blind 120" in out

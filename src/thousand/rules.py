@@ -499,9 +499,9 @@ GAME_ONLY_OPTIONS = ("target", "max_deals", "barrel_at", "barrel_deals", "barrel
                      "golden_kon")
 
 
-def deal_run_notes(rules: Rules) -> list[str]:
+def deal_run_notes(rules: Rules, instead: str = "thousand games") -> list[str]:
     """The options set apart from ``rules``' preset that a run of single deals never uses
-    (``thousand simulate``; ``thousand games`` plays them), as one line.
+    (``thousand simulate``, ``thousand explain`` without ``--game``; ``instead`` plays them).
 
     >>> deal_run_notes(CLASSIC.with_overrides("golden_kon=on,bolts=off"))
     ['golden_kon=on has no effect in a run of single deals (each starts from 0-0, outside a game): use thousand games']
@@ -513,7 +513,7 @@ def deal_run_notes(rules: Rules) -> list[str]:
         named = ", ".join(f"{o}={format_value(getattr(rules, o))}" for o in changed)
         verb = "has" if len(changed) == 1 else "have"
         notes.append(f"{named} {verb} no effect in a run of single deals (each starts from 0-0, outside a "
-                     "game): use thousand games")
+                     f"game): use {instead}")
     if rules.bolts == "not_on_barrel" and "bolts" in rules.diff(PRESETS[base]):
         notes.append("bolts=not_on_barrel is bolts=always in a run of single deals (nobody sits on the barrel)")
     return notes

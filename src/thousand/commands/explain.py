@@ -101,6 +101,9 @@ def run(args: argparse.Namespace) -> int:
         game = play_game(rules, players, stream)
         print(game.trace.to_json(indent=1) if args.json else format_game(game))
         return 0
+    from thousand.rules import deal_run_notes
+    for note in deal_run_notes(rules, instead="--game"):   # one deal from 0-0 (golden kon needs a game)
+        print(f"note: {note}", file=sys.stderr)
     drawn = stream.draw_bounded(n)    # drawn even with --dealer: the same cards, another dealer
     dealer = drawn if args.dealer is None else args.dealer
     blocks = []
