@@ -1284,11 +1284,12 @@ def compare_rules(rule_sets: Sequence[Rules | str], n_games: int | None = None, 
     worst = None if precision is None else _worst_width(result_rows, chosen)
     met = None if precision is None else worst is not None and worst < precision
     notes = _notes(labels, rules, chosen, metrics is not None, events, mode, n_units, strategies)
-    rare = _rare_count_notes(result_rows, chosen)
+    rare = _rare_counts(result_rows, chosen)
+    row_notes = notes + _rare_count_notes(rare)
     for row in result_rows:
-        row.notes = [text for index, metric, text in notes + rare
+        row.notes = [text for index, metric, text in row_notes
                      if (index is None or index == row.rules_index) and (metric is None or metric == row.metric)]
-    notes += _rare_count_summary(rare, result_rows)   # printed: one line a rule set
+    notes += _rare_count_summary(rare)   # printed: one line a rule set
     return ComparisonResult(
         labels=list(labels), rules=rules, mode=mode, n=n_units, seed=int(seed),
         strategies=list([strategies] if isinstance(strategies, str) else (strategies or [])),
@@ -1399,34 +1400,38 @@ def _notes(labels: Sequence[str], rules: Sequence[Rules], chosen: Sequence[Metri
 FEW_EVENTS = 20
 
 
-def _rare_count_notes(rows: Sequence[MetricRow], chosen: Sequence[Metric]) -> list[tuple[int, str, str]]:
-    """A note for every count per game (555 resets, barrel falls...) that a rule set saw
-    only a handful of times: its interval (and its difference's) is rougher than 95%."""
+#: What a rare count's note says of its intervals (the measurement of FEW_EVENTS).
+_RARE_COVERAGE = "cover less than 95% (measured: about 91% at 7 events, 94% at 21); play more games"
+
+
+def _rare_counts(rows: Sequence[MetricRow], chosen: Sequence[Metric]) -> list[tuple[MetricRow, int]]:
+    """Every count per game (555 resets, barrel falls...) that a rule set saw only a
+    handful of times, with how often: its interval (and its difference's) is rougher
+    than 95%."""
     counts = {m.name for m in chosen if m.kind == "mean" and m.unit == _PER_GAME and m.floor == 0.0}
-    notes = []
-    for r in rows:
-        if r.metric not in counts or not _finite(r.value) or not r.n:
-            continue
-        seen = round(r.value * r.n)
-        if 0 < seen < FEW_EVENTS:
-            notes.append((r.rules_index, r.metric,
-                          f"{r.rules}: {r.metric} happened only {seen} time{'s' if seen > 1 else ''} in {r.n:,} games: "
-                          f"the intervals of so rare a count cover less than 95% (measured: about 91% at "
-                          f"7 events, 94% at 21); play more games"))
-    return notes
-
-
-def _rare_count_summary(rare: Sequence[tuple[int, str, str]],
-                        rows: Sequence[MetricRow]) -> list[tuple[int, None, str]]:
-    """The rare counts' notes as one line a rule set (the rows keep one note each)."""
-    by_row = {(r.rules_index, r.metric): r for r in rows}
     out = []
-    for index in sorted({i for i, _, _ in rare}):
-        mine = [by_row[(i, m)] for i, m, _ in rare if i == index]
-        counts = ", ".join(f"{r.metric} ({round(r.value * r.n)})" for r in mine)
-        out.append((index, None, f"{mine[0].rules}: {counts} happened fewer than {FEW_EVENTS} times in "
-                                 f"{mine[0].n:,} games: the intervals of so rare counts cover less than 95% "
-                                 "(measured: about 91% at 7 events, 94% at 21); play more games"))
+    for r in rows:
+        if r.metric in counts and _finite(r.value) and r.n and 0 < round(r.value * r.n) < FEW_EVENTS:
+            out.append((r, round(r.value * r.n)))
+    return out
+
+
+def _rare_count_notes(rare: Sequence[tuple[MetricRow, int]]) -> list[tuple[int, str, str]]:
+    """A note on each rare count's row."""
+    return [(r.rules_index, r.metric, f"{r.rules}: {r.metric} happened only {seen} time{'s' if seen > 1 else ''} "
+                                      f"in {r.n:,} games: the intervals of so rare a count {_RARE_COVERAGE}")
+            for r, seen in rare]
+
+
+def _rare_count_summary(rare: Sequence[tuple[MetricRow, int]]) -> list[tuple[int, None, str]]:
+    """The rare counts as one printed line a rule set (the rows keep one note each)."""
+    out = []
+    for index in sorted({r.rules_index for r, _ in rare}):
+        mine = [(r, seen) for r, seen in rare if r.rules_index == index]
+        counts = ", ".join(f"{r.metric} ({seen})" for r, seen in mine)
+        first = mine[0][0]
+        out.append((index, None, f"{first.rules}: {counts} happened fewer than {FEW_EVENTS} times in {first.n:,} "
+                                 f"games: the intervals of so rare counts {_RARE_COVERAGE}"))
     return out
 
 

@@ -212,7 +212,7 @@ def test_an_interval_and_a_test_that_disagree_at_the_edge_are_named():
 
 def test_a_count_seen_only_a_few_times_gets_a_note_on_its_interval():
     # russian's 555 resets at 100 games (about 7): 9% of the 95% intervals missed (try-out 30)
-    from thousand.analysis.compare import FEW_EVENTS, MetricRow, _build_metrics, _rare_count_notes
+    from thousand.analysis.compare import FEW_EVENTS, MetricRow, _build_metrics, _rare_count_notes, _rare_counts
 
     chosen = _build_metrics(3)
 
@@ -220,9 +220,9 @@ def test_a_count_seen_only_a_few_times_gets_a_note_on_its_interval():
         return MetricRow(metric, "russian", index, "mean", "per game", "", value, value - 0.05, value + 0.05, n)
     rows = [row("resets_555", 0.07, 100), row("resets_555", 0.07, 4000), row("cut_penalties", 0.0, 100),
             row("redeals", 0.07, 100), row("resets_555", 0.01, 100, index=0), row("declarer_success", 0.07, 100)]
-    notes = _rare_count_notes(rows, chosen)
+    notes = _rare_count_notes(_rare_counts(rows, chosen))
     assert [(i, m) for i, m, _ in notes] == [(1, "resets_555"), (1, "redeals"), (0, "resets_555")]
     assert notes[0][2] == ("russian: resets_555 happened only 7 times in 100 games: the intervals of so rare a "
                            "count cover less than 95% (measured: about 91% at 7 events, 94% at 21); play more games")
     assert "only 1 time in 100 games" in notes[2][2]
-    assert not _rare_count_notes([row("resets_555", FEW_EVENTS / 1000, 1000)], chosen)   # 20 events: enough
+    assert not _rare_counts([row("resets_555", FEW_EVENTS / 1000, 1000)], chosen)   # 20 events: enough

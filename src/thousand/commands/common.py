@@ -37,6 +37,12 @@ class _GivenOnce(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
+def rules_on_command_line(args: argparse.Namespace) -> bool:
+    """Whether --rules or --set was on the command line (``--rules classic`` too:
+    :class:`_GivenOnce` records it), as against the default."""
+    return getattr(args, "_rules_given", None) is not None or bool(args.overrides)
+
+
 def rules_from_args(args: argparse.Namespace, spec: str | None = None) -> Rules:
     return parse_rules_spec(spec if spec is not None else args.rules, args.overrides)
 

@@ -6,7 +6,8 @@ import json
 import sys
 from typing import Any
 
-from thousand.commands.common import add_rules_arguments, rules_from_args, seat_strategies, seed_value, whole
+from thousand.commands.common import (add_rules_arguments, rules_from_args, rules_on_command_line,
+                                       seat_strategies, seed_value, whole)
 from thousand.errors import IllegalDecision, ThousandError, check_name
 from thousand.files import read_json
 from thousand.trace import EventKind
@@ -139,8 +140,7 @@ def _replay(args: argparse.Namespace, rules) -> int:
                             f"drop {', '.join(chosen)}")
     check_name(args.replay, "--replay", "the trace file written by --json")
     data = read_json(args.replay, "trace", MAX_TRACE_BYTES)
-    # (given on the command line, classic too: _GivenOnce records it)
-    rules_given = getattr(args, "_rules_given", None) is not None or bool(args.overrides)
+    rules_given = rules_on_command_line(args)
     try:
         if isinstance(data, dict) and ("first_dealer" in data or "deals" in data):   # a game's
             if args.solve:

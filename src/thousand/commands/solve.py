@@ -5,7 +5,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from thousand.commands.common import add_rules_arguments, rules_from_args, seat_strategies, seed_value, WHOLE, whole
+from thousand.commands.common import (add_rules_arguments, rules_from_args, rules_on_command_line,
+                                       seat_strategies, seed_value, WHOLE, whole)
 from thousand.errors import IllegalDecision, ThousandError
 
 if TYPE_CHECKING:       # the command imports the kernel only when it runs
@@ -411,8 +412,7 @@ def _trace_position(args: argparse.Namespace, rules, hand_off: bool = False):
     if not isinstance(data, dict) or "events" not in data:
         raise ThousandError(f"{args.trace!r} is not a deal trace (write one with thousand explain --seed S --json; "
                             "a --game trace holds many deals)")
-    # (given on the command line, classic too: _GivenOnce records it)
-    rules_given = getattr(args, "_rules_given", None) is not None or bool(args.overrides)
+    rules_given = rules_on_command_line(args)
     try:
         rules = trace_rules(data, rules, rules_given)
         deal = replay_deal(rules, DealTrace.from_dict(data))
