@@ -311,10 +311,7 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
         raise ThousandError("deals_out is for games runs; a deals run writes its deals to out")
     if backend == "dask" and scheduler is None and jobs == -1:
         jobs = os.cpu_count() or 1
-    if scheduler is not None and not scheduler.strip():
-        raise ThousandError("--scheduler is empty: give the scheduler's address, e.g. tcp://10.0.0.5:8786")
-    if scheduler is not None and backend != "dask":
-        raise ThousandError("--scheduler needs --backend dask")
+    pool.check_scheduler(backend, scheduler)
     rules = parse_rules_spec(rules)
     strategies = normalize_strategies(strategies, rules.players)
     if seed is None:

@@ -77,6 +77,29 @@ def add_seed_argument(p: argparse.ArgumentParser, default: int | None = 1) -> No
                    help=f"root seed; the same seed gives the same result (default {default})")
 
 
+def add_pool_arguments(p: argparse.ArgumentParser, local_cluster: bool = False) -> None:
+    """--jobs, --backend and --scheduler: the worker pool of a command that runs chunks
+    (simulate, games, compare, match); ``local_cluster``: the command starts a local Dask
+    cluster when no scheduler is given."""
+    p.add_argument("--jobs", "-j", type=whole, default=-1, metavar="J",
+                   help="parallel workers, -1 for all cores (default -1); never changes the result")
+    p.add_argument("--backend", default="loky", metavar="loky|threads|dask",
+                   help="worker pool: loky processes (default), threads of this process, or a "
+                        "dask.distributed cluster; never changes the result")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="Dask scheduler address (e.g. tcp://host:8786) for --backend dask"
+                        + ("; without it a local cluster of --jobs workers is started" if local_cluster else ""))
+
+
+def check_pool_arguments(args: argparse.Namespace) -> None:
+    """The options of :func:`add_pool_arguments`, each refused in one line before any work."""
+    from thousand.errors import check_jobs
+    from thousand.runner.pool import check_scheduler
+
+    check_jobs(args.jobs, "--jobs")
+    check_scheduler(args.backend, args.scheduler)
+
+
 def seat_strategies(specs: list[str], n: int) -> list[str]:
     """One player spec per seat from ``--strategy`` given once (every seat) or once per
     seat, every name checked against the one registry of players (explain, solve)."""

@@ -8,7 +8,7 @@ import math
 import os
 from pathlib import Path
 
-from thousand.commands.common import add_rules_arguments, add_seed_argument, print_result, rules_from_args, whole
+from thousand.commands.common import add_pool_arguments, add_rules_arguments, add_seed_argument, check_pool_arguments, print_result, rules_from_args, whole
 from thousand.errors import ThousandError, check_name
 
 NAME = "compare"
@@ -91,13 +91,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
                    help="strategy for every seat (once) or for each seat (once per seat); default standard")
     add_seed_argument(p)
-    p.add_argument("--jobs", "-j", type=whole, default=-1, metavar="J",
-                   help="parallel workers, -1 for all cores (default -1); never changes the result")
-    p.add_argument("--backend", default="loky", metavar="loky|threads|dask",
-                   help="worker pool: loky processes (default), threads, or a dask.distributed cluster; "
-                        "never changes the result")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="Dask scheduler address (e.g. tcp://host:8786) for --backend dask")
+    add_pool_arguments(p)
     p.add_argument("--metric", "-m", action="append", default=None, metavar="NAME[,NAME...]",
                    help="compare only these metrics (repeatable; see --list-metrics)")
     p.add_argument("--precision", type=float, default=None, metavar="X",
@@ -142,14 +136,9 @@ def run(args: argparse.Namespace) -> int:
         raise ThousandError("give at least two rule sets to compare, e.g. --rules classic --rules classic:bolts=off")
     if args.precision is not None and not (args.precision > 0 and math.isfinite(args.precision)):
         raise ThousandError(f"--precision must be a positive number, got {args.precision}")
-    if args.jobs == 0 or args.jobs < -1:
-        raise ThousandError(f"--jobs must be a positive number of workers or -1 for all cores, got {args.jobs}")
+    check_pool_arguments(args)
     if args.resume and not args.out:
         raise ThousandError("--resume continues a comparison kept in --out; give --out DIR")
-    if args.scheduler is not None and args.backend != "dask":
-        raise ThousandError("--scheduler goes with --backend dask")
-    if args.scheduler is not None and not args.scheduler.strip():
-        raise ThousandError("--scheduler is empty: give the scheduler's address, e.g. tcp://10.0.0.5:8786")
     if args.max_games is not None and args.precision is None:
         raise ThousandError("--max-games caps a --precision run; give --precision too")
     check_name(args.out, "--out", "the directory to write to")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from thousand.commands.common import add_rules_arguments, add_seed_argument, print_result, rules_from_args, whole
+from thousand.commands.common import add_pool_arguments, add_rules_arguments, add_seed_argument, check_pool_arguments, print_result, rules_from_args, whole
 from thousand.errors import ThousandError, check_name
 
 NAME = "match"
@@ -61,12 +61,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                       help="whole games, each played in every seating")
     add_rules_arguments(p)
     add_seed_argument(p)
-    p.add_argument("--jobs", "-j", type=whole, default=-1, metavar="J",
-                   help="parallel workers, -1 for all cores (default -1); never changes the result")
-    p.add_argument("--backend", default="loky", metavar="loky|threads|dask",
-                   help="worker pool: loky processes (default), threads, or a dask.distributed cluster")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="Dask scheduler address (e.g. tcp://host:8786) for --backend dask")
+    add_pool_arguments(p)
     p.add_argument("--precision", type=float, default=None, metavar="X",
                    help="play in rounds until every pair's main interval is narrower than X "
                         "(points; with --games a share: 0.02 = 2 percentage points)")
@@ -88,14 +83,11 @@ def run(args: argparse.Namespace) -> int:
     specs = args.strategy or []
     if len(specs) < 2:
         raise ThousandError("a match needs at least two strategies, e.g. --strategy greedy --strategy standard")
-    if args.jobs == 0 or args.jobs < -1:
-        raise ThousandError(f"--jobs must be a positive number of workers or -1 for all cores, got {args.jobs}")
+    check_pool_arguments(args)
     if args.precision is not None and not (args.precision > 0 and math.isfinite(args.precision)):
         raise ThousandError(f"--precision must be a positive number, got {args.precision}")
     if args.resume and not args.out:
         raise ThousandError("--resume continues a match in --out; give --out DIR")
-    if args.scheduler is not None and args.backend != "dask":
-        raise ThousandError("--scheduler goes with --backend dask")
     check_name(args.out, "--out", "the directory to write to")
     rules = rules_from_args(args)
 

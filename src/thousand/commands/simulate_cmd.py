@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from thousand.commands.common import add_rules_arguments, add_seed_argument, rules_from_args, whole
+from thousand.commands.common import add_pool_arguments, add_rules_arguments, add_seed_argument, check_pool_arguments, rules_from_args, whole
 
 NAME = "simulate"
 HELP = "play N deals in parallel and write one row per deal to a Parquet dataset"
@@ -43,14 +43,7 @@ def add_runner_arguments(p: argparse.ArgumentParser, unit: str, default_chunk: i
     p.add_argument("--strategy", action="append", default=None, metavar="NAME[:k=v,...]",
                    help="strategy for every seat (once) or for each seat (once per seat); default standard")
     add_seed_argument(p)
-    p.add_argument("--jobs", "-j", type=whole, default=-1, metavar="J",
-                   help="parallel workers, -1 for all cores (default -1); never changes the result")
-    p.add_argument("--backend", default="loky", metavar="loky|threads|dask",
-                   help="loky: worker processes (default); threads: threads of this process; "
-                        "dask: a dask.distributed cluster")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="Dask scheduler address (e.g. tcp://host:8786) for --backend dask; "
-                        "without it a local cluster of --jobs workers is started")
+    add_pool_arguments(p, local_cluster=True)
     p.add_argument("--out", "-o", default=None, metavar="PATH",
                    help="dataset directory to write (default: a temporary one, removed at exit)")
     p.add_argument("--resume", action="store_true",
@@ -67,6 +60,7 @@ if TYPE_CHECKING:
 
 def runner_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     """Keyword arguments of :func:`thousand.simulate.run` from the parsed options."""
+    check_pool_arguments(args)
     return dict(
         rules=rules_from_args(args), strategies=args.strategy, seed=args.seed, jobs=args.jobs,
         backend=args.backend, scheduler=args.scheduler, out=args.out, chunk_size=args.chunk_size,

@@ -44,7 +44,7 @@ from typing import Any, TypeVar
 
 from thousand.errors import ThousandError
 
-__all__ = ["BACKENDS", "run_tasks", "loky_backend", "die_with_owner", "keep_freed_memory", "killed_by_interrupt", "memory_refused", "check_backend",
+__all__ = ["BACKENDS", "run_tasks", "loky_backend", "die_with_owner", "keep_freed_memory", "killed_by_interrupt", "memory_refused", "check_backend", "check_scheduler",
            "exception_chain", "worker_death", "progress_bar", "children_deaf_to_ctrl_c", "stop_signals_interrupt",
            "Interrupted", "STOP_SIGNALS", "DASK_CONNECT_TIMEOUT", "SchedulerLost"]
 
@@ -70,6 +70,15 @@ def check_backend(backend: str) -> None:
         import importlib.util
         if importlib.util.find_spec("distributed") is None or importlib.util.find_spec("dask") is None:
             raise ThousandError("the dask backend needs dask[distributed]: pip install 'thousand[dask]'")
+
+
+def check_scheduler(backend: str, scheduler: str | None) -> None:
+    """One line for a scheduler address that cannot be used: one given without the dask
+    backend, or an empty one."""
+    if scheduler is not None and not scheduler.strip():
+        raise ThousandError("--scheduler is empty: give the scheduler's address, e.g. tcp://10.0.0.5:8786")
+    if scheduler is not None and backend != "dask":
+        raise ThousandError("--scheduler goes with --backend dask")
 
 
 def run_tasks(fn: Callable[[T], R], tasks: Sequence[T], *, backend: str = "loky", jobs: int = 1,
