@@ -39,7 +39,8 @@ Methods (also in ``docs/compare.md`` and :data:`METHODS`):
   of one game are not independent), the paired difference by the same linearisation on
   the pairs, t with ``n - 1`` degrees of freedom as for means; proportions among them
   get Wilson's form of that interval (t quantile, effective sample size
-  ``R (1 - R) / se**2`` capped at the deals counted), so it stays in [0, 1];
+  ``R (1 - R) / se**2``, capped at the deals counted below 30 games), so it stays in
+  [0, 1];
 * the median and the 10th and 90th percentiles of deals per game: a distribution-free
   order-statistic interval; the difference with a paired bootstrap (percentile, 1000
   resamples); no p-value.
@@ -152,7 +153,7 @@ METHODS: dict[str, tuple[str, str]] = {
     "ratio": ("ratio of sums, delta-method se clustered by unit, t with n-1 df",
               "paired delta method (per-unit influence differences), t with n-1 df; t-test"),
     "ratio_proportion": ("Wilson with t (n-1 df) at the effective n of the clustered (delta-method) "
-                         "variance, at most the deals counted",
+                         "variance (at most the deals counted below 30 units)",
                          "paired delta method (per-unit influence differences), t with n-1 df; t-test"),
     "median": ("order-statistic (distribution-free) interval",
                "paired bootstrap, percentile, 1000 resamples; no p-value"),

@@ -81,6 +81,9 @@ BOOTSTRAP_RESAMPLES = 1_000
 # (``SeedSequence([seed, BOOTSTRAP_TAG])``, see thousand.runner.seeding), so a comparison
 # is reproducible and never touches the simulation's streams.
 BOOTSTRAP_TAG = 0x0C0FFEE
+#: Fewer units than this: a ratio's proportion interval is never narrower than the
+#: binomial one of the deals counted (ratio_estimate_from)
+FEW_UNITS = 30
 
 
 # =========================================================================== quantiles
@@ -612,12 +615,18 @@ def ratio_estimate_from(mom: Moments, num: int, den: int, proportion: bool, conf
             return Estimate(r, math.nan, math.nan, n, weight)
         # Wilson's form, so the interval stays in [0, 1], but with what the difference
         # interval uses: the clustered se (through the effective n, R (1 - R) / se**2)
-        # and t with n - 1 df, since the units (games) are what is sampled.  The
-        # effective n never exceeds the deals counted: a few games whose rates happen
-        # to agree must not pass for thousands of independent deals.
+        # and t with n - 1 df, since the units (games) are what is sampled.  Below
+        # FEW_UNITS units the effective n never exceeds the deals counted: a few games
+        # whose rates happen to agree must not pass for thousands of independent deals.
+        # From FEW_UNITS on the clustered se stands even where it is below the binomial
+        # one: a duplicate match's seatings of one deck are negatively correlated (when
+        # the deck favours one seat, A alone wins there and not in the others), and the
+        # cap made its 95% intervals cover 99% (try-out 30).
         n_eff = weight
         if se > 0 and 0 < r < 1:
-            n_eff = min(weight, r * (1 - r) / se ** 2)
+            n_eff = r * (1 - r) / se ** 2
+            if n < FEW_UNITS:
+                n_eff = min(weight, n_eff)
         lo, hi = wilson_bounds(r * n_eff, n_eff, t_for(confidence, n))
         return Estimate(r, lo, hi, n, weight)
     half = t_for(confidence, n) * se
@@ -630,9 +639,10 @@ def ratio_estimate(num: np.ndarray, den: np.ndarray, proportion: bool = False,
     (Student t, ``n - 1`` degrees of freedom).
 
     With ``proportion`` the interval is Wilson's at the effective sample size
-    ``R (1 - R) / se**2`` (the design effect of the clustering), capped at the sum of the
-    denominators, with the Student t quantile (``n - 1`` df) in place of z: about
-    ``R +- t se`` as for the difference, but inside [0, 1].
+    ``R (1 - R) / se**2`` (the design effect of the clustering), with fewer than
+    ``FEW_UNITS`` units capped at the sum of the denominators, with the Student t quantile
+    (``n - 1`` df) in place of z: about ``R +- t se`` as for the difference, but inside
+    [0, 1].
 
     >>> e = ratio_estimate(np.array([1., 2, 3]), np.array([2., 2, 2]))
     >>> round(e.value, 4), round(e.low, 4), round(e.high, 4)

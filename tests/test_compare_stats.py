@@ -390,3 +390,28 @@ def test_a_count_s_interval_stops_at_zero_and_keeps_its_upper_end():
     # the upper end is still the t interval's: its half-width is more than the value, so
     # its lower end was below zero
     assert all(r.ci_high - r.value > r.value for r in cut)
+
+
+def test_ratio_proportion_interval_is_not_capped_for_negatively_correlated_units():
+    # A duplicate match's unit: one deck, A alone in each of three seats; a deck that
+    # favours one seat makes A win there and lose elsewhere (correlation about -0.2 as in
+    # standard against cautious, 4,000 games).  The clustered se is below the binomial
+    # one of the 3 n seatings; capping the effective n at 3 n covered 99%, not 95%.
+    trials, units, truth = 1000, 200, 0.4
+    rng = np.random.default_rng(2026_12_05)
+    covered = capped_covered = 0
+    for _ in range(trials):
+        # the deck favours one seat: A wins there with 0.9, elsewhere with 0.15 (mean 0.4;
+        # the seats' wins correlate at about -0.26)
+        favoured = rng.integers(0, 3, units)
+        chance = np.where(np.arange(3) == favoured[:, None], 0.9, 0.15)
+        wins = rng.random((units, 3)) < chance
+        num, den = wins.sum(axis=1).astype(float), np.full(units, 3.0)
+        e = ratio_estimate(num, den, proportion=True)
+        covered += e.low <= truth <= e.high
+        r = num.sum() / den.sum()
+        low, high = _wilson_with(t_quantile(0.95, units - 1), r * den.sum(), den.sum())
+        capped_covered += low <= truth <= high
+    tol = 4 * math.sqrt(0.95 * 0.05 / trials)
+    assert abs(covered / trials - 0.95) < tol, covered / trials
+    assert capped_covered / trials > 0.95 + tol      # what the cap gave: the test sees it
