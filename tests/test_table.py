@@ -17,7 +17,7 @@ from thousand.reference.players import PassivePlayer, RandomPlayer
 from thousand.reference.rng import Stream
 from thousand.rules import parse_rules_spec
 from thousand.table import Quit, TableGame, TextTable, Undo, load, play, save
-from thousand.table.session import answer_of, recorded
+from thousand.table.session import answer_of, recorded, takebacks_line
 from thousand.table.text import _marriage_value
 
 SHORT = "classic:max_deals=3"
@@ -1228,3 +1228,57 @@ def test_a_dealer_on_the_barrel_is_told_his_talon_does_not_score():
         assert r.scores[r.dealer] == 0
         assert (f"dealt and sat out on the barrel: the talon {format_hand(talon)} does not score "
                 f"({dealer_talon_score(rules, talon)} off the barrel)") in text
+
+
+def test_a_drawn_seed_is_not_said_at_a_stop_the_game_can_go_on_from(tmp_path, capsys, monkeypatch):
+    # stopped with --save, the game can be resumed: the seed said then let 'thousand
+    # explain --seed S' show the hands still to be played (try-out 34)
+    path = tmp_path / "g.json"
+    for stdin in ("quit\n", ""):                       # quit, and the end of the input
+        path.unlink(missing_ok=True)
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+        assert main(["play", "--save", str(path)]) == 0
+        out = capsys.readouterr().out
+        assert "thousand play --resume" in out and "seed was" not in out and str(load(path).seed) not in out
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+        assert main(["play", "--resume", str(path)]) == 0
+        assert "seed was" not in capsys.readouterr().out
+
+
+def test_undo_counts_a_take_back_keeps_it_in_the_file_and_says_it_at_the_end(tmp_path, capsys, monkeypatch):
+    # an undo after the talon was shown let the person bid again knowing it (try-out 34):
+    # the game is marked as played with take-backs
+    path = tmp_path / "g.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("110\nundo\npass\nquit\n"))
+    assert main(["play", "--seed", "7", "--save", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "what you saw after it stays seen, so the game counts 1 take-back" in out
+    game = load(path)
+    assert game.takebacks == 1 and game.answers == [["bid", 0]]
+    # the count goes on in a resumed game and is said when the game ends
+    front = Scripted(_answer_as(PassivePlayer()))
+    front_game = load(path)
+    play(front_game, front, path)
+    assert load(path).takebacks == 1 and load(path).finished
+    assert takebacks_line(load(path)) == "played with 1 take-back (undo)"
+    damaged = json.loads(path.read_text())
+    for value, said in ((-1, "takebacks must be a whole number >= 0, not -1"),
+                        (True, "takebacks must be a whole number >= 0, not True")):
+        damaged["takebacks"] = value
+        with pytest.raises(ThousandError, match=re.escape(said)):
+            TableGame.from_dict(damaged)
+
+
+def test_a_saved_game_names_every_rule_option_and_says_which_is_not_text(tmp_path):
+    # a file without "bolts" was resumed under classic's bolts without a word, and a
+    # number as a value was "rules must be an object of rule options as text" (try-out 34)
+    data = TableGame(5, parse_rules_spec("russian"), 0, ["person", "standard", "standard"]).to_dict()
+    assert TableGame.from_dict(data).rules == parse_rules_spec("russian")
+    lacking = json.loads(json.dumps(data))
+    del lacking["rules"]["bolts"]
+    with pytest.raises(ThousandError, match="rules lacks bolts: a saved game names every option"):
+        TableGame.from_dict(lacking)
+    number = json.loads(json.dumps(data))
+    number["rules"]["target"] = 500
+    with pytest.raises(ThousandError, match='rules.target must be text such as "1000", not 500'):
+        TableGame.from_dict(number)

@@ -23,6 +23,7 @@ import sys
 import tomllib
 from dataclasses import dataclass, field, fields
 from enum import IntEnum
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -32,7 +33,7 @@ from thousand.files import parse_problem, read_text
 __all__ = [
     "Rules", "RulesError", "CLASSIC", "RUSSIAN", "POLISH", "PRESETS", "parse_rules_spec",
     "parse_overrides", "load_rules_toml", "RuleField", "CHOICES", "rules_hash", "rule_notes", "deal_run_notes",
-    "GAME_ONLY_OPTIONS",
+    "GAME_ONLY_OPTIONS", "options_left_out",
 ]
 
 
@@ -284,6 +285,13 @@ def format_value(v: Any) -> str:
     if isinstance(v, bool):
         return "on" if v else "off"
     return str(v)
+
+
+def options_left_out(options: Mapping[str, Any]) -> str:
+    """The options a file that must name every one (a trace, a saved game) leaves out, as
+    a message shows them ("bolts, resign and 3 more"); "" when none is."""
+    missing = [k for k in CLASSIC.as_dict() if k not in options]
+    return ", ".join(missing[:4]) + (f" and {len(missing) - 4} more" if len(missing) > 4 else "")
 
 
 def _toml_value(v: Any) -> str:

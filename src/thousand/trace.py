@@ -219,7 +219,7 @@ class GameTrace:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "GameTrace":
-        from thousand.rules import CLASSIC
+        from thousand.rules import CLASSIC, options_left_out
         if not isinstance(d, dict):
             raise ValueError(f"a game trace must be a JSON object, not {_json_text(d)}")
         for key in ("rules", "first_dealer", "deals"):
@@ -234,10 +234,9 @@ class GameTrace:
                 raise ValueError(f"field rules.{k} must be a value as text or a number, not {_json_text(v)}")
         # a trace names every option (--json writes them all): one left out would be read as
         # classic's, which can score the same decisions otherwise (a russian round_defenders)
-        missing = [k for k in CLASSIC.as_dict() if k not in options]
+        missing = options_left_out(options)
         if missing:
-            shown = ", ".join(missing[:4]) + (f" and {len(missing) - 4} more" if len(missing) > 4 else "")
-            raise ValueError(f"field rules lacks {shown}: a trace names every option (thousand explain --json "
+            raise ValueError(f"field rules lacks {missing}: a trace names every option (thousand explain --json "
                              "writes them all), and one left out would be read as classic's")
         # JSON's true stays "true" (not Python's "True") in what an error quotes back
         rules = CLASSIC.with_overrides({k: v if isinstance(v, str) else "none" if v is None else json.dumps(v)

@@ -26,9 +26,11 @@ typed rank then suit: AH, 10S or TS, QD, 9C, K♥.
 --save FILE keeps the game in FILE after every answer (the seed, the rules, the seats
 and your answers: everything else follows from them), so a game stopped anywhere (quit,
 Ctrl-C, a closed terminal) loses nothing; --resume FILE continues it where it stopped.
-Without --seed a new seed is drawn and said when the game ends or stops (said at the
-start it would let `thousand explain --seed S` show every hand): --seed S deals the
-same cards again (with the same answers, the same game).
+Without --seed a new seed is drawn and said when the game ends, or when it stops
+without --save (said while the game can go on, it would let `thousand explain --seed S`
+show every hand): --seed S deals the same cards again (with the same answers, the same
+game).  An undo lets you answer again after seeing what followed (the talon, the bots'
+cards): the game counts its take-backs, says them at its end and keeps them in the file.
 
 examples:
   thousand play --save game.json
@@ -54,7 +56,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from thousand.table import Quit, TableGame, TextTable, load, play, save
-    from thousand.table.session import check_players, new_seed, seat_players
+    from thousand.table.session import check_players, new_seed, seat_players, takebacks_line
 
     check_name(args.save, "--save", "the file to keep the game in")
     if args.resume is not None:
@@ -101,11 +103,13 @@ def run(args: argparse.Namespace) -> int:
     except Quit as stop:
         table.muted = False
         reason = "end of input" if str(stop) == "end of input" else "stopped"
-        print(f"\n{reason}: {_kept(save_to, len(game.answers))}; {_replay(game.seed)}")
+        print(f"\n{reason}: {_kept(save_to, len(game.answers))}{_stopped_seed(game.seed, save_to, args.seed is not None)}")
         return 0
     except KeyboardInterrupt:
-        print(f"\n{_kept(save_to, len(game.answers))}; {_replay(game.seed)}", file=sys.stderr)
+        print(f"\n{_kept(save_to, len(game.answers))}{_stopped_seed(game.seed, save_to, args.seed is not None)}", file=sys.stderr)
         raise
+    if game.takebacks:
+        print(takebacks_line(game))
     if save_to is not None:
         print(f"the game is kept in {save_to}")
     print(_replay(game.seed))
@@ -114,6 +118,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _replay(seed: int) -> str:
     return f"the game's seed was {seed} (thousand play --seed {seed} deals it again)"
+
+
+def _stopped_seed(seed: int, save_to: str | None, chosen: bool) -> str:
+    """The seed at a stop: not while a seed the person did not choose can still be played
+    on (``thousand explain --seed S`` would show every hand: try-out 34), only when the
+    stopped game is gone and the seed is the way to deal it again."""
+    return f"; {_replay(seed)}" if save_to is None or chosen else ""
 
 
 def _claim(path: str) -> None:

@@ -28,7 +28,7 @@ from thousand.reference.deal import DealResult
 from thousand.reference.game import GameResult, SettleNotes, play_game
 from thousand.reference.players import View
 from thousand.reference.rng import Stream
-from thousand.rules import CLASSIC, Rules, format_value
+from thousand.rules import CLASSIC, Rules, format_value, options_left_out
 
 __all__ = ["TableGame", "Decision", "Frontend", "PersonPlayer", "Undo", "Quit", "play", "save", "load", "PERSON",
            "KINDS", "answer_of", "recorded"]
@@ -98,11 +98,15 @@ class TableGame:
     players: list[str]                      # a player spec a seat, PERSON at the person's
     answers: list[list[Any]] = field(default_factory=list)
     finished: bool = False
+    # answers taken back with undo: the person had seen what followed them (the talon, the
+    # bots' cards of a trick), so the game is marked as one played with take-backs
+    takebacks: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": FORMAT, "version": VERSION, "seed": self.seed,
                 "rules": {k: format_value(v) for k, v in self.rules.as_dict().items()},
-                "seat": self.seat, "players": self.players, "answers": self.answers, "finished": self.finished}
+                "seat": self.seat, "players": self.players, "answers": self.answers, "finished": self.finished,
+                "takebacks": self.takebacks}
 
     @classmethod
     def from_dict(cls, data: Any, source: str = "the saved game") -> TableGame:
@@ -117,8 +121,18 @@ class TableGame:
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise bad(f"seed must be a whole number >= 0, not {seed!r}")
         options = data.get("rules")
-        if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
+        if not isinstance(options, dict):
             raise bad("rules must be an object of rule options as text")
+        for k, v in options.items():
+            if not isinstance(v, str):   # as the game saves them: "1000", "on", "none"
+                example = f' such as "{format_value(getattr(CLASSIC, k))}"' if k in CLASSIC.as_dict() else ""
+                raise bad(f"rules.{k} must be text{example}, not {json.dumps(v)}")
+        # a saved game names every option: one left out would be read as classic's and could
+        # change the game silently (a file of an older version, or edited by hand)
+        missing = options_left_out(options)
+        if missing:
+            raise bad(f"rules lacks {missing}: a saved game names every option, and one left out would be read "
+                      "as classic's")
         try:
             rules = CLASSIC.with_overrides(dict(options))
         except (ThousandError, ValueError) as e:   # RulesError is a ValueError
@@ -141,7 +155,10 @@ class TableGame:
         finished = data.get("finished", False)
         if not isinstance(finished, bool):   # bool("no") is True
             raise bad(f"finished must be true or false, not {finished!r}")
-        return cls(seed, rules, seat, list(players), [list(a) for a in answers], finished)
+        takebacks = data.get("takebacks", 0)
+        if isinstance(takebacks, bool) or not isinstance(takebacks, int) or takebacks < 0:
+            raise bad(f"takebacks must be a whole number >= 0, not {takebacks!r}")
+        return cls(seed, rules, seat, list(players), [list(a) for a in answers], finished, takebacks)
 
 
 def save(game: TableGame, path: str | os.PathLike) -> None:
@@ -321,9 +338,11 @@ def play(game: TableGame, frontend: Frontend, save_to: str | os.PathLike | None 
             while len(game.answers) - 1 in person.forced:
                 game.answers.pop()
             game.answers.pop()
+            game.takebacks += 1
             if save_to is not None:
                 save(game, save_to)
-            frontend.told("taken back: the game is played again up to your last decision before it")
+            frontend.told("taken back: the game is played again up to your last decision before it; what you "
+                          f"saw after it stays seen, so the game counts {_takebacks(game.takebacks)}")
             undone = True
             continue
         except _Replayed as e:
@@ -345,6 +364,15 @@ def play(game: TableGame, frontend: Frontend, save_to: str | os.PathLike | None 
         frontend.muted = False
         frontend.game_over(result)
         return result
+
+
+def _takebacks(n: int) -> str:
+    return f"{n} take-back{'s' if n != 1 else ''}"
+
+
+def takebacks_line(game: TableGame) -> str:
+    """How a game's take-backs are said at its end ("" for none)."""
+    return f"played with {_takebacks(game.takebacks)} (undo)" if game.takebacks else ""
 
 
 def seat_players(rules: Rules, seat: int, opponents: Sequence[str] | None) -> list[str]:

@@ -32,7 +32,8 @@ HELP = """At any prompt:
   help   this text            hand   show the table again
   hint   what the bots would answer in your seat (standard, and pimc, the search player,
          with the figures behind its card)
-  undo   take your last answer back (the game is played again up to the decision before it)
+  undo   take your last answer back (the game is played again up to the decision before it;
+         the game counts it as a take-back)
   quit   stop here (with --save the game is kept: thousand play --resume FILE continues it)
 Cards are written rank then suit: AH, 10S (or TS), QD, 9C, K♥; two cards are separated by a
 space or a comma.  A bid is a number, or pass (also p or 0).  At the contract, Enter keeps
