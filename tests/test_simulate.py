@@ -257,6 +257,21 @@ def test_games_resume_recomputes_deal_rows_of_another_run(tmp_path):
     assert result.computed == 100 and files_of(tmp_path / "d") == before
 
 
+def test_games_resume_into_another_deals_out_is_refused_and_leaves_nothing_behind(tmp_path):
+    # a new --deals-out beside an --out with games written: every chunk was computed again
+    # while the run's deal rows stayed where it began, without a word (try-out 34)
+    kw = dict(seed=4, chunk_size=100, out=tmp_path / "g")
+    sim.simulate_games(300, deals_out=tmp_path / "d", **kw)
+    (tmp_path / "g" / sim.chunk_file(2)).unlink()            # as an interrupted run leaves it
+    before = files_of(tmp_path / "g")
+    with pytest.raises(ThousandError, match="cannot resume: --out .* has 2 chunks written, but --deals-out "
+                                            ".*other' holds no deal rows of this run"):
+        sim.run("games", 300, resume=True, deals_out=tmp_path / "other", **kw)
+    assert not (tmp_path / "other").exists() and files_of(tmp_path / "g") == before
+    result = sim.run("games", 300, resume=True, deals_out=tmp_path / "d", **kw)
+    assert result.computed == 100
+
+
 def test_a_refused_deals_out_leaves_no_empty_out_behind(tmp_path):
     (tmp_path / "taken").mkdir()
     (tmp_path / "taken" / "x").write_text("not a run")

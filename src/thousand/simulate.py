@@ -348,14 +348,27 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
                 kind, n, chunk_size, seed, rules, strategies, compression, with_deals, rows_of="deals",
                 first_chunk=first_chunk), RESUME_KEYS, option="--deals-out"))
         out_existed = out_path.exists()
+        deals_existed = deals_path is not None and deals_path.exists()
+        deals_new = deals_path is not None and not (deals_path / METADATA_FILE).exists()
         store.prepare(resume)
         if deal_store is not None:
             try:
                 deal_store.prepare(resume)
+                written = store.written() if resume and deals_new else []
+                if written:
+                    # the games written need their deal rows: a new --deals-out has none, and
+                    # every chunk would be computed again while the run's deal rows stay
+                    # where it began (try-out 34)
+                    raise ThousandError(
+                        f"cannot resume: --out {os.fspath(out_path)!r} has {len(written):,} chunk"
+                        f"{'s' if len(written) != 1 else ''} written, but --deals-out {os.fspath(deals_path)!r} "
+                        "holds no deal rows of this run; give the --deals-out the run began with")
             except ThousandError:
-                if not out_existed:  # leave no empty --out behind a refused run
-                    claims.close()
+                claims.close()
+                if not out_existed:  # leave no empty --out (nor --deals-out) behind a refused run
                     out_path.rmdir()
+                if not deals_existed and deals_path.is_dir() and not any(deals_path.iterdir()):
+                    deals_path.rmdir()
                 raise
         warned = set()
         if out is not None and _check_room(kind, n, rules.players, os.fspath(out_path), temporary=False):
