@@ -1282,3 +1282,52 @@ def test_a_saved_game_names_every_rule_option_and_says_which_is_not_text(tmp_pat
     number["rules"]["target"] = 500
     with pytest.raises(ThousandError, match='rules.target must be text such as "1000", not 500'):
         TableGame.from_dict(number)
+
+
+def test_a_save_that_fails_is_told_once_and_the_game_goes_on(tmp_path):
+    # the --save folder removed mid-game ended the game, and the answer given with it
+    # (try-out 34): now it is said once, the game goes on and is saved when it can be
+    import shutil
+
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    path = folder / "g.json"
+    passive = _answer_as(PassivePlayer())
+    count = {"n": 0}
+
+    def policy(d):
+        count["n"] += 1
+        if count["n"] == 3:
+            shutil.rmtree(folder)
+        if count["n"] == 6:
+            folder.mkdir()
+        return passive(d)
+    front = Scripted(policy)
+    got = play(_table_game(SHORT, 5), front, path)
+    failed = [line for line in front.lines if "cannot save the game to" in line]
+    assert len(failed) == 1 and failed[0].endswith("the game goes on and is saved at your next answer if it can be")
+    assert f"saved again to {path}" in front.lines and front.lines[-1] == "over"
+    kept = load(path)
+    assert kept.finished and len(kept.answers) == count["n"]
+    assert got.trace.to_dict() == _reference_game(SHORT, 5, PassivePlayer()).trace.to_dict()
+
+
+def test_a_stop_says_the_game_is_not_kept_when_it_cannot_be_saved(tmp_path, capsys, monkeypatch):
+    import thousand.table as table
+    from thousand.table import session
+
+    real = session.save
+    calls = {"n": 0}
+
+    def failing(game, path):
+        calls["n"] += 1
+        if calls["n"] > 1:     # the first save, before the first deal, works
+            raise ThousandError(f"cannot save the game to {str(path)!r}: No space left on device")
+        real(game, path)
+    monkeypatch.setattr(session, "save", failing)
+    monkeypatch.setattr(table, "save", failing)
+    monkeypatch.setattr("sys.stdin", io.StringIO("pass\nquit\n"))
+    assert main(["play", "--seed", "3", "--save", str(tmp_path / "g.json")]) == 0
+    out = capsys.readouterr().out
+    assert out.count("No space left on device; the game goes on") == 1
+    assert "stopped: the game is not kept: cannot save the game to" in out and "--resume" not in out

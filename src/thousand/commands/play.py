@@ -4,10 +4,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from thousand.commands.common import add_rules_arguments, rules_from_args, seed_value, whole
 from thousand.errors import ThousandError, check_name
 from thousand.rules import rule_notes
+
+if TYPE_CHECKING:
+    from thousand.table import TableGame
 
 NAME = "play"
 HELP = "sit at the table: play a game of Thousand against the bots in the terminal"
@@ -103,16 +107,21 @@ def run(args: argparse.Namespace) -> int:
     except Quit as stop:
         table.muted = False
         reason = "end of input" if str(stop) == "end of input" else "stopped"
-        print(f"\n{reason}: {_kept(save_to, len(game.answers))}{_stopped_seed(game.seed, save_to, args.seed is not None)}")
+        print(f"\n{reason}: {_kept(game, save_to)}{_stopped_seed(game.seed, save_to, args.seed is not None)}")
         return 0
     except KeyboardInterrupt:
-        print(f"\n{_kept(save_to, len(game.answers))}{_stopped_seed(game.seed, save_to, args.seed is not None)}", file=sys.stderr)
+        print(f"\n{_kept(game, save_to)}{_stopped_seed(game.seed, save_to, args.seed is not None)}",
+              file=sys.stderr)
         raise
     if game.takebacks:
         print(takebacks_line(game))
-    if save_to is not None:
-        print(f"the game is kept in {save_to}")
     print(_replay(game.seed))
+    if save_to is not None:
+        try:
+            save(game, save_to)
+        except ThousandError as e:
+            raise ThousandError(f"{e}: the finished game is not kept") from None
+        print(f"the game is kept in {save_to}")
     return 0
 
 
@@ -149,8 +158,17 @@ def _claim(path: str) -> None:
         raise ThousandError(f"cannot save the game to {path!r}: {e.strerror}") from None
 
 
-def _kept(save_to: str | None, answers: int) -> str:
+def _kept(game: TableGame, save_to: str | None) -> str:
+    """Where the stopped game is kept, saved once more first: an answer whose save failed
+    (the game went on) is kept now if it can be, and said not to be if not."""
+    from thousand.table import save
+
     if save_to is None:
         return "the game is not kept (give --save FILE to keep a game)"
+    try:
+        save(game, save_to)
+    except ThousandError as e:
+        return f"the game is not kept: {e}"
+    answers = len(game.answers)
     return (f"the game ({answers} answer{'s' if answers != 1 else ''}) is kept in {save_to}: "
             f"thousand play --resume {save_to} continues it")

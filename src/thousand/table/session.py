@@ -308,17 +308,31 @@ def play(game: TableGame, frontend: Frontend, save_to: str | os.PathLike | None 
 
     The answers ``game`` holds are given back first (silently: ``frontend.muted``), so a
     saved game continues where it stopped.  Every new answer is appended to
-    ``game.answers`` and, with ``save_to``, saved at once.  :class:`Undo` from the front
+    ``game.answers`` and, with ``save_to``, saved at once (a save that fails is told once
+    and tried again at every answer: the game goes on).  :class:`Undo` from the front
     end takes the last answer back (the game is played again up to the decision before
     it); :class:`Quit` (and Ctrl-C) leave this function with everything answered kept.
     A saved answer the game cannot take is a one-line :class:`ThousandError`.
     """
     from thousand.players import make_player
 
+    failed = ""   # why the last save failed: the game goes on, and tries again at every answer
+
     def record(answer: list[Any]) -> None:
+        nonlocal failed
         game.answers.append(answer)
-        if save_to is not None:
+        if save_to is None:
+            return
+        try:
             save(game, save_to)
+        except ThousandError as e:   # (a removed folder, a full disk: the answer is not lost)
+            if not failed:
+                frontend.told(f"{e}; the game goes on and is saved at your next answer if it can be")
+            failed = str(e)
+        else:
+            if failed:
+                frontend.told(f"saved again to {os.fspath(save_to)}")
+            failed = ""
 
     undone = False
     while True:
@@ -360,7 +374,10 @@ def play(game: TableGame, frontend: Frontend, save_to: str | os.PathLike | None 
                                 f"answer{'s' if left != 1 else ''} left over")
         game.finished = True
         if save_to is not None:
-            save(game, save_to)
+            try:
+                save(game, save_to)
+            except ThousandError:   # the game is shown to its end; the caller says it is not kept
+                pass
         frontend.muted = False
         frontend.game_over(result)
         return result
