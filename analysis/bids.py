@@ -221,6 +221,15 @@ def talon_redeal_allowed(talon: np.ndarray, rules: Rules, obligation: bool = Fal
     return allowed
 
 
+def _after_talon(rules: Rules) -> str:
+    """What an EV weighs after the talon under ``rules``, in words (the footer of the text)."""
+    choices = ["play"] + (["resign"] if rules.resign != "none" else [])
+    if any(v is not None for v in (rules.redeal_talon_points_max, rules.redeal_talon_nines,
+                                   rules.redeal_talon_jacks)) or rules.redeal_four_nines_after_exchange:
+        choices.append("demand a redeal (0) where the cards allow one")
+    return choices[0] if len(choices) == 1 else ", ".join(choices[:-1]) + " or " + choices[-1]
+
+
 def _popcount(a: np.ndarray) -> np.ndarray:
     return np.bitwise_count(np.asarray(a, dtype=np.uint64)).astype(np.int64)
 
@@ -1311,10 +1320,14 @@ def format_bid_table(est: BidEstimate) -> str:
         lines.append(f"open-hand = a reference, not advice: on {est.solve_samples:,} completions of their own "
                      f"(seed {est.seed}{took}) the declarer takes the talon, hands off the best two cards and "
                      "everybody plays with every hand open (he for the most, the defenders together for the "
-                     "least); EV as for the strategy (play or resign after the talon), bolts not counted. "
+                     f"least); EV as for the strategy ({_after_talon(est.rules)} after the talon), bolts not "
+                     "counted. "
                      "Real defenders see less and err more, so the strategy can beat it (docs/bids.md).")
-    lines.append("EV bid = bid, then after the talon play or resign, whichever is better for that talon; "
-                 "passing = pass at the first chance, the others bid and play; not counted: the game score "
+    after = _after_talon(est.rules)
+    lines.append((f"EV bid = bid, then after the talon {after}, whichever is better for that talon; "
+                  if after != "play" else "EV bid = bid, the hand then played out (these rules allow neither a "
+                  "resignation nor a talon redeal); ")
+                 + "passing = pass at the first chance, the others bid and play; not counted: the game score "
                  "(one deal from 0, off the barrel). docs/bids.md explains both and the EV interval."
                  + ("" if est.exact or strat_rows.height == 0 else
                     " The strategy's EV's '± x' is its 95% interval's half-width."))

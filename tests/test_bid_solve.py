@@ -151,3 +151,20 @@ def test_the_chart_draws_the_open_hand_reference_next_to_the_strategy(tmp_path):
     plain = bids.plot_bid_chart(bids.estimate_bid(HAND, CLASSIC, samples=2000, seed=4, progress=False),
                                 tmp_path / "plain.png")
     assert not [ln for ax in plain.axes for ln in ax.get_lines() if "open-hand" in ln.get_label()]
+
+
+@pytest.mark.parametrize("sets, said", [
+    ([], "then after the talon play, resign or demand a redeal (0) where the cards allow one, whichever"),
+    (["redeal_talon_points_max=none", "redeal_talon_nines=none", "redeal_talon_jacks=none"],
+     "then after the talon play or resign, whichever"),
+    (["resign=none", "redeal_talon_points_max=none", "redeal_talon_nines=none", "redeal_talon_jacks=none"],
+     "EV bid = bid, the hand then played out (these rules allow neither a resignation nor a talon redeal)"),
+])
+def test_the_text_says_what_an_ev_weighs_after_the_talon(capsys, sets, said):
+    # the footer said "play or resign" while a talon redeal worth 0 was weighed too: the
+    # open-hand EV at 210 read 17 points above bid x (2 P - 1) (try-out 33)
+    argv = ["bid", "9S JC AD QH KH TH AH", "--samples", "2000"]
+    for s in sets:
+        argv += ["--set", s]
+    assert cli.main(argv) == 0
+    assert said in capsys.readouterr().out

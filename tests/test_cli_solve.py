@@ -402,6 +402,10 @@ def test_a_traces_hand_off_is_the_seeds(capsys, tmp_path):
     (["--hands", HAND_OFF_3, "--hand-off"], "--hand-off solves a --seed or --trace deal's hand-off"),
     (["--hands", HAND_OFF_3[:-3]], "the declarer holds 10 cards, as before the hand-off, when each defender holds 7; "
                                    "seat 2 holds 6"),
+    # seat 1 holds the ten: "seat 1 holds 10 card(s), not 7" left the user to guess (try-out 33)
+    (["--hands", "AS TS QS JS AC KC 9H | AH TH KH QH AD 9S JC KS 9D JH | TC QC 9C TD KD QD JD"],
+     "seat 1 holds 10 cards and the others 7: the play's start before the hand-off with seat 1 declaring; "
+     "add --declarer 1"),
 ])
 def test_bad_hand_off_requests_are_one_line_errors(capsys, args, message):
     assert cli.main(["solve", *args]) == 2

@@ -237,3 +237,16 @@ def test_the_hand_off_made_is_set_against_the_best_one(capsys, spec, deal_seed):
     assert all(value_of(b) == h["best_value"] for b in h["best"])
     assert h["best_value"] == solver.best_hand_off(rules, hands, line.start.active, d,
                                                    line.start.set_aside_points)[1]
+
+
+def test_solve_of_a_seed_whose_every_attempt_is_redealt_is_one_line(capsys):
+    # explain --seed --solve printed 1,000 redeals and no solve at all, exit 0 (try-out 33)
+    from thousand.cli import main
+
+    argv = ["explain", "--seed", "1", "--rules", "classic:redeal_talon_points_max=120", "--strategy", "greedy"]
+    assert main(argv + ["--solve"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--solve: seed 1: no deal was played in 1,000 attempts (every one redealt)" in err
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "REDEAL" in captured.out and "no deal was played in 1,000 attempts" in captured.err

@@ -12,6 +12,10 @@ from thousand.errors import ThousandError
 from thousand.rules import Rules, parse_rules_spec
 
 
+#: explain and solve deal one seed's deal again while it is redealt, this many times at most
+REDEAL_ATTEMPTS = 1000
+
+
 def add_rules_arguments(p: argparse.ArgumentParser, multiple: bool = False) -> None:
     if multiple:
         p.add_argument("--rules", action="append", metavar="SPEC",

@@ -8,7 +8,9 @@ import math
 import os
 from pathlib import Path
 
-from thousand.commands.common import add_pool_arguments, add_rules_arguments, add_seed_argument, check_pool_arguments, print_result, rules_from_args, whole
+from thousand.commands.common import (
+    add_pool_arguments, add_rules_arguments, add_seed_argument, check_pool_arguments, print_result,
+    rules_from_args, whole)
 from thousand.errors import ThousandError, check_name
 
 NAME = "compare"

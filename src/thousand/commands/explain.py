@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Any
 
-from thousand.commands.common import (add_rules_arguments, rules_from_args, rules_on_command_line,
+from thousand.commands.common import (REDEAL_ATTEMPTS, add_rules_arguments, rules_from_args, rules_on_command_line,
                                        seat_strategies, seed_value, whole)
 from thousand.errors import IllegalDecision, ThousandError, check_name
 from thousand.files import read_json
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     drawn = stream.draw_bounded(n)    # drawn even with --dealer: the same cards, another dealer
     dealer = drawn if args.dealer is None else args.dealer
     blocks = []
-    for attempt in range(1000):
+    for attempt in range(REDEAL_ATTEMPTS):
         res = play_deal(rules, players, stream, dealer)
         solved = solve_deal(res) if args.solve and not res.is_redeal else None
         if args.json:
@@ -119,6 +119,13 @@ def run(args: argparse.Namespace) -> int:
                           + ("\n" + format_solve(solved) if solved is not None else ""))
         if not res.is_redeal:
             break
+    else:
+        # rules that redeal every hand: said, and --solve has no play to solve (try-out 33)
+        if args.solve:
+            raise ThousandError(f"--solve: seed {seed}: no deal was played in {REDEAL_ATTEMPTS:,} attempts "
+                                "(every one redealt)")
+        print(f"note: seed {seed}: no deal was played in {REDEAL_ATTEMPTS:,} attempts (every one redealt); "
+              "these rules redeal almost every hand", file=sys.stderr)
     # --json prints the played deal's trace only (the redealt attempts are in the playthrough)
     print(blocks[-1] if args.json else "\n\n".join(blocks))
     return 0

@@ -4,7 +4,9 @@ from __future__ import annotations
 import argparse
 import math
 
-from thousand.commands.common import add_pool_arguments, add_rules_arguments, add_seed_argument, check_pool_arguments, print_result, rules_from_args, whole
+from thousand.commands.common import (
+    add_pool_arguments, add_rules_arguments, add_seed_argument, check_pool_arguments, print_result,
+    rules_from_args, whole)
 from thousand.errors import ThousandError, check_name
 
 NAME = "match"

@@ -4,7 +4,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from thousand.commands.common import add_pool_arguments, add_rules_arguments, add_seed_argument, check_pool_arguments, rules_from_args, whole
+from thousand.commands.common import (
+    add_pool_arguments, add_rules_arguments, add_seed_argument, check_pool_arguments, rules_from_args, whole)
 
 NAME = "simulate"
 HELP = "play N deals in parallel and write one row per deal to a Parquet dataset"

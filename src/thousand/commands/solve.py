@@ -5,7 +5,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from thousand.commands.common import (add_rules_arguments, rules_from_args, rules_on_command_line,
+from thousand.commands.common import (REDEAL_ATTEMPTS, add_rules_arguments, rules_from_args, rules_on_command_line,
                                        seat_strategies, seed_value, WHOLE, whole)
 from thousand.errors import IllegalDecision, ThousandError
 
@@ -223,6 +223,12 @@ def _typed_position(rules, args: argparse.Namespace):
         wrong = next(s for s, h in enumerate(hands) if s != declarer and popcount(h) != others)
         raise ThousandError(f"--hands: the declarer holds {before} cards, as before the hand-off, when each defender "
                             f"holds {others}; seat {wrong} holds {popcount(hands[wrong])}")
+    shaped = [s for s in range(n) if popcount(hands[s]) == before
+              and all(popcount(h) == others for t, h in enumerate(hands) if t != s)]
+    if shaped and args.declarer is None:
+        # a hand-off position with another declarer than the default seat 0 (try-out 33)
+        raise ThousandError(f"--hands: seat {shaped[0]} holds {before} cards and the others {others}: the play's "
+                            f"start before the hand-off with seat {shaped[0]} declaring; add --declarer {shaped[0]}")
     if len(trick) >= n:
         raise ThousandError(f"--trick: a trick in progress holds at most {n - 1} cards, got {len(trick)}")
     trump = parse_suit(args.trump) if args.trump is not None else -1
@@ -285,12 +291,12 @@ def _seed_position(rules, seed: int, strategies: list[str] | None, hand_off: boo
     stream = Stream(seed)
     players = [make_player(spec, rules, seat, stream) for seat, spec in enumerate(specs)]
     dealer = stream.draw_bounded(n)
-    for _ in range(1000):
+    for _ in range(REDEAL_ATTEMPTS):
         res = play_deal(rules, players, stream, dealer)
         if not res.is_redeal:
             break
     else:
-        raise ThousandError(f"seed {seed}: no deal was played in 1000 attempts (every one redealt)")
+        raise ThousandError(f"seed {seed}: no deal was played in {REDEAL_ATTEMPTS:,} attempts (every one redealt)")
     # A resigned deal's hand-off was made: its play is the one the declarer declined,
     # and "could he have made it?" is the question worth answering about it.
     start = _play_start(res, f"seed {seed}", "try another seed", resigned=True)
