@@ -379,6 +379,9 @@ def test_docs_traces_md_is_the_format_written(capsys):
     got = json.loads(capsys.readouterr().out)
     example = doc.split("```json\n")[1].split("```")[0]
     assert f'"dealer": {got["dealer"]}' in example
+    # its rules are the ones written ("bolts": "no_tricks" was bolt_when's value: try-out 35)
+    shown_rules = json.loads(re.search(r'"rules": (\{[^}]*\})', example).group(1))
+    assert len(shown_rules) > 1 and all(got["rules"][k] == v for k, v in shown_rules.items() if k != "...")
     assert json.dumps(got["hands"]) in example and json.dumps(got["talons"]) in example
     shown = re.findall(r'\["[A-Z_]+", \d+, \d+, \d+\]', example)
     assert shown and shown == [json.dumps(e) for e in got["events"][:len(shown)]]

@@ -421,6 +421,20 @@ def test_unreachable_scheduler_is_an_error(monkeypatch):
         sim.simulate(1_000, backend="dask", scheduler="tcp://127.0.0.1:9", chunk_size=500)
 
 
+def test_a_run_refused_before_any_chunk_leaves_no_directory_it_made(tmp_path, monkeypatch):
+    # an unreachable scheduler left --out with a metadata.json "running" (try-out 35); a
+    # directory that was there before stays, with what it held
+    monkeypatch.setattr(pool, "DASK_CONNECT_TIMEOUT", "1s")
+    kw = dict(backend="dask", scheduler="tcp://127.0.0.1:9", chunk_size=500)
+    with pytest.raises(ThousandError, match="cannot reach the Dask scheduler"):
+        sim.simulate_games(1_000, out=tmp_path / "g", deals_out=tmp_path / "d", **kw)
+    assert not (tmp_path / "g").exists() and not (tmp_path / "d").exists()
+    (tmp_path / "mine").mkdir()
+    with pytest.raises(ThousandError, match="cannot reach the Dask scheduler"):
+        sim.simulate(1_000, out=tmp_path / "mine", **kw)
+    assert (tmp_path / "mine").is_dir()
+
+
 def test_a_refused_connection_is_said_at_once_not_after_the_timeout(monkeypatch):
     # distributed retries a refused port until its timeout (10 s; try-out 5)
     monkeypatch.setattr(pool, "DASK_CONNECT_TIMEOUT", "30s")

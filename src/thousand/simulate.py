@@ -377,8 +377,17 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
                 kind, n, rules.players, os.fspath(deals_path), temporary=False,
                 per_item=DEALS_PER_GAME_GUESS * _bytes_per_item("deals", rules.players), measured=" of deal rows"):
             warned.add(os.fspath(deals_path))
-        return _run_chunks(kind, n, chunk_size, seed, rules, strategies, compression, store, deal_store, jobs,
-                           backend, scheduler, progress, out is None, resume_hint, warned)
+        try:
+            return _run_chunks(kind, n, chunk_size, seed, rules, strategies, compression, store, deal_store,
+                               jobs, backend, scheduler, progress, out is None, resume_hint, warned)
+        except ThousandError:
+            # refused before any chunk was written (an unreachable scheduler): a directory
+            # this run made goes too, not a record of a run "running" (try-out 35)
+            claims.close()
+            for path, existed in ((out_path, out_existed), (deals_path, deals_existed)):
+                if path is not None and not existed and path.is_dir() and not any(path.glob("chunk-*.parquet")):
+                    shutil.rmtree(path, ignore_errors=True)
+            raise
 
 
 def _run_chunks(kind: str, n: int, chunk_size: int, seed: int, rules: Rules, strategies: tuple[str, ...],

@@ -142,9 +142,13 @@ def run(args: argparse.Namespace) -> int:
             seconds = n * runs * PIMC_SECONDS_A_DEAL
             if seconds >= 60:
                 took = f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min"
+                # (the samples of a minute only where the run takes longer: "1 min; 277 take about a
+                # minute" said one thing twice, try-out 35)
+                minute = (f"; {int(60 / (runs * PIMC_SECONDS_A_DEAL)):,} take about a minute"
+                          if seconds >= 90 else "")
                 print(f"note: pimc searches at every card (about {PIMC_SECONDS_A_DEAL} s a sampled deal on one "
                       f"core, in each of {runs} runs: every bid's and passing): {n:,} --samples take about "
-                      f"{took}; {int(60 / (runs * PIMC_SECONDS_A_DEAL)):,} take about a minute", file=sys.stderr)
+                      f"{took}{minute}", file=sys.stderr)
     if args.plot is not None:
         _check_plot_path(args.plot)
         if len(bids.bids_for_hand(hand, rules, args.position)) == 0:   # nothing to draw: say so before any work
