@@ -804,7 +804,10 @@ cdef void apply_deal(Ctx* c, DealRow* row) noexcept nogil:
             if came_off:
                 c.g.sitter = -1
             else:
-                c.g.sitter_deals += 1
+                # with barrel_takes_talon the count is of his attempts (003: three of them):
+                # a deal he sits out as the 4-player dealer is not one
+                if not (r[R_BARREL_TAKES_TALON] > 0 and n == 4 and sitter == row.dealer):
+                    c.g.sitter_deals += 1
                 if score[sitter] < r[R_BARREL_AT]:
                     c.g.sitter = -1
                     g.barrel_falls[sitter] += 1

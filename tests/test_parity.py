@@ -32,6 +32,8 @@ VARIANTS = [
     "polish:players=2",
     "classic:players=4",
     "russian:players=4,dealer_scores=aces_40",
+    # barrels often, and a 4-player sitter's dealing deal is no attempt (try-out 36)
+    "russian:players=4,target=300,barrel_at=200",
     "classic:blind=on",
     "classic:golden_kon=on",
     "classic:golden_kon=on,blind=on,resign=none",

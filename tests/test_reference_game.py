@@ -415,6 +415,31 @@ def test_with_barrel_takes_talon_a_sitters_failed_attempts_cost_nothing_until_th
     assert kept >= 2 and last >= 1, (kept, last)
 
 
+@pytest.mark.parametrize("takes_talon", [True, False])
+def test_a_four_player_dealers_sat_out_deal_is_no_barrel_attempt(takes_talon):
+    # 003 gives the sitter three attempts; as the 4-player dealer he sits a deal out, and
+    # that deal used one of them, so russian:players=4 sitters mostly had two (try-out 36).
+    # Without barrel_takes_talon every deal at the table counts (docs/rules.md).
+    from thousand.rules import parse_rules_spec
+    rules = parse_rules_spec(f"russian:players=4,target=300,barrel_at=200,max_deals=200,"
+                             f"barrel_takes_talon={'on' if takes_talon else 'off'}")
+    sat_out = counted = 0
+    for seed in range(1, 13):
+        stream = Stream(seed)
+        game = play_game(rules, [RandomPlayer(stream)] * 4, stream)
+        for r, nxt in zip(game.deals, game.deals[1:]):
+            st = r.state
+            if r.is_redeal or st.barrel_sitter < 0 or nxt.state.barrel_sitter != st.barrel_sitter:
+                continue
+            if st.barrel_sitter == r.dealer:
+                sat_out += 1
+                assert nxt.state.barrel_count == st.barrel_count + (0 if takes_talon else 1), seed
+            else:
+                counted += 1
+                assert nxt.state.barrel_count == st.barrel_count + 1, seed
+    assert sat_out >= 3 and counted >= 3, (sat_out, counted)
+
+
 def test_an_explicit_rules_classic_against_a_russian_trace_is_refused(capsys, tmp_path):
     # --rules classic, the default written out, was taken for "not given" (try-out 31)
     assert cli.main(["explain", "--game", "--seed", "3", "--rules", "russian", "--set", "max_deals=3", "--json"]) == 0

@@ -108,7 +108,8 @@ def settle_deal(rules: Rules, state: GameState, res: DealResult) -> tuple[GameSt
                     notes.bolt_penalty = rules.bolt_penalty
     # 3. the barrel
     if rules.barrel_at is not None:
-        _settle_barrel(rules, st, sitter, comes_off, notes)
+        _settle_barrel(rules, st, sitter, comes_off, notes,
+                       sat_out=sitter >= 0 and sitter not in active_seats(n, res.dealer))
     # 4. 555
     _reset_555(rules, st, notes)
     # golden kon: after the last golden deal with nobody making it, back to 0
@@ -131,7 +132,8 @@ def settle_deal(rules: Rules, state: GameState, res: DealResult) -> tuple[GameSt
     return st, notes
 
 
-def _settle_barrel(rules: Rules, st: GameState, sitter: int, comes_off: bool, notes: SettleNotes) -> None:
+def _settle_barrel(rules: Rules, st: GameState, sitter: int, comes_off: bool, notes: SettleNotes,
+                   sat_out: bool = False) -> None:
     n = len(st.scores)
     at = rules.barrel_at
     if sitter >= 0:
@@ -139,7 +141,10 @@ def _settle_barrel(rules: Rules, st: GameState, sitter: int, comes_off: bool, no
             st.barrel_sitter = -1
             notes.barrel_off = sitter
         else:
-            st.barrel_count += 1
+            # with barrel_takes_talon the count is of his attempts (003: three of them): a
+            # deal he sits out as the 4-player dealer is not one (try-out 36)
+            if not (rules.barrel_takes_talon and sat_out):
+                st.barrel_count += 1
             if st.scores[sitter] < at:        # a lost contract (or a penalty) took him under
                 st.barrel_sitter = -1
                 notes.barrel_falls.append(sitter)
@@ -154,7 +159,8 @@ def _settle_barrel(rules: Rules, st: GameState, sitter: int, comes_off: bool, no
                     cost = f"-{rules.barrel_penalty}"
                 st.barrel_sitter = -1
                 notes.barrel_falls.append(sitter)
-                notes.barrel_fall_why.append(f"{rules.barrel_deals} deals on it without coming off: {cost}")
+                used = "attempts" if rules.barrel_takes_talon else "deals on it"
+                notes.barrel_fall_why.append(f"{rules.barrel_deals} {used} without coming off: {cost}")
     reached = [s for s in range(n) if s != sitter and at <= st.scores[s] < rules.target]
     if len(reached) == 1:
         new = reached[0]
