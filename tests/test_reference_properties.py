@@ -192,11 +192,15 @@ def check_barrel_books(rules: Rules, g) -> None:
     target (come off: a made contract at the floor reaches it)."""
     at, n = rules.barrel_at, rules.players
     run = [0] * n
+    played = [d for d in g.deals if not d.is_redeal]   # g.history: one entry each
     for k, scores in enumerate(g.history):
         on = [s for s in range(n) if at <= scores[s] < rules.target]
         assert len(on) <= 1 and all(scores[s] == at for s in on), (k, scores)
         for s in range(n):
-            run[s] = run[s] + 1 if s in on else 0
+            # with barrel_takes_talon a deal he sits out as the 4-player dealer is no
+            # attempt (docs/rules.md)
+            sat_out = rules.barrel_takes_talon and n == 4 and played[k].dealer == s
+            run[s] = run[s] + (0 if sat_out else 1) if s in on else 0
             assert run[s] <= rules.barrel_deals, f"seat {s} sat {run[s]} deals (after deal {k})"
             if k and g.history[k - 1][s] == at and scores[s] != at:
                 assert scores[s] < at or scores[s] >= rules.target, (k, s, scores)
