@@ -1331,3 +1331,27 @@ def test_a_stop_says_the_game_is_not_kept_when_it_cannot_be_saved(tmp_path, caps
     out = capsys.readouterr().out
     assert out.count("No space left on device; the game goes on") == 1
     assert "stopped: the game is not kept: cannot save the game to" in out and "--resume" not in out
+
+
+def test_the_header_counts_a_four_player_sitters_attempts():
+    # barrel_takes_talon counts attempts: a deal the sitter sits out as the dealer is none,
+    # and the header said "deal 2 of 3" on it and on the next (try-out 36)
+    for seed in range(1, 40):
+        want, text = _standard_typed_game("russian:players=4,target=300,barrel_at=200,max_deals=40", seed)
+        if any(r.state.barrel_sitter >= 0 and r.state.barrel_sitter == r.dealer for r in want.deals):
+            break
+    headers = [line for line in text.splitlines() if line.startswith("=== deal ")]
+    assert len(headers) == len(want.deals)
+    sat_out = played = 0
+    for res, line in zip(want.deals, headers):
+        st = res.state
+        if st.barrel_sitter < 0:
+            continue
+        who = "you" if st.barrel_sitter == 0 else f"seat {st.barrel_sitter}"
+        if st.barrel_sitter == res.dealer:
+            sat_out += 1
+            assert f"; {who} on the barrel, sitting this deal out ({st.barrel_count} of 3 attempts used)" in line
+        else:
+            played += 1
+            assert f"; {who} on the barrel (attempt {st.barrel_count + 1} of 3 there)" in line
+    assert sat_out >= 1 and played >= 1, (seed, sat_out, played)

@@ -141,9 +141,16 @@ class TextTable:
             line += " (you sit this one out)"
         line += f"; scores {self._scores(scores)}"
         if barrel_sitter >= 0:
-            # this deal is the sitter's (count + 1)-th on it; after the last he falls
-            line += (f"; {self.who(barrel_sitter)} on the barrel "
-                     f"(deal {barrel_count + 1} of {rules.barrel_deals} there)")
+            # this deal is the sitter's (count + 1)-th on it; after the last he falls.  With
+            # barrel_takes_talon the count is of attempts: a deal he sits out as the 4-player
+            # dealer is none (docs/rules.md)
+            if rules.barrel_takes_talon and len(self.players) == 4 and barrel_sitter == dealer:
+                line += (f"; {self.who(barrel_sitter)} on the barrel, sitting this deal out "
+                         f"({barrel_count} of {rules.barrel_deals} attempts used)")
+            else:
+                used = "attempt" if rules.barrel_takes_talon else "deal"
+                line += (f"; {self.who(barrel_sitter)} on the barrel "
+                         f"({used} {barrel_count + 1} of {rules.barrel_deals} there)")
         if any(bolts):   # counted towards the third, which costs bolt_penalty (as a score sheet keeps them)
             line += ("; bolts: " + ", ".join(f"{self.who(s)} {k}" for s, k in enumerate(bolts) if k)
                      + f" (the third costs {rules.bolt_penalty})")
