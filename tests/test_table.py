@@ -1355,3 +1355,19 @@ def test_the_header_counts_a_four_player_sitters_attempts():
             played += 1
             assert f"; {who} on the barrel (attempt {st.barrel_count + 1} of 3 there)" in line
     assert sat_out >= 1 and played >= 1, (seed, sat_out, played)
+
+
+def test_a_finished_game_that_cannot_be_saved_is_shown_to_its_end_then_one_error(tmp_path, monkeypatch):
+    from thousand.table import session
+
+    real = session.save
+
+    def failing(game, path):
+        if game.finished:
+            raise ThousandError(f"cannot save the game to {str(path)!r}: No space left on device")
+        real(game, path)
+    monkeypatch.setattr(session, "save", failing)
+    front = Scripted(_answer_as(PassivePlayer()))
+    with pytest.raises(ThousandError, match="No space left on device: the finished game is not kept"):
+        play(_table_game(SHORT, 5), front, tmp_path / "g.json")
+    assert front.lines[-1] == "over" and not load(tmp_path / "g.json").finished

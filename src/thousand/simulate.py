@@ -347,12 +347,12 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
             deal_store = claims.enter_context(ChunkStore(deals_path, run_metadata(
                 kind, n, chunk_size, seed, rules, strategies, compression, with_deals, rows_of="deals",
                 first_chunk=first_chunk), RESUME_KEYS, option="--deals-out"))
-        out_existed = out_path.exists()
-        deals_existed = deals_path is not None and deals_path.exists()
+        # the directories this run makes: a run refused before its first chunk leaves none
+        made = [p for p in (out_path, deals_path) if p is not None and not p.exists()]
         deals_new = deals_path is not None and not (deals_path / METADATA_FILE).exists()
-        store.prepare(resume)
-        if deal_store is not None:
-            try:
+        try:
+            store.prepare(resume)
+            if deal_store is not None:
                 deal_store.prepare(resume)
                 written = store.written() if resume and deals_new else []
                 if written:
@@ -363,13 +363,10 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
                         f"cannot resume: --out {os.fspath(out_path)!r} has {len(written):,} chunk"
                         f"{'s' if len(written) != 1 else ''} written, but --deals-out {os.fspath(deals_path)!r} "
                         "holds no deal rows of this run; give the --deals-out the run began with")
-            except ThousandError:
-                claims.close()
-                if not out_existed:  # leave no empty --out (nor --deals-out) behind a refused run
-                    out_path.rmdir()
-                if not deals_existed and deals_path.is_dir() and not any(deals_path.iterdir()):
-                    deals_path.rmdir()
-                raise
+        except ThousandError:
+            claims.close()
+            _remove_unused(made)
+            raise
         warned = set()
         if out is not None and _check_room(kind, n, rules.players, os.fspath(out_path), temporary=False):
             warned.add(os.fspath(out_path))
@@ -381,13 +378,18 @@ def run(kind: str, n: int, rules: Rules | str | None = "classic",
             return _run_chunks(kind, n, chunk_size, seed, rules, strategies, compression, store, deal_store,
                                jobs, backend, scheduler, progress, out is None, resume_hint, warned)
         except ThousandError:
-            # refused before any chunk was written (an unreachable scheduler): a directory
-            # this run made goes too, not a record of a run "running" (try-out 35)
+            # refused before any chunk was written (an unreachable scheduler): not a record
+            # of a run "running" either (try-out 35)
             claims.close()
-            for path, existed in ((out_path, out_existed), (deals_path, deals_existed)):
-                if path is not None and not existed and path.is_dir() and not any(path.glob("chunk-*.parquet")):
-                    shutil.rmtree(path, ignore_errors=True)
+            _remove_unused(made)
             raise
+
+
+def _remove_unused(made: list[Path]) -> None:
+    """The directories a refused run made, where it wrote no chunk (only its records)."""
+    for path in made:
+        if path.is_dir() and not any(path.glob("chunk-*.parquet")):
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def _run_chunks(kind: str, n: int, chunk_size: int, seed: int, rules: Rules, strategies: tuple[str, ...],

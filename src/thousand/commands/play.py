@@ -60,7 +60,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from thousand.table import Quit, TableGame, TextTable, load, play, save
-    from thousand.table.session import check_players, new_seed, seat_players, takebacks_line
+    from thousand.table.session import check_players, new_seed, seat_players
 
     check_name(args.save, "--save", "the file to keep the game in")
     if args.resume is not None:
@@ -104,6 +104,10 @@ def run(args: argparse.Namespace) -> int:
     table = TextTable(game.seat, game.players)
     try:
         play(game, table, save_to)
+    except ThousandError:
+        if game.finished:   # its end was shown, but the file could not be written: the seed first
+            _said_at_the_end(game)
+        raise
     except Quit as stop:
         table.muted = False
         reason = "end of input" if str(stop) == "end of input" else "stopped"
@@ -113,16 +117,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"\n{_kept(game, save_to)}{_stopped_seed(game.seed, save_to, args.seed is not None)}",
               file=sys.stderr)
         raise
+    _said_at_the_end(game)
+    if save_to is not None:
+        print(f"the game is kept in {save_to}")
+    return 0
+
+
+def _said_at_the_end(game: TableGame) -> None:
+    from thousand.table.session import takebacks_line
+
     if game.takebacks:
         print(takebacks_line(game))
     print(_replay(game.seed))
-    if save_to is not None:
-        try:
-            save(game, save_to)
-        except ThousandError as e:
-            raise ThousandError(f"{e}: the finished game is not kept") from None
-        print(f"the game is kept in {save_to}")
-    return 0
 
 
 def _replay(seed: int) -> str:

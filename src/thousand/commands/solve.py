@@ -205,7 +205,10 @@ def _typed_position(rules, args: argparse.Namespace):
         if not 0 <= seat < n:
             raise ThousandError(f"{flag}: must be a seat 0..{n - 1}, got {seat}")
     before, others = HAND_OFF_SIZES[n]
-    if popcount(hands[declarer]) == before and all(popcount(h) == others for s, h in enumerate(hands) if s != declarer):
+    # the seats holding a hand-off's cards: the play's start before the hand-off with them declaring
+    shaped = [s for s in range(n) if popcount(hands[s]) == before
+              and all(popcount(h) == others for t, h in enumerate(hands) if t != s)]
+    if declarer in shaped:
         # the play's start before the hand-off: the declarer leads, no trump, nothing taken
         # options that only restate that start are taken (--trump none, --taken 0,0,0)
         extra = ((["--trick"] if trick else [])
@@ -223,8 +226,6 @@ def _typed_position(rules, args: argparse.Namespace):
         wrong = next(s for s, h in enumerate(hands) if s != declarer and popcount(h) != others)
         raise ThousandError(f"--hands: the declarer holds {before} cards, as before the hand-off, when each defender "
                             f"holds {others}; seat {wrong} holds {popcount(hands[wrong])}")
-    shaped = [s for s in range(n) if popcount(hands[s]) == before
-              and all(popcount(h) == others for t, h in enumerate(hands) if t != s)]
     if shaped and args.declarer is None:
         # a hand-off position with another declarer than the default seat 0 (try-out 33)
         raise ThousandError(f"--hands: seat {shaped[0]} holds {before} cards and the others {others}: the play's "

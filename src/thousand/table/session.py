@@ -309,7 +309,7 @@ def play(game: TableGame, frontend: Frontend, save_to: str | os.PathLike | None 
     The answers ``game`` holds are given back first (silently: ``frontend.muted``), so a
     saved game continues where it stopped.  Every new answer is appended to
     ``game.answers`` and, with ``save_to``, saved at once (a save that fails is told once
-    and tried again at every answer: the game goes on).  :class:`Undo` from the front
+    and tried again at every answer: the game goes on; the finished game's is an error).  :class:`Undo` from the front
     end takes the last answer back (the game is played again up to the decision before
     it); :class:`Quit` (and Ctrl-C) leave this function with everything answered kept.
     A saved answer the game cannot take is a one-line :class:`ThousandError`.
@@ -373,13 +373,13 @@ def play(game: TableGame, frontend: Frontend, save_to: str | os.PathLike | None 
             raise ThousandError(f"the saved game does not fit this thousand: the game ended with {left} saved "
                                 f"answer{'s' if left != 1 else ''} left over")
         game.finished = True
-        if save_to is not None:
-            try:
-                save(game, save_to)
-            except ThousandError:   # the game is shown to its end; the caller says it is not kept
-                pass
         frontend.muted = False
         frontend.game_over(result)
+        if save_to is not None:   # after the game's end is shown: a failure is said in one line
+            try:
+                save(game, save_to)
+            except ThousandError as e:
+                raise ThousandError(f"{e}: the finished game is not kept") from None
         return result
 
 
